@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// slicevid: slice-transition videos from stills, encoded with FFmpeg's libraries.
+import PackageDescription
+
+/// One settings list for every target, so the whole package speaks one dialect.
+let settings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "slicevid",
+    products: [
+        .executable(name: "slicevid", targets: ["slicevid"]),
+    ],
+    targets: [
+        // C floor: FFmpeg's headers plus shims for the macros Swift cannot import.
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Sources/CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
+        .target(name: "SliceKit", swiftSettings: settings),
+        // FFmpeg-backed decoding, fitting, encoding and muxing.
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "SliceKit"], swiftSettings: settings),
+        // Render window, ordering buffer, sinks, jobs.
+        .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia"], swiftSettings: settings),
+        // The command line.
+        .executableTarget(name: "slicevid", dependencies: ["SlicePipeline"], swiftSettings: settings),
+
+        .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
+        .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["slicevid", "SliceMedia", "SliceKit"], swiftSettings: settings),
+    ]
+)

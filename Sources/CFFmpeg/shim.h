@@ -1,0 +1,24 @@
+// FFmpeg's public headers, plus inline functions for the macros Swift cannot import.
+#ifndef SLICEVID_CFFMPEG_SHIM_H
+#define SLICEVID_CFFMPEG_SHIM_H
+
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+/// AVERROR(EAGAIN): "output not ready, feed more input".
+static inline int cffmpeg_error_eagain(void) { return AVERROR(EAGAIN); }
+/// AVERROR_EOF: "the stream is drained".
+static inline int cffmpeg_error_eof(void) { return AVERROR_EOF; }
+/// AVERROR(e) for any errno value.
+static inline int cffmpeg_error_from_errno(int e) { return AVERROR(e); }
+/// AV_NOPTS_VALUE: "no timestamp".
+static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+#endif

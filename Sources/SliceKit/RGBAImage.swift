@@ -1,0 +1,75 @@
+// Interleaved 8-bit RGBA pictures: what decoded stills and demo cards are before they are
+// converted, once, into the compositor's planar layout.
+
+/// A packed RGBA picture, row-major, 4 bytes a pixel, no padding.
+public struct RGBAImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    /// Creates an image filled with `color`.
+    public init(width: Int, height: Int, color: RGBAColor = .black) {
+        precondition(width > 0 && height > 0, "image size must be positive")
+        self.width = width
+        self.height = height
+        pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            for i in 0..<(width * height) {
+                buffer[4 * i] = color.red
+                buffer[4 * i + 1] = color.green
+                buffer[4 * i + 2] = color.blue
+                buffer[4 * i + 3] = color.alpha
+            }
+            count = width * height * 4
+        }
+    }
+
+    /// Wraps existing pixels.
+    /// - Precondition: `pixels.count == width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "RGBA buffer has the wrong size")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The pixel at (x, y).
+    public subscript(x: Int, y: Int) -> RGBAColor {
+        let i = 4 * (y * width + x)
+        return RGBAColor(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: pixels[i + 3])
+    }
+
+    /// This picture drawn centred on a `width` × `height` canvas of `background`: parts that
+    /// stick out are cropped (cover), uncovered parts show the background (contain), and
+    /// translucent pixels are blended over an opaque background ("source over").
+    public func centred(onCanvasWidth canvasWidth: Int, height canvasHeight: Int, background: RGBAColor) -> RGBAImage {
+        var canvas = RGBAImage(width: canvasWidth, height: canvasHeight, color: background)
+        let offsetX = (canvasWidth - width) / 2
+        let offsetY = (canvasHeight - height) / 2
+        let x0 = max(0, offsetX), x1 = min(canvasWidth, offsetX + width)
+        let y0 = max(0, offsetY), y1 = min(canvasHeight, offsetY + height)
+        guard x0 < x1, y0 < y1 else { return canvas }
+        let blend = background.alpha == 255
+        let bg = [Int(background.red), Int(background.green), Int(background.blue)]
+        pixels.withUnsafeBufferPointer { src in
+            canvas.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in y0..<y1 {
+                    var s = 4 * ((y - offsetY) * width + (x0 - offsetX))
+                    var d = 4 * (y * canvasWidth + x0)
+                    for _ in x0..<x1 {
+                        let a = Int(src[s + 3])
+                        if !blend || a == 255 {
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = src[s + 3]
+                        } else {
+                            for c in 0..<3 {
+                                dst[d + c] = UInt8((Int(src[s + c]) * a + bg[c] * (255 - a) + 127) / 255)
+                            }
+                            dst[d + 3] = 255
+                        }
+                        s += 4; d += 4
+                    }
+                }
+            }
+        }
+        return canvas
+    }
+}

@@ -1,0 +1,128 @@
+// Reads back what was written: stream facts for `probe` and for tests, and decoded frames so
+// tests can compare pixels. The check side of every media test.
+
+import CFFmpeg
+import SliceKit
+
+/// Facts about the first video stream of a media file.
+public struct MediaInfo: Sendable, Equatable {
+    /// libavformat's short name for the container (`mov,mp4,m4a,3gp,3g2,mj2`, `image2`, …).
+    public var containerName: String
+    /// The codec's short name (`h264`, `png`, …).
+    public var codecName: String
+    /// The codec profile's name (`High`, …), when it has one.
+    public var profileName: String?
+    public var width: Int
+    public var height: Int
+    public var pixelFormat: String
+    /// Colour tags as FFmpeg names them (`bt709`, `tv`, …).
+    public var colorPrimaries: String
+    public var colorTransfer: String
+    public var colorSpace: String
+    public var colorRange: String
+    /// Average frame rate as stored in the stream.
+    public var frameRate: Double
+    /// Frames counted by decoding the whole stream.
+    public var frameCount: Int
+}
+
+/// Opens media files for reading.
+public enum MediaReader {
+    /// Reads a file's stream facts, decoding it to count its frames.
+    /// - Throws: `MediaError` (`.inputInvalid`) if the file is not readable media.
+    public static func info(path: String) throws(MediaError) -> MediaInfo {
+        var info: MediaInfo?
+        var count = 0
+        try decode(path: path, layout: nil) { facts, _ in
+            info = facts
+            count += 1
+        }
+        guard var info else { throw MediaError(.inputInvalid, subject: path, message: "has no decodable video frames") }
+        info.frameCount = count
+        return info
+    }
+
+    /// Decodes every frame of a file, converted to `layout` at the stream's size.
+    /// Meant for tests and short clips: all frames are kept in memory.
+    public static func frames(path: String, layout: PixelLayout) throws(MediaError) -> [PlanarImage] {
+        var frames: [PlanarImage] = []
+        try decode(path: path, layout: layout) { _, image in
+            if let image { frames.append(image) }
+        }
+        return frames
+    }
+
+    /// Demuxes and decodes the first video stream, calling `body` once per frame.
+    private static func decode(path: String, layout: PixelLayout?,
+                               body: (MediaInfo, PlanarImage?) -> Void) throws(MediaError) {
+        let invalid = MediaError(.inputInvalid, subject: path, message: "is not readable media")
+        var formatPointer: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_open_input(&formatPointer, path, nil, nil) >= 0, let format = formatPointer else { throw invalid }
+        defer { avformat_close_input(&formatPointer) }
+        guard avformat_find_stream_info(format, nil) >= 0 else { throw invalid }
+        var decoderPointer: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderPointer, 0)
+        guard index >= 0, let decoder = decoderPointer, let stream = format.pointee.streams[Int(index)] else { throw invalid }
+        var codecPointer = avcodec_alloc_context3(decoder)
+        defer { avcodec_free_context(&codecPointer) }
+        guard let codec = codecPointer,
+              avcodec_parameters_to_context(codec, stream.pointee.codecpar) >= 0,
+              avcodec_open2(codec, decoder, nil) >= 0 else { throw invalid }
+        var packetPointer = av_packet_alloc()
+        var framePointer = av_frame_alloc()
+        defer { av_packet_free(&packetPointer); av_frame_free(&framePointer) }
+        guard let packet = packetPointer, let frame = framePointer else { throw invalid }
+
+        let parameters = stream.pointee.codecpar.pointee
+        func name(_ text: UnsafePointer<CChar>?) -> String { text.map { String(cString: $0) } ?? "unknown" }
+        let rate = stream.pointee.avg_frame_rate
+        let facts = MediaInfo(
+            containerName: name(format.pointee.iformat.pointee.name),
+            codecName: name(avcodec_get_name(parameters.codec_id)),
+            profileName: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
+            width: Int(parameters.width), height: Int(parameters.height),
+            pixelFormat: pixelFormatName(AVPixelFormat(rawValue: parameters.format)),
+            colorPrimaries: name(av_color_primaries_name(parameters.color_primaries)),
+            colorTransfer: name(av_color_transfer_name(parameters.color_trc)),
+            colorSpace: name(av_color_space_name(parameters.color_space)),
+            colorRange: name(av_color_range_name(parameters.color_range)),
+            frameRate: rate.den == 0 ? 0 : Double(rate.num) / Double(rate.den),
+            frameCount: 0)
+
+        var scaler: Scaler?
+        func emit() throws(MediaError) {
+            guard let layout else { body(facts, nil); return }
+            let image = PlanarImage(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout)
+            if scaler == nil {
+                let sourceFormat = AVPixelFormat(rawValue: frame.pointee.format)
+                let isRGB = av_pix_fmt_desc_get(sourceFormat).pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+                scaler = try Scaler(
+                    from: (image.width, image.height, sourceFormat, isRGB ? .rgb : .videoBT709),
+                    to: (image.width, image.height, layout.avPixelFormat, .of(layout)),
+                    flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+            }
+            scaler?.scale(frame.planePointers(count: 4), into: image.planePointers)
+            body(facts, image)
+        }
+
+        var draining = false
+        while true {
+            let received = avcodec_receive_frame(codec, frame)
+            if received >= 0 {
+                try emit()
+                av_frame_unref(frame)
+                continue
+            }
+            if received == AVStatus.endOfFile { return }
+            if received != AVStatus.again { throw invalid }
+            if draining { return }
+            if av_read_frame(format, packet) < 0 {
+                avcodec_send_packet(codec, nil)
+                draining = true
+                continue
+            }
+            if packet.pointee.stream_index == index { _ = avcodec_send_packet(codec, packet) }
+            av_packet_unref(packet)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+// The output formats slicevid writes, chosen from the output path. Adding a format is adding a
+// case here: the pipeline and the encoder code stay as they are.
+
+import CFFmpeg
+import SliceKit
+
+/// A container + codec + pixel format slicevid can write.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// H.264 (libx264) in MP4, yuv420p, BT.709, `+faststart`.
+    case mp4
+    /// A lossless PNG image sequence from a printf pattern such as `frames/%05d.png`.
+    case pngSequence = "png-sequence"
+
+    /// What `--help` and errors list as accepted.
+    public static let acceptedForms = ".mp4, or a numbered PNG pattern such as frames/%05d.png"
+
+    /// The format a path asks for.
+    /// - Returns: nil when the extension is not one slicevid writes.
+    public init?(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".mp4") || lower.hasSuffix(".m4v") {
+            self = .mp4
+        } else if lower.hasSuffix(".png"), OutputFormat.hasFramePattern(path) {
+            self = .pngSequence
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether `path` has exactly one printf frame-number pattern (`%d`, `%05d`), as
+    /// libavformat's image2 muxer takes it.
+    public static func hasFramePattern(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let percent = name.firstIndex(of: "%") else { return false }
+        let rest = name[name.index(after: percent)...]
+        let digits = rest.prefix { $0.isNumber }
+        let afterDigits = rest.dropFirst(digits.count)
+        return afterDigits.first == "d" && !afterDigits.dropFirst().contains("%")
+    }
+
+    /// Whether the output is many files (a sequence) rather than one.
+    public var isSequence: Bool { self == .pngSequence }
+
+    /// libavformat's muxer name.
+    var muxerName: String {
+        switch self {
+        case .mp4: "mp4"
+        case .pngSequence: "image2"
+        }
+    }
+
+    /// libavcodec's encoder name.
+    public var encoderName: String {
+        switch self {
+        case .mp4: "libx264"
+        case .pngSequence: "png"
+        }
+    }
+
+    /// The pixel format handed to the encoder.
+    func encoderPixelFormat(alpha: Bool) -> AVPixelFormat {
+        switch self {
+        case .mp4: AV_PIX_FMT_YUV420P
+        case .pngSequence: alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
+        }
+    }
+
+    /// The compositor layout that feeds this format without a lossy conversion.
+    public var preferredLayout: PixelLayout {
+        switch self {
+        case .mp4: .yuv420p
+        case .pngSequence: .gbrp
+        }
+    }
+
+    /// Whether the format is a video compressed with a quality setting (`--crf`).
+    public var takesCRF: Bool { self == .mp4 }
+}
+
+/// Encoder choices a user can make per run.
+public struct EncoderSettings: Sendable, Equatable {
+    /// Constant rate factor; lower is better quality. x264 accepts 0–51; 0 is lossless.
+    public var crf: Int = 18
+    /// x264 speed/size trade-off.
+    public var preset: String = "medium"
+
+    public init(crf: Int = 18, preset: String = "medium") {
+        self.crf = crf
+        self.preset = preset
+    }
+}

@@ -1,0 +1,140 @@
+// Reads a still (PNG, JPEG, WebP, BMP, TIFF, …) with libavformat/libavcodec and fits it to the
+// frame with libswscale. Runs once per input, never per frame.
+
+import CFFmpeg
+import Foundation
+import SliceKit
+
+/// Decodes still images and fits them to the output frame.
+public enum StillDecoder {
+    /// Decodes the first picture of the file at `path` and fits it to `width` × `height`.
+    /// - Parameters:
+    ///   - fit: `.cover` fills the frame and crops the overflow; `.contain` letterboxes.
+    ///   - background: shown around a contained picture and under translucent pixels.
+    /// - Returns: an RGBA picture of exactly `width` × `height`.
+    /// - Throws: `MediaError` of kind `.inputMissing` or `.inputInvalid`, naming the file.
+    public static func load(path: String, width: Int, height: Int, fit: FitMode,
+                            background: RGBAColor) throws(MediaError) -> RGBAImage {
+        let frame = try decodeFirstFrame(path: path)
+        defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
+        let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
+        let scaled = fittedSize(source: (sourceWidth, sourceHeight), frame: (width, height), fit: fit)
+        let rgba = try convertToRGBA(frame, width: scaled.width, height: scaled.height, path: path)
+        return rgba.centred(onCanvasWidth: width, height: height, background: background)
+    }
+
+    /// The size a picture is scaled to before it is centred: covering or contained, aspect
+    /// kept, never smaller than one pixel.
+    public static func fittedSize(source: (width: Int, height: Int), frame: (width: Int, height: Int),
+                                  fit: FitMode) -> (width: Int, height: Int) {
+        let sx = Double(frame.width) / Double(source.width)
+        let sy = Double(frame.height) / Double(source.height)
+        let scale = fit == .cover ? max(sx, sy) : min(sx, sy)
+        // Whichever side decides the scale is matched exactly, so no hairline gaps appear.
+        let w = (fit == .cover) == (sx >= sy) ? frame.width : Int((Double(source.width) * scale).rounded())
+        let h = (fit == .cover) == (sy > sx) ? frame.height : Int((Double(source.height) * scale).rounded())
+        return (max(1, w), max(1, h))
+    }
+
+    private static func decodeFirstFrame(path: String) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw MediaError(.inputMissing, subject: path, message: "no such file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw MediaError(.inputMissing, subject: path, message: "cannot be read (permission denied)")
+        }
+        let notAnImage = MediaError(.inputInvalid, subject: path,
+                                    message: "is not a readable image (accepted: PNG, JPEG, WebP, BMP, TIFF)")
+        var format: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_open_input(&format, path, nil, nil) >= 0, let format else { throw notAnImage }
+        defer { var f: UnsafeMutablePointer<AVFormatContext>? = format; avformat_close_input(&f) }
+        guard avformat_find_stream_info(format, nil) >= 0 else { throw notAnImage }
+        var decoderPointer: UnsafePointer<AVCodec>?
+        let streamIndex = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderPointer, 0)
+        guard streamIndex >= 0, let decoder = decoderPointer,
+              let stream = format.pointee.streams[Int(streamIndex)] else { throw notAnImage }
+
+        guard let codecContext = avcodec_alloc_context3(decoder) else {
+            throw MediaError(.output, subject: path, message: "out of memory")
+        }
+        var context: UnsafeMutablePointer<AVCodecContext>? = codecContext
+        defer { avcodec_free_context(&context) }
+        guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else { throw notAnImage }
+        // Explode on damage: a truncated or corrupt still must be refused, not half-drawn.
+        codecContext.pointee.err_recognition |= AV_EF_EXPLODE | AV_EF_BUFFER | AV_EF_BITSTREAM | AV_EF_CRCCHECK
+        codecContext.pointee.thread_count = 1
+        guard avcodec_open2(codecContext, decoder, nil) >= 0 else { throw notAnImage }
+
+        let damaged = MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt; could not decode a whole picture")
+        guard let packet = av_packet_alloc() else { throw MediaError(.output, subject: path, message: "out of memory") }
+        var packetRef: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&packetRef) }
+        guard let frame = av_frame_alloc() else { throw MediaError(.output, subject: path, message: "out of memory") }
+        var flushed = false
+        while true {
+            let received = avcodec_receive_frame(codecContext, frame)
+            if received >= 0 {
+                if frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointee.decode_error_flags != 0 {
+                    var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
+                    throw damaged
+                }
+                return frame
+            }
+            if received != AVStatus.again || flushed {
+                var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
+                throw received == AVStatus.endOfFile || flushed ? damaged : damaged
+            }
+            let read = av_read_frame(format, packet)
+            if read < 0 {
+                // End of file: drain the decoder once.
+                avcodec_send_packet(codecContext, nil)
+                flushed = true
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            if packet.pointee.stream_index != streamIndex { continue }
+            if avcodec_send_packet(codecContext, packet) < 0 {
+                var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
+                throw damaged
+            }
+        }
+    }
+
+    /// Scales and converts a decoded frame to RGBA, honouring its colour matrix and range.
+    private static func convertToRGBA(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
+                                      path: String) throws(MediaError) -> RGBAImage {
+        var format = AVPixelFormat(rawValue: frame.pointee.format)
+        var fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
+        // The "J" formats are full-range YUV under a deprecated name; say so explicitly.
+        let jFormats: [(AVPixelFormat, AVPixelFormat)] = [
+            (AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P), (AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P),
+            (AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUV444P), (AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUV440P),
+            (AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUV411P),
+        ]
+        if let match = jFormats.first(where: { $0.0 == format }) {
+            format = match.1
+            fullRange = true
+        }
+        let matrix: Int32 = frame.pointee.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+        let scaler = try Scaler(
+            from: (Int(frame.pointee.width), Int(frame.pointee.height), format, ColorEncoding(matrix: matrix, fullRange: fullRange)),
+            to: (width, height, AV_PIX_FMT_RGBA, .rgb),
+            flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let source = frame.planePointers(count: 4)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            scaler.scale(source, into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
+        }
+        // Formats without alpha leave the alpha bytes as libswscale wrote them (opaque).
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == AVFrame {
+    /// The frame's first `count` planes as libswscale takes them.
+    func planePointers(count: Int) -> PlanePointers {
+        let data = withUnsafeBytes(of: pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).prefix(count)) }
+        let strides = withUnsafeBytes(of: pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(count)) }
+        return PlanePointers(data: data, strides: strides)
+    }
+}
