@@ -71,8 +71,8 @@ public struct Compositor: Sendable {
             let dyOut = Int((outgoing[s] * scale).rounded())
             let dyIn = Int((incoming[s] * scale).rounded())
             // Rows covered by each still after the shift, clipped to the plane.
-            let inRows = max(0, dyIn)..<max(0, min(rows, dyIn + rows))
-            let outRows = max(0, dyOut)..<max(0, min(rows, dyOut + rows))
+            let inRows = Compositor.clip(dyIn, rows)..<Compositor.clip(dyIn + rows, rows)
+            let outRows = Compositor.clip(dyOut, rows)..<Compositor.clip(dyOut + rows, rows)
             for y in 0..<rows {
                 let to = dst.row(y) + x0
                 if inRows.contains(y) {
@@ -85,6 +85,10 @@ public struct Compositor: Sendable {
             }
         }
     }
+
+    /// `value` clamped to 0…limit.
+    @inline(__always)
+    private static func clip(_ value: Int, _ limit: Int) -> Int { min(max(value, 0), limit) }
 
     /// Horizontal strips: bands of rows, each shifted left or right by whole columns.
     private func drawHorizontal(_ planes: (Plane, Plane, Plane), outgoing: [Double], incoming: [Double], fill: UInt8) {
@@ -103,7 +107,7 @@ public struct Compositor: Sendable {
                 memset(to, Int32(fill), columns)
                 // Outgoing first, incoming over it: the seed's z-order.
                 for (shift, from) in [(dxOut, src.row(y)), (dxIn, dest.row(y))] {
-                    let lo = max(0, shift), hi = min(columns, shift + columns)
+                    let lo = Compositor.clip(shift, columns), hi = Compositor.clip(shift + columns, columns)
                     if lo < hi { memcpy(to + lo, from + (lo - shift), hi - lo) }
                 }
             }

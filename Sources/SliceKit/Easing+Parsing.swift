@@ -29,7 +29,7 @@ extension Easing: CustomStringConvertible {
     /// - Parameter text: e.g. `spring`, `ease-in`, `cubic-bezier(0.4,0,0.2,1)`,
     ///   `spring(damping: 0.6, velocity: 0)`.
     /// - Throws: `EasingParseError` naming what is accepted.
-    public init(parsing text: String) throws {
+    public init(parsing text: String) throws(EasingParseError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let named = Easing.namedCurves.first(where: { $0.name == trimmed }) {
             self = named.easing
@@ -74,15 +74,17 @@ extension Easing: CustomStringConvertible {
     }
 
     /// Splits `a, b` or `label: a, label: b` into numbers with optional labels.
-    private static func arguments(_ inner: String, in text: String) throws -> [(label: String?, value: Double)] {
-        try inner.split(separator: ",").map { part in
+    private static func arguments(_ inner: String, in text: String) throws(EasingParseError) -> [(label: String?, value: Double)] {
+        var result: [(label: String?, value: Double)] = []
+        for part in inner.split(separator: ",") {
             let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let label = pieces.count == 2 ? pieces[0] : nil
             guard let valueText = pieces.last, let value = Double(valueText), value.isFinite else {
                 throw EasingParseError(text: text, reason: "'\(part.trimmingCharacters(in: .whitespaces))' is not a number")
             }
-            return (label, value)
+            result.append((label, value))
         }
+        return result
     }
 
     /// The text form; `Easing(parsing: e.description) == e` for every easing.

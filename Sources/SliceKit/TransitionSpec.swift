@@ -40,7 +40,7 @@ public struct TransitionSpec: Sendable, Equatable {
 
     /// Checks every field, naming the first one that is out of range.
     /// - Throws: `SpecError` with the flag-style field name and what is accepted.
-    public func validate() throws {
+    public func validate() throws(SpecError) {
         func fail(_ field: String, _ message: String) -> SpecError { SpecError(field: field, message: message) }
         guard (2...TransitionSpec.maximumSide).contains(width), (2...TransitionSpec.maximumSide).contains(height) else {
             throw fail("size", "\(width)x\(height) is out of range; each side must be 2…\(TransitionSpec.maximumSide)")

@@ -1,0 +1,99 @@
+// One table of settable fields, shared by command-line flags and preset files, so `--slices 40`
+// and `"slices": 40` are parsed, validated and reported by the same code.
+
+/// A field of `TransitionSpec` that flags and presets can set. The raw value is both the flag
+/// name (without dashes) and the preset key.
+public enum SpecField: String, Sendable, CaseIterable {
+    case size, fps, hold, duration
+    case endHold = "end-hold"
+    case slices, direction, travel, easing, seed, background, fit
+
+    /// What the field accepts, for `--help` and errors.
+    public var accepted: String {
+        switch self {
+        case .size: "WxH with even sides up to \(TransitionSpec.maximumSide), e.g. 1920x1080"
+        case .fps: "frames per second, e.g. 30, 29.97 or 30000/1001 (at most 240)"
+        case .hold: "seconds the source is held before the transition (≥ 0)"
+        case .duration: "seconds the transition takes (> 0)"
+        case .endHold: "extra seconds the destination is held at the end (≥ 0)"
+        case .slices: "number of strips (≥ 1)"
+        case .direction: StripDirection.allCases.map(\.rawValue).joined(separator: " or ")
+        case .travel: "MIN,MAX: strip travel in frame sizes, e.g. 1,4"
+        case .easing: Easing.acceptedForms
+        case .seed: "a whole number 0…18446744073709551615"
+        case .background: "#RRGGBB"
+        case .fit: FitMode.allCases.map(\.rawValue).joined(separator: " or ")
+        }
+    }
+}
+
+extension TransitionSpec {
+    /// Sets `field` from its text form (a flag's value, or a preset value rendered as text).
+    /// Range checks that involve several fields happen later, in `validate()`.
+    /// - Throws: `SpecError` naming the field and what it accepts.
+    public mutating func set(_ field: SpecField, to text: String) throws(SpecError) {
+        let bad = SpecError(field: field.rawValue, message: "'\(text)' is not valid; expected \(field.accepted)")
+        switch field {
+        case .size:
+            let parts = text.lowercased().split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { throw bad }
+            width = w
+            height = h
+        case .fps:
+            guard let rate = FrameRate(parsing: text) else { throw bad }
+            frameRate = rate
+        case .hold, .duration, .endHold:
+            guard let seconds = Double(text), seconds.isFinite else { throw bad }
+            switch field {
+            case .hold: hold = seconds
+            case .duration: duration = seconds
+            default: endHold = seconds
+            }
+        case .slices:
+            guard let count = Int(text) else { throw bad }
+            strips = count
+        case .direction:
+            guard let value = StripDirection(rawValue: text.lowercased()) else { throw bad }
+            direction = value
+        case .travel:
+            let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0] <= parts[1] else { throw bad }
+            travel = parts[0]...parts[1]
+        case .easing:
+            do {
+                easing = try Easing(parsing: text)
+            } catch {
+                throw SpecError(field: field.rawValue, message: error.description)
+            }
+        case .seed:
+            guard let value = UInt64(text) else { throw bad }
+            seed = value
+        case .background:
+            guard let color = RGBAColor(hex: text), color.alpha == 255 else { throw bad }
+            background = color
+        case .fit:
+            guard let value = FitMode(rawValue: text.lowercased()) else { throw bad }
+            fit = value
+        }
+    }
+
+    /// The text form of `field`'s current value; `set(field, to: text(of: field))` is a no-op.
+    public func text(of field: SpecField) -> String {
+        switch field {
+        case .size: "\(width)x\(height)"
+        case .fps: frameRate.description
+        case .hold: hold.shortText
+        case .duration: duration.shortText
+        case .endHold: endHold.shortText
+        case .slices: String(strips)
+        case .direction: direction.rawValue
+        case .travel: "\(travel.lowerBound.shortText),\(travel.upperBound.shortText)"
+        case .easing: easing.description
+        case .seed: String(seed)
+        case .background: background.description
+        case .fit: fit.rawValue
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,25 @@
+// A flag the render loop polls: set by SIGINT/SIGTERM or by the first error.
+
+import Synchronization
+
+/// Requests that a running render stop as soon as it can.
+public final class Cancellation: Sendable {
+    private let flag = Atomic<Int32>(0)
+
+    public init() {}
+
+    /// Asks the render to stop; `signal` is the signal number that caused it, or 0.
+    public func cancel(signal: Int32 = 0) {
+        // The first reason wins: an error after SIGTERM is still a SIGTERM exit.
+        _ = flag.compareExchange(expected: 0, desired: signal == 0 ? -1 : signal, ordering: .relaxed)
+    }
+
+    /// Whether a stop was requested.
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) != 0 }
+
+    /// The signal that requested the stop, if one did.
+    public var signal: Int32? {
+        let value = flag.load(ordering: .relaxed)
+        return value > 0 ? value : nil
+    }
+}

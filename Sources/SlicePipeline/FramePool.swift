@@ -1,0 +1,48 @@
+// The render window's buffers: allocated once, handed out one per frame in flight, returned
+// when every sink has consumed the frame. Its size is the memory bound of a render.
+
+import Dispatch
+import SliceKit
+import Synchronization
+
+/// A fixed set of frame buffers guarded by a counting semaphore.
+///
+/// `take()` blocks while every buffer is in use, which is what stops rendering from running
+/// ahead of a slow encoder.
+public final class FramePool: Sendable {
+    private let permits: DispatchSemaphore
+    private let free: Mutex<[PlanarImage]>
+    private let inUse = Atomic<Int>(0)
+    private let peak = Atomic<Int>(0)
+    /// The number of buffers, i.e. the most frames that can be alive at once.
+    public let capacity: Int
+
+    /// Allocates `capacity` buffers up front.
+    public init(capacity: Int, width: Int, height: Int, layout: PixelLayout) {
+        precondition(capacity >= 1, "the window needs at least one buffer")
+        self.capacity = capacity
+        permits = DispatchSemaphore(value: capacity)
+        free = Mutex((0..<capacity).map { _ in PlanarImage(width: width, height: height, layout: layout) })
+    }
+
+    /// Waits for a free buffer and returns it.
+    public func take() -> PlanarImage {
+        permits.wait()
+        let now = inUse.add(1, ordering: .relaxed).newValue
+        _ = peak.max(now, ordering: .relaxed)
+        return free.withLock { $0.removeLast() }
+    }
+
+    /// Returns a buffer taken from this pool.
+    public func give(_ buffer: PlanarImage) {
+        free.withLock { $0.append(buffer) }
+        inUse.subtract(1, ordering: .relaxed)
+        permits.signal()
+    }
+
+    /// The most buffers that were out at the same time.
+    public var peakInUse: Int { peak.load(ordering: .relaxed) }
+
+    /// Buffers currently out.
+    public var currentlyInUse: Int { inUse.load(ordering: .relaxed) }
+}

@@ -1,0 +1,155 @@
+// One `slicevid make`: validate everything, decode the stills once, render once, feed every
+// output, and move the outputs into place only when all of them are complete.
+
+import Foundation
+import SliceKit
+import SliceMedia
+
+/// Everything one render needs, resolved from defaults, a preset and flags.
+public struct MakeRequest: Sendable {
+    public var spec: TransitionSpec
+    /// The outgoing still; nil (with `to` nil) renders the built-in demo cards.
+    public var from: String?
+    /// The incoming still.
+    public var to: String?
+    /// Output paths; the format follows from each path.
+    public var outputs: [String]
+    public var encoder: EncoderSettings
+    /// Replace outputs that already exist.
+    public var force: Bool
+    /// Render threads.
+    public var jobs: Int
+    /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
+    public var window: Int?
+
+    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil, outputs: [String],
+                encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int? = nil) {
+        self.spec = spec
+        self.from = from
+        self.to = to
+        self.outputs = outputs
+        self.encoder = encoder
+        self.force = force
+        self.jobs = jobs
+        self.window = window
+    }
+}
+
+/// What a render reports as it goes.
+public enum MakeEvent: Sendable {
+    /// Inputs decoded, encoders open; rendering starts.
+    case started(frames: Int, outputs: [String])
+    /// `done` of `total` frames consumed by every output.
+    case progress(done: Int, total: Int)
+}
+
+/// What a finished render did.
+public struct MakeReport: Sendable {
+    public var frames: Int
+    public var seconds: Double
+    public var outputs: [String]
+    public var stats: RenderStats
+}
+
+/// Runs `slicevid make`.
+public enum MakeJob {
+    /// Renders `request`, or fails without leaving anything under an output's final name.
+    /// - Parameters:
+    ///   - cancellation: set by SIGINT/SIGTERM to stop early.
+    ///   - events: progress callbacks; may be called from any thread.
+    /// - Throws: `SlicevidError` whose category decides the exit code.
+    public static func run(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),
+                           events: @escaping @Sendable (MakeEvent) -> Void = { _ in }) throws(SlicevidError) -> MakeReport {
+        let started = DispatchTime.now()
+        let spec = request.spec
+        do {
+            try spec.validate()
+        } catch {
+            throw SlicevidError(.usage, error.description)
+        }
+        try validate(request)
+
+        // Every output is checked, and its temporary name reserved, before any decoding.
+        var targets: [OutputTarget] = []
+        for path in request.outputs { targets.append(try OutputTarget(path: path, force: request.force)) }
+        let layout = canvasLayout(for: targets.map(\.format))
+
+        let stills = try loadStills(request, layout: layout)
+        if cancellation.isCancelled { throw interrupted(cancellation) }
+
+        let sinks = try targets.map { target throws(SlicevidError) in
+            try EncoderSink(target: target, spec: spec, layout: layout, settings: request.encoder)
+        }
+        let plan = FramePlan(spec: spec)
+        let compositor = Compositor(plan: plan, source: stills.source, destination: stills.destination)
+        let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
+        let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
+        events(.started(frames: plan.frameCount, outputs: request.outputs))
+
+        let stats: RenderStats
+        do {
+            stats = try loop.run(pool: pool, sinks: sinks, cancellation: cancellation,
+                                 render: { compositor.render(frame: $0, into: $1) },
+                                 progress: { events(.progress(done: $0, total: plan.frameCount)) })
+        } catch let error as SlicevidError {
+            throw error
+        } catch is RenderCancelled {
+            throw interrupted(cancellation)
+        } catch {
+            throw SlicevidError(.outputFailed, "\(error)")
+        }
+        for target in targets { try target.commit() }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return MakeReport(frames: stats.frames, seconds: seconds, outputs: request.outputs, stats: stats)
+    }
+
+    /// Checks the parts of a request that are not spec fields.
+    private static func validate(_ request: MakeRequest) throws(SlicevidError) {
+        if (request.from == nil) != (request.to == nil) {
+            throw SlicevidError(.usage, request.from == nil ? "--from is missing: give both --from and --to, or neither for the demo"
+                                                            : "--to is missing: give both --from and --to, or neither for the demo")
+        }
+        guard !request.outputs.isEmpty else { throw SlicevidError(.usage, "-o: at least one output is needed") }
+        var seen = Set<String>()
+        for path in request.outputs {
+            let key = URL(fileURLWithPath: path).standardizedFileURL.path
+            guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
+        }
+        guard (1...64).contains(request.jobs) else { throw SlicevidError(.usage, "--jobs: \(request.jobs) must be 1…64") }
+        guard (0...51).contains(request.encoder.crf) else {
+            throw SlicevidError(.usage, "--crf: \(request.encoder.crf) must be 0…51 (lower is better quality)")
+        }
+    }
+
+    /// The layout frames are rendered in: the one every output takes without conversion, or
+    /// the richest one asked for, so no output gets less than it can store.
+    static func canvasLayout(for formats: [OutputFormat]) -> PixelLayout {
+        let richness: [PixelLayout] = [.yuv420p, .yuv444p, .gbrp]
+        return formats.map(\.preferredLayout).max { richness.firstIndex(of: $0)! < richness.firstIndex(of: $1)! } ?? .yuv420p
+    }
+
+    /// Decodes and fits both stills (or draws the demo cards) into `layout`.
+    private static func loadStills(_ request: MakeRequest, layout: PixelLayout) throws(SlicevidError)
+        -> (source: PlanarImage, destination: PlanarImage) {
+        let spec = request.spec
+        do {
+            let pictures: (RGBAImage, RGBAImage)
+            if let from = request.from, let to = request.to {
+                pictures = (try StillDecoder.load(path: from, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background),
+                            try StillDecoder.load(path: to, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background))
+            } else {
+                pictures = (DemoCards.source(width: spec.width, height: spec.height),
+                            DemoCards.destination(width: spec.width, height: spec.height))
+            }
+            return (try StillConverter.planar(pictures.0, layout: layout), try StillConverter.planar(pictures.1, layout: layout))
+        } catch {
+            throw SlicevidError(error)
+        }
+    }
+
+    private static func interrupted(_ cancellation: Cancellation) -> SlicevidError {
+        let signal = cancellation.signal ?? SIGINT
+        return SlicevidError(.interrupted(signal: signal), "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); no output was written")
+    }
+}

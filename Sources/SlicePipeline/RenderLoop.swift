@@ -1,0 +1,116 @@
+// The concurrent heart of a render: workers take a pool buffer and the next frame index,
+// render, and submit to the ordering buffer, which feeds every sink in order. A buffer's
+// permit comes back only after the last sink has consumed it, so memory is bounded by the
+// window whatever the video length, and a slow encoder holds back rendering.
+
+import Dispatch
+import SliceKit
+import Synchronization
+
+/// What a finished render measured.
+public struct RenderStats: Sendable {
+    /// Frames rendered and delivered to the sinks.
+    public var frames: Int
+    /// The most frame buffers alive at once (≤ the window).
+    public var peakFramesInFlight: Int
+    /// The window (pool size).
+    public var window: Int
+}
+
+/// Renders frames concurrently and delivers them, in order, to sinks.
+public struct RenderLoop: Sendable {
+    public let frameCount: Int
+    public let jobs: Int
+    public let window: Int
+
+    /// - Parameters:
+    ///   - frameCount: frames to render, indices 0..<frameCount.
+    ///   - jobs: render threads, ≥ 1.
+    ///   - window: frame buffers, ≥ 1; defaults to enough to keep `jobs` threads and the
+    ///     sinks busy.
+    public init(frameCount: Int, jobs: Int, window: Int? = nil) {
+        precondition(frameCount >= 0 && jobs >= 1, "frame count and jobs must be valid")
+        self.frameCount = frameCount
+        self.jobs = jobs
+        self.window = max(1, window ?? (2 * jobs + 2))
+    }
+
+    /// The default window for `jobs` render threads.
+    public static func defaultWindow(jobs: Int) -> Int { 2 * jobs + 2 }
+
+    /// Renders and delivers every frame, or stops early on the first error or cancellation.
+    /// - Parameters:
+    ///   - pool: where frame buffers come from; its capacity is the window.
+    ///   - sinks: consumers; each gets every frame in order.
+    ///   - cancellation: polled between frames; set by signals.
+    ///   - render: draws frame `index` into the buffer; must be safe to call concurrently.
+    ///   - progress: called with the number of frames every sink has consumed.
+    /// - Throws: the first sink error, or `RenderCancelled` when cancelled. Sinks are
+    ///   finished only when every frame was delivered without error.
+    public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
+                    render: @escaping @Sendable (Int, PlanarImage) -> Void,
+                    progress: (@Sendable (Int) -> Void)? = nil) throws -> RenderStats {
+        let runners = sinks.enumerated().map { SinkRunner($1, index: $0) }
+        let firstError = Mutex<(any Error)?>(nil)
+        let consumed = Atomic<Int>(0)
+        let fail: @Sendable (any Error) -> Void = { error in
+            firstError.withLock { if $0 == nil { $0 = error } }
+            cancellation.cancel()
+        }
+
+        let ordering = OrderingBuffer<PlanarImage> { index, frame in
+            let release = FrameRelease(consumers: max(1, runners.count)) {
+                pool.give(frame)
+                let done = consumed.add(1, ordering: .relaxed).newValue
+                progress?(done)
+            }
+            if runners.isEmpty { release.consumed() }
+            for runner in runners {
+                runner.consume(frame, index: index, skip: cancellation.isCancelled, onError: fail,
+                               done: release.consumed)
+            }
+        }
+
+        let nextIndex = Atomic<Int>(0)
+        let workers = DispatchGroup()
+        let renderQueue = DispatchQueue(label: "slicevid.render", qos: .userInitiated, attributes: .concurrent)
+        let frameCount = self.frameCount
+        for _ in 0..<jobs {
+            renderQueue.async(group: workers) {
+                while !cancellation.isCancelled {
+                    let buffer = pool.take()
+                    let index = nextIndex.add(1, ordering: .relaxed).oldValue
+                    if index >= frameCount || cancellation.isCancelled {
+                        pool.give(buffer)
+                        return
+                    }
+                    render(index, buffer)
+                    ordering.submit(index, buffer)
+                }
+            }
+        }
+        workers.wait()
+        ordering.drain()
+        for runner in runners { runner.queue.sync {} }
+
+        if let error = firstError.withLock({ $0 }) { throw error }
+        if cancellation.isCancelled { throw RenderCancelled(signal: cancellation.signal) }
+
+        // Flush every encoder at once: each finishes on its own queue.
+        let finishing = DispatchGroup()
+        for runner in runners {
+            DispatchQueue.global().async(group: finishing) {
+                do { try runner.finish() } catch { fail(error) }
+            }
+        }
+        finishing.wait()
+        if let error = firstError.withLock({ $0 }) { throw error }
+        return RenderStats(frames: ordering.delivered, peakFramesInFlight: pool.peakInUse, window: pool.capacity)
+    }
+}
+
+/// The render stopped because it was asked to (a signal), not because something failed.
+public struct RenderCancelled: Error, Sendable {
+    /// The signal that stopped it, if any.
+    public let signal: Int32?
+}

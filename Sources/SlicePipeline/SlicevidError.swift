@@ -1,0 +1,46 @@
+// Errors a user can meet, sorted by who has to act: the command line, an input file, or the
+// output side. The CLI turns each category into a documented exit code.
+
+import SliceMedia
+
+/// A failure reported to the user as one line.
+public struct SlicevidError: Error, Sendable, CustomStringConvertible {
+    /// Who has to act, which decides the exit code.
+    public enum Category: Sendable, Equatable {
+        /// A flag, value or preset field is wrong (EX_USAGE).
+        case usage
+        /// An input file is missing or unreadable (EX_NOINPUT).
+        case inputMissing
+        /// An input file is not a decodable image (EX_DATAERR).
+        case inputInvalid
+        /// An output cannot be created: it exists, or its folder is missing or read-only (EX_CANTCREAT).
+        case outputBlocked
+        /// A required encoder or muxer is missing from this libavcodec (EX_UNAVAILABLE).
+        case unavailable
+        /// Encoding or writing failed part-way (EX_IOERR).
+        case outputFailed
+        /// Stopped by a signal.
+        case interrupted(signal: Int32)
+    }
+
+    public let category: Category
+    /// The whole line shown to the user, naming the file, flag or field.
+    public let message: String
+
+    public init(_ category: Category, _ message: String) {
+        self.category = category
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Sorts a media-layer error into a category.
+    public init(_ error: MediaError) {
+        switch error.kind {
+        case .inputMissing: self.init(.inputMissing, error.description)
+        case .inputInvalid: self.init(.inputInvalid, error.description)
+        case .unavailable: self.init(.unavailable, error.description)
+        case .output: self.init(.outputFailed, error.description)
+        }
+    }
+}

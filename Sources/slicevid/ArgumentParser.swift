@@ -1,0 +1,119 @@
+// A small argument parser in the shape of swift-argument-parser: a command declares its
+// options once, and both parsing and `--help` are generated from that declaration.
+
+/// One option a command accepts.
+struct OptionSpec {
+    /// Canonical long name without dashes (`output`); parsed values are keyed by it.
+    let name: String
+    /// A one-letter alias (`o` for `-o`), if any.
+    var short: Character?
+    /// The placeholder shown in help (`PATH`); nil for a flag that takes no value.
+    var valueName: String?
+    let help: String
+    /// May be given more than once (values accumulate).
+    var repeatable = false
+
+    init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.name = name
+        self.short = short
+        self.valueName = value
+        self.help = help
+        self.repeatable = repeatable
+    }
+}
+
+/// What a command line said, keyed by canonical option name.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    /// The last value of `name`, if given.
+    func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of a repeatable option.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether a flag was given.
+    func has(_ name: String) -> Bool { values[name] != nil }
+}
+
+/// A command line that could not be understood (exit code 64).
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Declarations shared by every command: name, summary, options.
+struct CommandSpec {
+    let name: String
+    let abstract: String
+    let usage: String
+    let options: [OptionSpec]
+    var discussion: String = ""
+
+    /// Parses `arguments` (without the command name itself).
+    /// - Throws: `UsageError` for an unknown option, a missing value or a repeated one-off option.
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            var inlineValue: String?
+            var key = argument
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                key = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = find(key) else {
+                throw UsageError("unknown option \(key); see 'slicevid \(name) --help'")
+            }
+            let display = "--" + option.name
+            var value = ""
+            if option.valueName != nil {
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(display) needs a value (\(option.valueName!))") }
+                    value = arguments[index]
+                    index += 1
+                }
+            } else if inlineValue != nil {
+                throw UsageError("\(display) takes no value")
+            }
+            if !option.repeatable, parsed.values[option.name] != nil, option.valueName != nil {
+                throw UsageError("\(display) was given twice")
+            }
+            parsed.values[option.name, default: []].append(value)
+        }
+        return parsed
+    }
+
+    private func find(_ key: String) -> OptionSpec? {
+        if key.hasPrefix("--") { return options.first { "--" + $0.name == key } }
+        if key.count == 2 { return options.first { $0.short.map { "-\($0)" } == key } }
+        return nil
+    }
+
+    /// `--help` text, generated from the same declarations that parse.
+    var help: String {
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
+        let labels = options.map { option -> String in
+            var label = option.short.map { "-\($0), " } ?? "    "
+            label += "--" + option.name
+            if let value = option.valueName { label += " " + value }
+            return label
+        }
+        let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
+        for (option, label) in zip(options, labels) {
+            let padding = label.count < width ? String(repeating: " ", count: width - label.count) : "\n" + String(repeating: " ", count: width + 2)
+            lines.append("  " + label + padding + option.help)
+        }
+        if !discussion.isEmpty { lines += ["", discussion] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

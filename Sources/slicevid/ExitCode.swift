@@ -1,0 +1,40 @@
+// The exit codes slicevid documents (README "Exit codes"), following BSD sysexits so that
+// cron wrappers and schedulers can tell who has to act.
+
+import Glibc
+import SlicePipeline
+
+/// A process exit status.
+enum ExitCode: Int32 {
+    case success = 0
+    /// EX_USAGE: a flag, value, preset or output path is wrong.
+    case usage = 64
+    /// EX_DATAERR: an input file is not a decodable image.
+    case inputInvalid = 65
+    /// EX_NOINPUT: an input file is missing or unreadable.
+    case inputMissing = 66
+    /// EX_UNAVAILABLE: an encoder this output needs is missing from libavcodec.
+    case unavailable = 69
+    /// EX_SOFTWARE: an internal error.
+    case software = 70
+    /// EX_CANTCREAT: an output exists (without --force), or its folder is missing or read-only.
+    case outputBlocked = 73
+    /// EX_IOERR: encoding or writing failed part-way; nothing was left behind.
+    case outputFailed = 74
+    /// 128 + SIGINT.
+    case interrupted = 130
+    /// 128 + SIGTERM.
+    case terminated = 143
+
+    init(_ category: SlicevidError.Category) {
+        switch category {
+        case .usage: self = .usage
+        case .inputMissing: self = .inputMissing
+        case .inputInvalid: self = .inputInvalid
+        case .outputBlocked: self = .outputBlocked
+        case .unavailable: self = .unavailable
+        case .outputFailed: self = .outputFailed
+        case .interrupted(let signal): self = signal == SIGTERM ? .terminated : .interrupted
+        }
+    }
+}

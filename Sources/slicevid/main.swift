@@ -1,0 +1,62 @@
+// slicevid's entry point: pick the command, run it, exit with its code.
+
+import Foundation
+import SliceKit
+
+/// The top-level command table.
+enum Slicevid {
+    static let version = "0.1.0"
+
+    static let usage = """
+    OVERVIEW: slicevid renders slice-transition videos from still images.
+
+    USAGE: slicevid <command> [options]
+
+    COMMANDS:
+      make      Render a transition video (try: slicevid make --preset spring)
+      presets   List presets, or show one as JSON
+
+    See 'slicevid <command> --help' for a command's options.
+
+    """
+
+    static func main(_ arguments: [String]) -> ExitCode {
+        guard let command = arguments.first else {
+            Console.shared.error(usage)
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "make":
+            return dispatch(MakeCommand.spec, rest, MakeCommand.run)
+        case "presets":
+            return dispatch(PresetsCommand.spec, rest, PresetsCommand.run)
+        case "--help", "-h", "help":
+            Console.shared.output(usage)
+            return .success
+        case "--version":
+            Console.shared.output("slicevid \(version)\n")
+            return .success
+        default:
+            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, presets\n")
+            return .usage
+        }
+    }
+
+    /// Parses with `spec`, answers `--help`, runs the command.
+    private static func dispatch(_ spec: CommandSpec, _ arguments: [String], _ run: (ParsedArguments) -> ExitCode) -> ExitCode {
+        do {
+            let parsed = try spec.parse(arguments)
+            if parsed.has("help") {
+                Console.shared.output(spec.help)
+                return .success
+            }
+            return run(parsed)
+        } catch {
+            Console.shared.error("slicevid: error: \(error.description)\n")
+            return .usage
+        }
+    }
+}
+
+exit(Slicevid.main(Array(CommandLine.arguments.dropFirst())).rawValue)
