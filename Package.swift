@@ -33,6 +33,6 @@ let package = Package(
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
         .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
         .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["slicevid", "SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
     ]
 )

@@ -16,7 +16,7 @@ public enum SpecField: String, Sendable, CaseIterable {
         case .hold: "seconds the source is held before the transition (≥ 0)"
         case .duration: "seconds the transition takes (> 0)"
         case .endHold: "extra seconds the destination is held at the end (≥ 0)"
-        case .slices: "number of strips (≥ 1)"
+        case .slices: "number of strips, 1…\(TransitionSpec.maximumSide)"
         case .direction: StripDirection.allCases.map(\.rawValue).joined(separator: " or ")
         case .travel: "MIN,MAX: strip travel in frame sizes, e.g. 1,4"
         case .easing: Easing.acceptedForms

@@ -55,9 +55,10 @@ public struct TransitionSpec: Sendable, Equatable {
         guard endHold.isFinite, endHold >= 0, endHold <= 3600 else {
             throw fail("end-hold", "\(endHold) must be between 0 and 3600 seconds")
         }
-        let extent = direction == .vertical ? width : height
-        guard strips >= 1, strips <= extent else {
-            throw fail("slices", "\(strips) must be between 1 and \(extent) (one strip per pixel at most)")
+        // More strips than pixels is allowed (some strips are then empty): the strips still
+        // tile the frame exactly, and a preset made for 1080p keeps working at preview sizes.
+        guard (1...TransitionSpec.maximumSide).contains(strips) else {
+            throw fail("slices", "\(strips) must be between 1 and \(TransitionSpec.maximumSide)")
         }
         guard travel.lowerBound >= 0, travel.upperBound <= 100 else {
             throw fail("travel", "\(travel.lowerBound)…\(travel.upperBound) must lie within 0…100 frame sizes")

@@ -1,0 +1,85 @@
+// Atomic outputs: temporary names beside the target, rename on commit, nothing left on discard.
+
+import Foundation
+import Testing
+@testable import SlicePipeline
+
+@Suite struct OutputTargetTests {
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "slicevid-target-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func contents(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    @Test func writesBesideTheTargetAndRenamesOnCommit() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let target = try OutputTarget(path: dir + "/clip.mp4", force: false)
+        #expect(URL(fileURLWithPath: target.temporaryPath).deletingLastPathComponent().path == dir)
+        #expect(URL(fileURLWithPath: target.temporaryPath).lastPathComponent.hasPrefix("."))
+        _ = FileManager.default.createFile(atPath: target.temporaryPath, contents: Data("video".utf8))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/clip.mp4"))
+        try target.commit()
+        #expect(contents(dir) == ["clip.mp4"])
+    }
+
+    @Test func discardLeavesNothingAndKeepsTheOldOutput() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = FileManager.default.createFile(atPath: dir + "/clip.mp4", contents: Data("good".utf8))
+        do {
+            let target = try OutputTarget(path: dir + "/clip.mp4", force: true)
+            _ = FileManager.default.createFile(atPath: target.temporaryPath, contents: Data("partial".utf8))
+            target.discard()
+        }
+        #expect(contents(dir) == ["clip.mp4"])
+        #expect(FileManager.default.contents(atPath: dir + "/clip.mp4") == Data("good".utf8))
+    }
+
+    @Test func anAbandonedTargetCleansUpWhenReleased() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var target: OutputTarget? = try OutputTarget(path: dir + "/seq/%04d.png".replacingOccurrences(of: "/seq", with: ""), force: false)
+        _ = FileManager.default.createFile(atPath: target!.temporaryPath.replacingOccurrences(of: "%04d", with: "0000"), contents: Data())
+        #expect(contents(dir).count == 1)
+        target = nil
+        #expect(contents(dir).isEmpty)
+    }
+
+    @Test func sequencesMoveEveryFrameIntoPlace() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let target = try OutputTarget(path: dir + "/f%03d.png", force: false)
+        for i in 0..<3 {
+            _ = FileManager.default.createFile(atPath: target.temporaryPath.replacingOccurrences(of: "%03d", with: String(format: "%03d", i)),
+                                           contents: Data([UInt8(i)]))
+        }
+        try target.commit()
+        #expect(contents(dir) == ["f000.png", "f001.png", "f002.png"])
+    }
+
+    @Test func refusesExistingOutputsMissingFoldersAndUnknownTypes() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = FileManager.default.createFile(atPath: dir + "/clip.mp4", contents: Data("good".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/s00.png", contents: Data())
+        func category(_ path: String) -> SlicevidError.Category? {
+            do { _ = try OutputTarget(path: path, force: false); return nil } catch { return error.category }
+        }
+        #expect(category(dir + "/clip.mp4") == .outputBlocked)
+        #expect(category(dir + "/s%02d.png") == .outputBlocked)
+        #expect(category(dir + "/missing/clip.mp4") == .outputBlocked)
+        #expect(category(dir + "/clip.avi") == .usage)
+        #expect(category(dir + "/still.png") == .usage)
+        #expect(contents(dir) == ["clip.mp4", "s00.png"])
+    }
+
+    @Test func firstFrameNameExpandsThePattern() {
+        #expect(OutputTarget.firstFrameName(pattern: "a/%05d.png") == "a/00000.png")
+        #expect(OutputTarget.firstFrameName(pattern: "f%d.png") == "f0.png")
+    }
+}
