@@ -73,7 +73,9 @@ extension Preset {
 
     /// JSON scalars (and the travel pair) as the text a flag would carry.
     private static func text(of value: Any, for field: SpecField) -> String? {
-        if let number = value as? NSNumber, !(value is Bool) {
+        // Not `value is Bool`: on Linux that also matches the numbers 0 and 1. JSON booleans
+        // are the only numbers whose type is "c" (char) on every platform.
+        if let number = value as? NSNumber, String(cString: number.objCType) != "c" {
             return number.stringValue
         }
         if let text = value as? String { return text }

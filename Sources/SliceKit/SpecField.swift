@@ -56,9 +56,10 @@ extension TransitionSpec {
             guard let value = StripDirection(rawValue: text.lowercased()) else { throw bad }
             direction = value
         case .travel:
-            let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, parts[0] <= parts[1] else { throw bad }
-            travel = parts[0]...parts[1]
+            // Every part must be a number: `1,x,4` is refused, not read as `1,4`.
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let low = parts[0], let high = parts[1], low <= high else { throw bad }
+            travel = low...high
         case .easing:
             do {
                 easing = try Easing(parsing: text)
