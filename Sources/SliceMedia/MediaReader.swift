@@ -89,20 +89,31 @@ public enum MediaReader {
             frameRate: rate.den == 0 ? 0 : Double(rate.num) / Double(rate.den),
             frameCount: 0)
 
+        // RGB layouts are read as RGBA and de-interleaved by StillConverter: libswscale 5.1 turns
+        // packed RGBA into GBRAP with alpha ≥ 128 one too high, and lossless checks must be exact.
         var scaler: Scaler?
         func emit() throws(MediaError) {
             guard let layout else { body(facts, nil); return }
-            let image = PlanarImage(width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout)
+            let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
             if scaler == nil {
-                let sourceFormat = AVPixelFormat(rawValue: frame.pointee.format)
-                let isRGB = av_pix_fmt_desc_get(sourceFormat).pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+                let source = frame.scalerSource
                 scaler = try Scaler(
-                    from: (image.width, image.height, sourceFormat, isRGB ? .rgb : .videoBT709),
-                    to: (image.width, image.height, layout.avPixelFormat, .of(layout)),
+                    from: (width, height, source.format, source.color),
+                    to: (width, height, layout.isYUV ? layout.avPixelFormat : AV_PIX_FMT_RGBA, .of(layout)),
                     flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
             }
-            scaler?.scale(frame.planePointers(count: 4), into: image.planePointers)
-            body(facts, image)
+            if layout.isYUV {
+                let image = PlanarImage(width: width, height: height, layout: layout)
+                scaler?.scale(frame.planePointers(count: 4), into: image.planePointers)
+                body(facts, image)
+            } else {
+                var pixels = [UInt8](repeating: 255, count: width * height * 4)
+                pixels.withUnsafeMutableBufferPointer { buffer in
+                    scaler?.scale(frame.planePointers(count: 4),
+                                  into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
+                }
+                body(facts, try StillConverter.planar(RGBAImage(width: width, height: height, pixels: pixels), layout: layout))
+            }
         }
 
         var draining = false

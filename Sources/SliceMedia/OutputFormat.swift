@@ -27,15 +27,30 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether `path` has exactly one printf frame-number pattern (`%d`, `%05d`), as
-    /// libavformat's image2 muxer takes it.
+    /// Whether `path` has exactly one printf frame-number pattern (`%d`, `%05d`), in its file
+    /// name. libavformat's image2 muxer expands the whole path, reads `%%` as a literal `%` and
+    /// refuses any other `%` sequence, so the directories are checked too.
     public static func hasFramePattern(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let percent = name.firstIndex(of: "%") else { return false }
-        let rest = name[name.index(after: percent)...]
-        let digits = rest.prefix { $0.isNumber }
-        let afterDigits = rest.dropFirst(digits.count)
-        return afterDigits.first == "d" && !afterDigits.dropFirst().contains("%")
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        return framePatternCount(Substring(path)) == 1 && framePatternCount(name) == 1
+    }
+
+    /// How many `%d`-style patterns `text` holds, or nil when it has a `%` sequence image2 refuses.
+    private static func framePatternCount(_ text: Substring) -> Int? {
+        var count = 0
+        var rest = text
+        while let percent = rest.firstIndex(of: "%") {
+            rest = rest[rest.index(after: percent)...]
+            if rest.first == "%" {
+                rest = rest.dropFirst()
+                continue
+            }
+            rest = rest.drop { $0.isASCII && $0.isNumber }
+            guard rest.first == "d" else { return nil }
+            rest = rest.dropFirst()
+            count += 1
+        }
+        return count
     }
 
     /// Whether the output is many files (a sequence) rather than one.

@@ -60,8 +60,11 @@ public enum StillDecoder {
         var context: UnsafeMutablePointer<AVCodecContext>? = codecContext
         defer { avcodec_free_context(&context) }
         guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else { throw notAnImage }
-        // Explode on damage: a truncated or corrupt still must be refused, not half-drawn.
-        codecContext.pointee.err_recognition |= AV_EF_EXPLODE | AV_EF_BUFFER | AV_EF_BITSTREAM | AV_EF_CRCCHECK
+        // Explode on damage: a truncated or corrupt still must be refused, not half-drawn. Not for
+        // TIFF: its decoder explodes on any tag it does not know (even FFmpeg's own ResolutionUnit),
+        // and it already refuses strips and directories that lie beyond the end of the file.
+        codecContext.pointee.err_recognition |= AV_EF_BUFFER | AV_EF_BITSTREAM | AV_EF_CRCCHECK
+        if decoder.pointee.id != AV_CODEC_ID_TIFF { codecContext.pointee.err_recognition |= AV_EF_EXPLODE }
         codecContext.pointee.thread_count = 1
         guard avcodec_open2(codecContext, decoder, nil) >= 0 else { throw notAnImage }
 
@@ -74,7 +77,8 @@ public enum StillDecoder {
         while true {
             let received = avcodec_receive_frame(codecContext, frame)
             if received >= 0 {
-                if frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointee.decode_error_flags != 0 {
+                if frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointee.decode_error_flags != 0
+                    || (decoder.pointee.id == AV_CODEC_ID_MJPEG && !jpegEndsWithEndOfImage(path: path)) {
                     var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
                     throw damaged
                 }
@@ -82,7 +86,7 @@ public enum StillDecoder {
             }
             if received != AVStatus.again || flushed {
                 var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
-                throw received == AVStatus.endOfFile || flushed ? damaged : damaged
+                throw damaged
             }
             let read = av_read_frame(format, packet)
             if read < 0 {
@@ -100,24 +104,28 @@ public enum StillDecoder {
         }
     }
 
+    /// Whether a JPEG file's last scan is followed by an end-of-image marker. FFmpeg's MJPEG
+    /// decoder "emulates" a missing EOI and returns a picture whose tail was never coded, even
+    /// with `AV_EF_EXPLODE`, so a file cut inside its last scan must be caught from its bytes.
+    private static func jpegEndsWithEndOfImage(path: String) -> Bool {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else { return false }
+        // In entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so walking
+        // back from the end meets EOI (FF D9) first in a whole file and SOS (FF DA) first in a cut one.
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            for i in stride(from: bytes.count - 2, through: 0, by: -1) where bytes[i] == 0xFF {
+                if bytes[i + 1] == 0xD9 { return true }
+                if bytes[i + 1] == 0xDA { return false }
+            }
+            return false
+        }
+    }
+
     /// Scales and converts a decoded frame to RGBA, honouring its colour matrix and range.
     private static func convertToRGBA(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
                                       path: String) throws(MediaError) -> RGBAImage {
-        var format = AVPixelFormat(rawValue: frame.pointee.format)
-        var fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
-        // The "J" formats are full-range YUV under a deprecated name; say so explicitly.
-        let jFormats: [(AVPixelFormat, AVPixelFormat)] = [
-            (AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P), (AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P),
-            (AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUV444P), (AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUV440P),
-            (AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUV411P),
-        ]
-        if let match = jFormats.first(where: { $0.0 == format }) {
-            format = match.1
-            fullRange = true
-        }
-        let matrix: Int32 = frame.pointee.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+        let encoding = frame.scalerSource
         let scaler = try Scaler(
-            from: (Int(frame.pointee.width), Int(frame.pointee.height), format, ColorEncoding(matrix: matrix, fullRange: fullRange)),
+            from: (Int(frame.pointee.width), Int(frame.pointee.height), encoding.format, encoding.color),
             to: (width, height, AV_PIX_FMT_RGBA, .rgb),
             flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -136,5 +144,33 @@ extension UnsafeMutablePointer where Pointee == AVFrame {
         let data = withUnsafeBytes(of: pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).prefix(count)) }
         let strides = withUnsafeBytes(of: pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(count)) }
         return PlanePointers(data: data, strides: strides)
+    }
+
+    /// The frame's pixel format and colour encoding as a `Scaler` source.
+    ///
+    /// YUV follows the frame's tags (the deprecated "J" formats become their plain twins, full
+    /// range). RGB, palette and grey samples are full range and carry no matrix; they get the
+    /// matrix of `.rgb`, because when libswscale resizes RGB to RGB it passes through YUV with the
+    /// target's matrix one way and the source's the other, and a mismatch shifts every colour.
+    var scalerSource: (format: AVPixelFormat, color: ColorEncoding) {
+        var format = AVPixelFormat(rawValue: pointee.format)
+        let descriptor = av_pix_fmt_desc_get(format)
+        let flags = descriptor?.pointee.flags ?? 0
+        if flags & UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL) != 0 { return (format, .rgb) }
+        if (descriptor?.pointee.nb_components ?? 3) < 3 {
+            return (format, ColorEncoding(matrix: ColorEncoding.rgb.matrix, fullRange: pointee.color_range != AVCOL_RANGE_MPEG))
+        }
+        var fullRange = pointee.color_range == AVCOL_RANGE_JPEG
+        let jFormats: [(AVPixelFormat, AVPixelFormat)] = [
+            (AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUV420P), (AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUV422P),
+            (AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUV444P), (AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUV440P),
+            (AV_PIX_FMT_YUVJ411P, AV_PIX_FMT_YUV411P),
+        ]
+        if let match = jFormats.first(where: { $0.0 == format }) {
+            format = match.1
+            fullRange = true
+        }
+        let matrix: Int32 = pointee.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+        return (format, ColorEncoding(matrix: matrix, fullRange: fullRange))
     }
 }

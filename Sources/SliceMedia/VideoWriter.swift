@@ -2,6 +2,7 @@
 // lays out: output context → encoder → stream → open → header → frames → flush → trailer.
 
 import CFFmpeg
+import Foundation
 import SliceKit
 
 /// One output file (or image sequence) being written.
@@ -38,6 +39,16 @@ public final class VideoWriter {
                 inputLayout: PixelLayout, settings: EncoderSettings) throws(MediaError) {
         self.path = path
         self.inputLayout = inputLayout
+        if outputFormat.isSequence {
+            // image2 opens each file only when its frame arrives; check the directory now, so a
+            // bad path fails before anything is rendered rather than at the first frame.
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+                  FileManager.default.isWritableFile(atPath: directory) else {
+                throw MediaError(.output, subject: path, message: "the directory \(directory) does not exist or is not writable")
+            }
+        }
         var formatPointer: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&formatPointer, nil, outputFormat.muxerName, path),
                   "avformat_alloc_output_context2", subject: path)
@@ -88,8 +99,9 @@ public final class VideoWriter {
         if outputFormat == .mp4 {
             av_dict_set(&options, "preset", settings.preset, 0)
             av_dict_set(&options, "crf", String(settings.crf), 0)
-            // High profile at crf 0 would be lossless High 4:4:4 Predictive, which Apple refuses.
-            av_dict_set(&options, "profile", "high", 0)
+            // Capping the profile at High keeps every file playable on phones and in Safari. Only
+            // an explicit --crf 0 asks for lossless, which needs High 4:4:4 Predictive instead.
+            if settings.crf > 0 { av_dict_set(&options, "profile", "high", 0) }
         }
         try check(avcodec_open2(codec, encoder, &options), "avcodec_open2", subject: "\(path) (\(outputFormat.encoderName))")
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec),

@@ -1,0 +1,46 @@
+// MediaReader, the check side of the media tests: it must itself read stills and refuse
+// what is not media.
+
+import Foundation
+import SliceKit
+import SliceMedia
+import Testing
+
+@Suite("MediaReader")
+struct MediaReaderTests {
+    @Test("a PNG still is one frame of png at its size")
+    func stillInfo() throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/still.png"
+            try StillWriter.write(Fixture.blocks(width: 48, height: 27), to: path, format: .png)
+            let info = try MediaReader.info(path: path)
+            #expect(info.codecName == "png")
+            #expect(info.width == 48 && info.height == 27)
+            #expect(info.pixelFormat == "rgba")
+            #expect(info.frameCount == 1)
+        }
+    }
+
+    @Test("a full-range JPEG reads back with its own range, not as studio video")
+    func jpegRange() throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/still.jpeg"
+            let image = Fixture.blocks(width: 64, height: 32)
+            try StillWriter.write(image, to: path, format: .jpeg)
+            let decoded = try #require(try MediaReader.frames(path: path, layout: .gbrp).first)
+            let expected = try StillConverter.planar(image, layout: .gbrp)
+            #expect(meanAbsoluteError(decoded, expected) < 3)
+        }
+    }
+
+    @Test("what is not media is .inputInvalid", arguments: ["missing.mp4", "notes.mp4"])
+    func notMedia(name: String) throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/\(name)"
+            if name.hasPrefix("notes") { try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: path)) }
+            let error = #expect(throws: MediaError.self) { try MediaReader.info(path: path) }
+            #expect(error?.kind == .inputInvalid)
+            #expect(error?.subject == path)
+        }
+    }
+}
