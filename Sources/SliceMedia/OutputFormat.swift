@@ -10,9 +10,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case mp4
     /// A lossless PNG image sequence from a printf pattern such as `frames/%05d.png`.
     case pngSequence = "png-sequence"
+    /// Raw frames in YUV4MPEG2 (`.y4m`, or `-` for stdout), to pipe into any external encoder.
+    case y4m
 
     /// What `--help` and errors list as accepted.
-    public static let acceptedForms = ".mp4, or a numbered PNG pattern such as frames/%05d.png"
+    public static let acceptedForms = ".mp4, .y4m, - (y4m to stdout), null (render only), or a numbered PNG pattern such as frames/%05d.png"
 
     /// The format a path asks for.
     /// - Returns: nil when the extension is not one slicevid writes.
@@ -20,6 +22,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         let lower = path.lowercased()
         if lower.hasSuffix(".mp4") || lower.hasSuffix(".m4v") {
             self = .mp4
+        } else if lower.hasSuffix(".y4m") || path == "-" {
+            self = .y4m
         } else if lower.hasSuffix(".png"), OutputFormat.hasFramePattern(path) {
             self = .pngSequence
         } else {
@@ -61,6 +65,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         switch self {
         case .mp4: "mp4"
         case .pngSequence: "image2"
+        case .y4m: "yuv4mpegpipe"
         }
     }
 
@@ -69,13 +74,15 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         switch self {
         case .mp4: "libx264"
         case .pngSequence: "png"
+        // Hands the AVFrame itself to the muxer: no copy, no encoding.
+        case .y4m: "wrapped_avframe"
         }
     }
 
     /// The pixel format handed to the encoder.
     func encoderPixelFormat(alpha: Bool) -> AVPixelFormat {
         switch self {
-        case .mp4: AV_PIX_FMT_YUV420P
+        case .mp4, .y4m: AV_PIX_FMT_YUV420P
         case .pngSequence: alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
         }
     }
@@ -83,8 +90,16 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// The compositor layout that feeds this format without a lossy conversion.
     public var preferredLayout: PixelLayout {
         switch self {
-        case .mp4: .yuv420p
+        case .mp4, .y4m: .yuv420p
         case .pngSequence: .gbrp
+        }
+    }
+
+    /// How the encoder's samples map to colour: tagged BT.709 video, or plain RGB.
+    var colorEncoding: ColorEncoding {
+        switch self {
+        case .mp4, .y4m: .videoBT709
+        case .pngSequence: .rgb
         }
     }
 

@@ -81,7 +81,7 @@ public final class VideoWriter {
         codec.pointee.time_base = timeBase
         codec.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
         codec.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        if outputFormat == .mp4 {
+        if outputFormat.colorEncoding == .videoBT709 {
             // Playback-safe tags: BT.709 primaries, transfer and matrix, limited range.
             codec.pointee.color_primaries = AVCOL_PRI_BT709
             codec.pointee.color_trc = AVCOL_TRC_BT709
@@ -118,7 +118,7 @@ public final class VideoWriter {
         frame.pointee.color_range = codec.pointee.color_range
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", subject: path)
         if pixelFormat != inputLayout.avPixelFormat {
-            let targetColor: ColorEncoding = outputFormat == .mp4 ? .videoBT709 : .rgb
+            let targetColor = outputFormat.colorEncoding
             converter = try Scaler(from: (width, height, inputLayout.avPixelFormat, .of(inputLayout)),
                                    to: (width, height, pixelFormat, targetColor),
                                    flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)

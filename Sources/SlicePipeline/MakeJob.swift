@@ -71,8 +71,11 @@ public enum MakeJob {
         try validate(request)
 
         // Every output is checked, and its temporary name reserved, before any decoding.
+        // `null` outputs render without a sink: the frames are dropped once rendered.
         var targets: [OutputTarget] = []
-        for path in request.outputs { targets.append(try OutputTarget(path: path, force: request.force)) }
+        for path in request.outputs where path != OutputTarget.discard {
+            targets.append(try OutputTarget(path: path, force: request.force))
+        }
         let layout = canvasLayout(for: targets.map(\.format))
 
         let stills = try loadStills(request, layout: layout)
@@ -112,7 +115,7 @@ public enum MakeJob {
         }
         guard !request.outputs.isEmpty else { throw SlicevidError(.usage, "-o: at least one output is needed") }
         var seen = Set<String>()
-        for path in request.outputs {
+        for path in request.outputs where path != OutputTarget.discard {
             let key = URL(fileURLWithPath: path).standardizedFileURL.path
             guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
         }

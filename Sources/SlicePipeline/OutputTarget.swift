@@ -15,7 +15,17 @@ public final class OutputTarget: @unchecked Sendable {
     /// pattern inside a hidden folder beside the frames.
     public let temporaryPath: String
     private let temporaryFolder: String?
+    /// Whether an existing output may be replaced (and, for a sequence, its extra frames removed).
+    private let force: Bool
     private var committed = false
+
+    /// The `-o` value that streams YUV4MPEG2 to standard output.
+    public static let standardOutput = "-"
+    /// The `-o` value that renders without writing anything (for benchmarks and checks).
+    public static let discard = "null"
+
+    /// Whether this output streams to stdout, where there is nothing to rename or remove.
+    public var isStream: Bool { path == OutputTarget.standardOutput }
 
     /// Checks the path and reserves a temporary name.
     /// - Parameters:
@@ -29,6 +39,12 @@ public final class OutputTarget: @unchecked Sendable {
         }
         self.path = path
         self.format = format
+        self.force = force
+        if path == OutputTarget.standardOutput {
+            temporaryFolder = nil
+            temporaryPath = "pipe:1"
+            return
+        }
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
@@ -57,11 +73,12 @@ public final class OutputTarget: @unchecked Sendable {
         }
     }
 
-    deinit { if !committed { discard() } }
+    deinit { if !committed && !isStream { discard() } }
 
     /// Moves the finished output into place (replacing an older one only now).
     /// - Throws: `SlicevidError(.outputFailed)` if the rename fails.
     public func commit() throws(SlicevidError) {
+        if isStream { committed = true; return }
         if let temporaryFolder {
             let finalFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             let files = ((try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder)) ?? []).sorted()
@@ -69,6 +86,12 @@ public final class OutputTarget: @unchecked Sendable {
                 throw SlicevidError(.outputFailed, "-o \(path): cannot move \(file) into place: \(String(cString: strerror(errno)))")
             }
             rmdir(temporaryFolder)
+            // A longer sequence replaced with --force would otherwise keep its tail, and readers
+            // take every consecutive number: remove the old frames that follow the new last one.
+            if force {
+                var index = files.count
+                while unlink(OutputTarget.frameName(pattern: URL(fileURLWithPath: path).path, index: index)) == 0 { index += 1 }
+            }
         } else if rename(temporaryPath, path) != 0 {
             throw SlicevidError(.outputFailed, "-o \(path): cannot move the finished file into place: \(String(cString: strerror(errno)))")
         }
@@ -85,10 +108,15 @@ public final class OutputTarget: @unchecked Sendable {
     }
 
     /// The file frame 0 of a sequence pattern is written to.
-    static func firstFrameName(pattern: String) -> String {
+    static func firstFrameName(pattern: String) -> String { frameName(pattern: pattern, index: 0) }
+
+    /// The file frame `index` of a sequence pattern is written to (`%05d` → zero-padded to 5).
+    static func frameName(pattern: String, index: Int) -> String {
         guard let percent = pattern.lastIndex(of: "%"),
               let d = pattern[percent...].firstIndex(of: "d") else { return pattern }
         let width = Int(pattern[pattern.index(after: percent)..<d]) ?? 1
-        return String(pattern[..<percent]) + String(repeating: "0", count: max(1, width)) + String(pattern[pattern.index(after: d)...])
+        let digits = String(index)
+        let number = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return String(pattern[..<percent]) + number + String(pattern[pattern.index(after: d)...])
     }
 }

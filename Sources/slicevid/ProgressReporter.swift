@@ -45,7 +45,12 @@ final class ProgressReporter: Sendable {
         if console.isTerminal { console.error("\n") }
         let seconds = String(format: "%.2f", report.seconds)
         for output in report.outputs {
-            console.error("slicevid: wrote \(output) (\(report.frames) frames, \(seconds) s)\n")
+            let what = switch output {
+            case OutputTarget.discard: "rendered"
+            case OutputTarget.standardOutput: "wrote y4m to stdout"
+            default: "wrote \(output)"
+            }
+            console.error("slicevid: \(what) (\(report.frames) frames, \(seconds) s)\n")
         }
     }
 }
