@@ -21,7 +21,7 @@ public enum SpecField: String, Sendable, CaseIterable {
         case .travel: "MIN,MAX: strip travel in frame sizes, e.g. 1,4"
         case .easing: Easing.acceptedForms
         case .seed: "a whole number 0…18446744073709551615"
-        case .background: "#RRGGBB"
+        case .background: "#RRGGBB, #RRGGBBAA or transparent (gaps see through; needs an output that keeps alpha)"
         case .fit: FitMode.allCases.map(\.rawValue).joined(separator: " or ")
         }
     }
@@ -70,7 +70,9 @@ extension TransitionSpec {
             guard let value = UInt64(text) else { throw bad }
             seed = value
         case .background:
-            guard let color = RGBAColor(hex: text), color.alpha == 255 else { throw bad }
+            // Translucent colours are accepted here; whether every output can keep the alpha is
+            // decided per output, before rendering.
+            guard let color = RGBAColor(hex: text) else { throw bad }
             background = color
         case .fit:
             guard let value = FitMode(rawValue: text.lowercased()) else { throw bad }

@@ -58,7 +58,7 @@ struct SpecFieldTests {
         (SpecField.size, "1920"), (.size, "1920x"), (.size, "widexhigh"), (.fps, "fast"), (.hold, "soon"), (.hold, "nan"),
         (.duration, "inf"), (.endHold, "x"), (.slices, "4.5"), (.direction, "diagonal"), (.travel, "4"),
         (.travel, "4,1"), (.travel, "1,2,3"), (.travel, "1,x,4"), (.seed, "-1"), (.background, "red"),
-        (.background, "transparent"), (.fit, "stretch"),
+        (.background, "#12345"), (.fit, "stretch"),
     ])
     func refusals(field: SpecField, text: String) throws {
         var spec = TransitionSpec()
@@ -67,6 +67,18 @@ struct SpecFieldTests {
         #expect(error.message.contains("'\(text)'"))
         #expect(error.message.contains(field.accepted))
         #expect(spec == TransitionSpec())
+    }
+
+    @Test("a background may be translucent or transparent; outputs decide later whether they can keep it")
+    func translucentBackground() throws {
+        var spec = TransitionSpec()
+        try spec.set(.background, to: "transparent")
+        #expect(spec.background.alpha == 0)
+        try spec.set(.background, to: "#ff000080")
+        #expect(spec.background == RGBAColor(red: 255, green: 0, blue: 0, alpha: 128))
+        var copy = TransitionSpec()
+        try copy.set(.background, to: spec.text(of: .background))
+        #expect(copy.background == spec.background)
     }
 
     @Test("a bad easing reports the easing parser's own message")
