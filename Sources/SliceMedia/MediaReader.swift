@@ -12,9 +12,15 @@ public struct MediaInfo: Sendable, Equatable {
     public var codecName: String
     /// The codec profile's name (`High`, …), when it has one.
     public var profileName: String?
+    /// The stream's four-character code (`avc1`, `hvc1`, `apch`), or "" when the container has none.
+    public var codecTag: String
     public var width: Int
     public var height: Int
+    /// The pixel format frames decode to (`yuva420p` for VP9 with alpha, which WebM stores
+    /// beside the colour planes).
     public var pixelFormat: String
+    /// Whether decoded frames carry an alpha plane.
+    public var hasAlpha: Bool
     /// Colour tags as FFmpeg names them (`bt709`, `tv`, …).
     public var colorPrimaries: String
     public var colorTransfer: String
@@ -24,6 +30,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var frameRate: Double
     /// Frames counted by decoding the whole stream.
     public var frameCount: Int
+    /// Seconds the stream plays: the container's duration, or frames ÷ rate when it has none.
+    public var duration: Double
 }
 
 /// Opens media files for reading.
@@ -39,6 +47,7 @@ public enum MediaReader {
         }
         guard var info else { throw MediaError(.inputInvalid, subject: path, message: "has no decodable video frames") }
         info.frameCount = count
+        if info.duration <= 0, info.frameRate > 0 { info.duration = Double(count) / info.frameRate }
         return info
     }
 
@@ -62,7 +71,13 @@ public enum MediaReader {
         guard avformat_find_stream_info(format, nil) >= 0 else { throw invalid }
         var decoderPointer: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderPointer, 0)
-        guard index >= 0, let decoder = decoderPointer, let stream = format.pointee.streams[Int(index)] else { throw invalid }
+        guard index >= 0, var decoder = decoderPointer, let stream = format.pointee.streams[Int(index)] else { throw invalid }
+        // FFmpeg's own VP9 decoder ignores the alpha WebM keeps beside the picture; libvpx's reads it.
+        if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VP9,
+           let alphaMode = av_dict_get(stream.pointee.metadata, "alpha_mode", nil, 0), String(cString: alphaMode.pointee.value) == "1",
+           let withAlpha = avcodec_find_decoder_by_name("libvpx-vp9") {
+            decoder = withAlpha
+        }
         var codecPointer = avcodec_alloc_context3(decoder)
         defer { avcodec_free_context(&codecPointer) }
         guard let codec = codecPointer,
@@ -76,23 +91,43 @@ public enum MediaReader {
         let parameters = stream.pointee.codecpar.pointee
         func name(_ text: UnsafePointer<CChar>?) -> String { text.map { String(cString: $0) } ?? "unknown" }
         let rate = stream.pointee.avg_frame_rate
-        let facts = MediaInfo(
+        let tag = withUnsafeBytes(of: parameters.codec_tag.littleEndian) { bytes in
+            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? String(decoding: bytes, as: UTF8.self) : ""
+        }
+        var duration = 0.0
+        if stream.pointee.duration > 0 && stream.pointee.duration != cffmpeg_nopts_value() {
+            duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+        } else if format.pointee.duration > 0 && format.pointee.duration != cffmpeg_nopts_value() {
+            duration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        var facts = MediaInfo(
             containerName: name(format.pointee.iformat.pointee.name),
             codecName: name(avcodec_get_name(parameters.codec_id)),
             profileName: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
+            codecTag: tag,
             width: Int(parameters.width), height: Int(parameters.height),
             pixelFormat: pixelFormatName(AVPixelFormat(rawValue: parameters.format)),
+            hasAlpha: false,
             colorPrimaries: name(av_color_primaries_name(parameters.color_primaries)),
             colorTransfer: name(av_color_transfer_name(parameters.color_trc)),
             colorSpace: name(av_color_space_name(parameters.color_space)),
             colorRange: name(av_color_range_name(parameters.color_range)),
             frameRate: rate.den == 0 ? 0 : Double(rate.num) / Double(rate.den),
-            frameCount: 0)
+            frameCount: 0,
+            duration: duration)
+        var factsFromFrame = false
 
         // RGB layouts are read as RGBA and de-interleaved by StillConverter: libswscale 5.1 turns
         // packed RGBA into GBRAP with alpha ≥ 128 one too high, and lossless checks must be exact.
         var scaler: Scaler?
         func emit() throws(MediaError) {
+            if !factsFromFrame {
+                // What the decoder delivers is what a user gets: it reveals VP9's alpha.
+                let decoded = AVPixelFormat(rawValue: frame.pointee.format)
+                facts.pixelFormat = pixelFormatName(decoded)
+                facts.hasAlpha = (av_pix_fmt_desc_get(decoded)?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+                factsFromFrame = true
+            }
             guard let layout else { body(facts, nil); return }
             let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
             if scaler == nil {

@@ -1,31 +1,51 @@
-// The output formats slicevid writes, chosen from the output path. Adding a format is adding a
-// case here: the pipeline and the encoder code stay as they are.
+// The output formats slicevid writes, chosen from the output path. Adding a container is adding
+// a case here, with the codecs it carries: the pipeline and the encoder code stay as they are.
 
 import CFFmpeg
 import SliceKit
 
-/// A container + codec + pixel format slicevid can write.
+/// A container (or image file kind) slicevid can write, chosen by the path's extension.
 public enum OutputFormat: String, Sendable, CaseIterable {
-    /// H.264 (libx264) in MP4, yuv420p, BT.709, `+faststart`.
+    /// MP4 (`.mp4`, `.m4v`): H.264 by default, or HEVC; `+faststart`.
     case mp4
+    /// WebM: VP9 by default, or AV1.
+    case webm
+    /// QuickTime (`.mov`): ProRes 422 HQ, or ProRes 4444 with alpha; `+faststart`.
+    case mov
+    /// Matroska (`.mkv`): a lossless FFV1 master by default; also takes the web codecs.
+    case mkv
+    /// An animated GIF: a subsample of the frames, scaled down, on a palette made for the clip.
+    case gif
+    /// One PNG picture (`poster.png`): the last frame, or the frame at `--poster-at`.
+    case poster
     /// A lossless PNG image sequence from a printf pattern such as `frames/%05d.png`.
     case pngSequence = "png-sequence"
     /// Raw frames in YUV4MPEG2 (`.y4m`, or `-` for stdout), to pipe into any external encoder.
     case y4m
 
     /// What `--help` and errors list as accepted.
-    public static let acceptedForms = ".mp4, .y4m, - (y4m to stdout), null (render only), or a numbered PNG pattern such as frames/%05d.png"
+    public static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png (a poster still), a numbered PNG pattern such as frames/%05d.png, .y4m, - (y4m to stdout), or null (render only)"
 
     /// The format a path asks for.
     /// - Returns: nil when the extension is not one slicevid writes.
     public init?(path: String) {
         let lower = path.lowercased()
-        if lower.hasSuffix(".mp4") || lower.hasSuffix(".m4v") {
-            self = .mp4
-        } else if lower.hasSuffix(".y4m") || path == "-" {
+        let byExtension: [(String, OutputFormat)] = [
+            (".mp4", .mp4), (".m4v", .mp4), (".webm", .webm), (".mov", .mov), (".mkv", .mkv), (".gif", .gif), (".y4m", .y4m),
+        ]
+        if path == "-" {
             self = .y4m
-        } else if lower.hasSuffix(".png"), OutputFormat.hasFramePattern(path) {
-            self = .pngSequence
+        } else if let match = byExtension.first(where: { lower.hasSuffix($0.0) }) {
+            self = match.1
+        } else if lower.hasSuffix(".png") {
+            if OutputFormat.hasFramePattern(path) {
+                self = .pngSequence
+            } else if path.contains("%") {
+                // A broken pattern (`%05x`, two of them) is a mistake, not a poster's name.
+                return nil
+            } else {
+                self = .poster
+            }
         } else {
             return nil
         }
@@ -57,6 +77,36 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         return count
     }
 
+    /// The name people know the container by.
+    public var displayName: String {
+        switch self {
+        case .mp4: "MP4"
+        case .webm: "WebM"
+        case .mov: "QuickTime"
+        case .mkv: "Matroska"
+        case .gif: "GIF"
+        case .poster: "PNG still"
+        case .pngSequence: "PNG sequence"
+        case .y4m: "YUV4MPEG2"
+        }
+    }
+
+    /// The codecs this container carries; the first is the default.
+    public var codecs: [VideoCodec] {
+        switch self {
+        case .mp4: [.h264, .hevc]
+        case .webm: [.vp9, .av1]
+        case .mov: [.prores]
+        case .mkv: [.ffv1, .h264, .hevc, .vp9, .av1]
+        case .gif: [.gif]
+        case .poster, .pngSequence: [.png]
+        case .y4m: [.raw]
+        }
+    }
+
+    /// The codec used when `--codec` does not choose another.
+    public var defaultCodec: VideoCodec { codecs[0] }
+
     /// Whether the output is many files (a sequence) rather than one.
     public var isSequence: Bool { self == .pngSequence }
 
@@ -64,58 +114,27 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     var muxerName: String {
         switch self {
         case .mp4: "mp4"
-        case .pngSequence: "image2"
+        case .webm: "webm"
+        case .mov: "mov"
+        case .mkv: "matroska"
+        case .gif: "gif"
+        case .poster, .pngSequence: "image2"
         case .y4m: "yuv4mpegpipe"
         }
     }
 
-    /// libavcodec's encoder name.
-    public var encoderName: String {
-        switch self {
-        case .mp4: "libx264"
-        case .pngSequence: "png"
-        // Hands the AVFrame itself to the muxer: no copy, no encoding.
-        case .y4m: "wrapped_avframe"
-        }
-    }
+    /// Whether the muxer takes `movflags=+faststart` (moov before mdat, so playback starts
+    /// before the whole file has arrived).
+    var takesFaststart: Bool { self == .mp4 || self == .mov }
 
-    /// The pixel format handed to the encoder.
-    func encoderPixelFormat(alpha: Bool) -> AVPixelFormat {
-        switch self {
-        case .mp4, .y4m: AV_PIX_FMT_YUV420P
-        case .pngSequence: alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
-        }
-    }
+    /// The default codec's preferred encoder.
+    public var encoderName: String { defaultCodec.encoders[0] }
 
-    /// The compositor layout that feeds this format without a lossy conversion.
+    /// The compositor layout that feeds the default codec, opaque, without a lossy conversion.
     public var preferredLayout: PixelLayout {
-        switch self {
-        case .mp4, .y4m: .yuv420p
-        case .pngSequence: .gbrp
-        }
+        PixelLayout.rendering(pixelFormat: defaultCodec.defaultPixelFormat(alpha: false)) ?? .yuv420p
     }
 
-    /// How the encoder's samples map to colour: tagged BT.709 video, or plain RGB.
-    var colorEncoding: ColorEncoding {
-        switch self {
-        case .mp4, .y4m: .videoBT709
-        case .pngSequence: .rgb
-        }
-    }
-
-    /// Whether the format is a video compressed with a quality setting (`--crf`).
-    public var takesCRF: Bool { self == .mp4 }
-}
-
-/// Encoder choices a user can make per run.
-public struct EncoderSettings: Sendable, Equatable {
-    /// Constant rate factor; lower is better quality. x264 accepts 0–51; 0 is lossless.
-    public var crf: Int = 18
-    /// x264 speed/size trade-off.
-    public var preset: String = "medium"
-
-    public init(crf: Int = 18, preset: String = "medium") {
-        self.crf = crf
-        self.preset = preset
-    }
+    /// Whether the default codec takes a quality setting (`--crf`).
+    public var takesCRF: Bool { defaultCodec.crfRange(encoder: encoderName) != nil }
 }

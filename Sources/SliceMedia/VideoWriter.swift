@@ -1,5 +1,6 @@
 // Encodes planar frames and muxes them into a file, in the order FFmpeg's doc/examples/muxing.c
 // lays out: output context → encoder → stream → open → header → frames → flush → trailer.
+// What to encode (codec, options, size, tags) comes from an EncodingPlan; this file only does it.
 
 import CFFmpeg
 import Foundation
@@ -11,35 +12,51 @@ import SliceKit
 /// `deinit`, whether or not `finish()` was reached.
 public final class VideoWriter {
     private let path: String
+    private let plan: EncodingPlan
     private let format: UnsafeMutablePointer<AVFormatContext>
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let stream: UnsafeMutablePointer<AVStream>
     private var converter: Scaler?
+    private var quantizer: FrameQuantizer?
     private let inputLayout: PixelLayout
     private var fileOpen = false
-    private var headerWritten = false
-    private var nextPTS: Int64 = 0
+    private var written = 0
 
     /// Number of frames handed to the encoder so far.
-    public var framesWritten: Int { Int(nextPTS) }
+    public var framesWritten: Int { written }
+
+    /// Opens an encoder and a file for `outputFormat` with `settings` as that output's own
+    /// options, for callers that have no render plan (tests, one-off files).
+    /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder, `.output`
+    ///   for settings the codec refuses).
+    public convenience init(path: String, outputFormat: OutputFormat, width: Int, height: Int, frameRate: FrameRate,
+                            inputLayout: PixelLayout, settings: EncoderSettings) throws(MediaError) {
+        let clip = Clip(width: width, height: height, frameRate: frameRate, frameCount: 1 << 30,
+                        isTransparent: inputLayout.hasAlpha && outputFormat.defaultCodec.carriesAlpha)
+        let plan: EncodingPlan
+        do {
+            plan = try EncodingPlan.resolve(path: path, format: outputFormat, own: settings, clip: clip)
+        } catch {
+            throw MediaError(error.kind == .unavailable ? .unavailable : .output, subject: path, message: error.message)
+        }
+        try self.init(plan: plan, path: path, inputLayout: inputLayout)
+    }
 
     /// Opens the encoder and the file and writes the container header.
     /// - Parameters:
+    ///   - plan: what to write.
     ///   - path: where to write (for sequences, a printf pattern); normally a temporary path.
-    ///   - outputFormat: the container, codec and pixel format.
-    ///   - width: frame width in pixels.
-    ///   - height: frame height in pixels.
-    ///   - frameRate: frames per second; the codec time base is its inverse.
-    ///   - inputLayout: the layout of the `PlanarImage`s that `write` will receive.
-    ///   - settings: quality and speed.
+    ///   - inputLayout: the layout of the `PlanarImage`s that `write` will receive, at the
+    ///     plan's render size.
+    ///   - palette: a GIF's colours (by default a fixed palette that suits any picture).
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder).
-    public init(path: String, outputFormat: OutputFormat, width: Int, height: Int, frameRate: FrameRate,
-                inputLayout: PixelLayout, settings: EncoderSettings) throws(MediaError) {
+    public init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
         self.path = path
+        self.plan = plan
         self.inputLayout = inputLayout
-        if outputFormat.isSequence {
+        if plan.format.isSequence {
             // image2 opens each file only when its frame arrives; check the directory now, so a
             // bad path fails before anything is rendered rather than at the first frame.
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -50,13 +67,13 @@ public final class VideoWriter {
             }
         }
         var formatPointer: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&formatPointer, nil, outputFormat.muxerName, path),
+        try check(avformat_alloc_output_context2(&formatPointer, nil, plan.format.muxerName, path),
                   "avformat_alloc_output_context2", subject: path)
         guard let formatPointer else { throw MediaError(.output, subject: path, message: "cannot create muxer") }
         format = formatPointer
-        guard let encoder = avcodec_find_encoder_by_name(outputFormat.encoderName) else {
+        guard let encoder = avcodec_find_encoder_by_name(plan.encoder) else {
             avformat_free_context(formatPointer)
-            throw MediaError(.unavailable, subject: outputFormat.encoderName,
+            throw MediaError(.unavailable, subject: plan.encoder,
                              message: "this libavcodec has no such encoder (install a build with it)")
         }
         guard let stream = avformat_new_stream(formatPointer, nil) else {
@@ -64,8 +81,10 @@ public final class VideoWriter {
             throw MediaError(.output, subject: path, message: "cannot add a video stream")
         }
         self.stream = stream
-        let pixelFormat = outputFormat.encoderPixelFormat(alpha: inputLayout.hasAlpha)
-        let timeBase = AVRational(num: Int32(frameRate.denominator), den: Int32(frameRate.numerator))
+        let pixelFormat = av_get_pix_fmt(plan.pixelFormat)
+        let rate = plan.frameRate
+        let timeBase = plan.ticksPerSecond.map { AVRational(num: 1, den: Int32($0)) }
+            ?? AVRational(num: Int32(plan.selection.renderRate.denominator), den: Int32(plan.selection.renderRate.numerator))
 
         // From here on, deinit cleans up whatever was allocated.
         codec = avcodec_alloc_context3(encoder)
@@ -75,20 +94,30 @@ public final class VideoWriter {
             throw MediaError(.output, subject: path, message: "out of memory")
         }
         codec.pointee.codec_id = encoder.pointee.id
-        codec.pointee.width = Int32(width)
-        codec.pointee.height = Int32(height)
+        codec.pointee.width = Int32(plan.width)
+        codec.pointee.height = Int32(plan.height)
         codec.pointee.pix_fmt = pixelFormat
         codec.pointee.time_base = timeBase
-        codec.pointee.framerate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
+        codec.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
         codec.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        if outputFormat.colorEncoding == .videoBT709 {
+        switch plan.colorTags {
+        case .bt709Limited:
             // Playback-safe tags: BT.709 primaries, transfer and matrix, limited range.
             codec.pointee.color_primaries = AVCOL_PRI_BT709
             codec.pointee.color_trc = AVCOL_TRC_BT709
             codec.pointee.colorspace = AVCOL_SPC_BT709
             codec.pointee.color_range = AVCOL_RANGE_MPEG
+        case .sRGB:
+            codec.pointee.color_primaries = AVCOL_PRI_BT709
+            codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+            codec.pointee.colorspace = AVCOL_SPC_RGB
+            codec.pointee.color_range = AVCOL_RANGE_JPEG
+        case .none:
+            break
+        }
+        if [.h264, .hevc, .vp9, .av1].contains(plan.codec) {
             // A keyframe every two seconds keeps scrubbing snappy in editors and browsers.
-            codec.pointee.gop_size = Int32(max(1, (2 * frameRate.numerator) / frameRate.denominator))
+            codec.pointee.gop_size = Int32(max(1, (2 * rate.numerator) / rate.denominator))
         }
         if formatPointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
@@ -96,32 +125,38 @@ public final class VideoWriter {
 
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        if outputFormat == .mp4 {
-            av_dict_set(&options, "preset", settings.preset, 0)
-            av_dict_set(&options, "crf", String(settings.crf), 0)
-            // Capping the profile at High keeps every file playable on phones and in Safari. Only
-            // an explicit --crf 0 asks for lossless, which needs High 4:4:4 Predictive instead.
-            if settings.crf > 0 { av_dict_set(&options, "profile", "high", 0) }
+        try set(plan.codecOptions, in: &options)
+        if plan.encoder == "libx265" {
+            // x265 prints its banner and settings straight to stderr unless told not to.
+            try set([("x265-params", "log-level=" + (FFmpegLog.isVerbose ? "warning" : "none"))], in: &options)
         }
-        try check(avcodec_open2(codec, encoder, &options), "avcodec_open2", subject: "\(path) (\(outputFormat.encoderName))")
+        try check(avcodec_open2(codec, encoder, &options), "avcodec_open2", subject: "\(path) (\(plan.encoder))")
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec),
                   "avcodec_parameters_from_context", subject: path)
+        if let tag = plan.codecTag {
+            stream.pointee.codecpar.pointee.codec_tag = tag.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = codec.pointee.framerate
 
         frame.pointee.format = pixelFormat.rawValue
-        frame.pointee.width = Int32(width)
-        frame.pointee.height = Int32(height)
+        frame.pointee.width = Int32(plan.width)
+        frame.pointee.height = Int32(plan.height)
         frame.pointee.color_primaries = codec.pointee.color_primaries
         frame.pointee.color_trc = codec.pointee.color_trc
         frame.pointee.colorspace = codec.pointee.colorspace
         frame.pointee.color_range = codec.pointee.color_range
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", subject: path)
-        if pixelFormat != inputLayout.avPixelFormat {
-            let targetColor = outputFormat.colorEncoding
-            converter = try Scaler(from: (width, height, inputLayout.avPixelFormat, .of(inputLayout)),
-                                   to: (width, height, pixelFormat, targetColor),
-                                   flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+        let resized = plan.width != plan.renderWidth || plan.height != plan.renderHeight
+        // Area averaging for downscales: no ringing, so no colours the stills never had.
+        let flags = (resized ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        let source = (plan.renderWidth, plan.renderHeight, inputLayout.avPixelFormat, ColorEncoding.of(inputLayout))
+        if plan.codec == .gif {
+            converter = try plan.gifScaler(from: inputLayout)
+            quantizer = FrameQuantizer(palette: palette ?? .uniform(transparent: plan.keepsAlpha), width: plan.width, height: plan.height)
+        } else if pixelFormat != inputLayout.avPixelFormat || resized {
+            let target: ColorEncoding = plan.colorTags == .bt709Limited ? .videoBT709 : .rgb
+            converter = try Scaler(from: source, to: (plan.width, plan.height, pixelFormat, target), flags: flags)
         }
 
         if formatPointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
@@ -130,10 +165,8 @@ public final class VideoWriter {
         }
         var muxOptions: OpaquePointer?
         defer { av_dict_free(&muxOptions) }
-        if outputFormat == .mp4 { av_dict_set(&muxOptions, "movflags", "+faststart", 0) }
-        if outputFormat == .pngSequence { av_dict_set(&muxOptions, "start_number", "0", 0) }
+        try set(plan.muxerOptions, in: &muxOptions)
         try check(avformat_write_header(formatPointer, &muxOptions), "avformat_write_header", subject: path)
-        headerWritten = true
     }
 
     deinit {
@@ -144,14 +177,23 @@ public final class VideoWriter {
         av_packet_free(&packet)
     }
 
-    /// Encodes one frame; frames must arrive in presentation order.
+    /// Encodes the next frame, as if the frames written so far were rendered frames 0, 1, 2, ….
     /// - Throws: `MediaError` if encoding or writing fails.
     public func write(_ image: PlanarImage) throws(MediaError) {
+        try write(image, index: written)
+    }
+
+    /// Encodes rendered frame `index`; frames must arrive in increasing order. Which frames an
+    /// output keeps is the caller's choice (the plan's `selection`); the index sets the time.
+    /// - Throws: `MediaError` if encoding or writing fails.
+    public func write(_ image: PlanarImage, index: Int) throws(MediaError) {
         guard let codec, let frame else { return }
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
         try check(av_frame_make_writable(frame), "av_frame_make_writable", subject: path)
         let target = frame.planePointers(count: Int(av_pix_fmt_count_planes(codec.pointee.pix_fmt)))
-        if let converter {
+        if let quantizer, let converter {
+            quantizer.quantize(image, with: converter, into: frame)
+        } else if let converter {
             converter.scale(image.planePointers, into: target)
         } else {
             for (p, plane) in image.planes.enumerated() {
@@ -161,8 +203,8 @@ public final class VideoWriter {
                 }
             }
         }
-        frame.pointee.pts = nextPTS
-        nextPTS += 1
+        frame.pointee.pts = plan.timestamp(ofFrame: index)
+        written += 1
         try send(frame)
     }
 
@@ -174,6 +216,13 @@ public final class VideoWriter {
         if fileOpen {
             try check(avio_closep(&format.pointee.pb), "avio_closep", subject: path)
             fileOpen = false
+        }
+    }
+
+    /// Adds `pairs` to an options dictionary.
+    private func set(_ pairs: [(String, String)], in dictionary: inout OpaquePointer?) throws(MediaError) {
+        for (key, value) in pairs {
+            try check(av_dict_set(&dictionary, key, value, 0), "av_dict_set(\(key))", subject: path)
         }
     }
 

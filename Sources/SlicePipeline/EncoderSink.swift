@@ -1,4 +1,6 @@
 // The sink that turns frames into a file: a VideoWriter writing to an output's temporary path.
+// Every sink sees every rendered frame; the plan's selection says which ones this output keeps
+// (all of them, a GIF's subsample, a poster's one), and the writer scales what it keeps.
 
 import SliceKit
 import SliceMedia
@@ -6,17 +8,20 @@ import SliceMedia
 /// Encodes frames into one `OutputTarget`.
 final class EncoderSink: FrameSink {
     let target: OutputTarget
+    private let plan: EncodingPlan
     private let writer: VideoWriter
 
     var name: String { target.path }
 
     /// Opens the encoder; throws before any frame is rendered if it cannot.
-    init(target: OutputTarget, spec: TransitionSpec, layout: PixelLayout, settings: EncoderSettings) throws(SlicevidError) {
+    /// - Parameters:
+    ///   - layout: the layout frames are rendered in.
+    ///   - palette: a GIF's colours, chosen from the stills.
+    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil) throws(SlicevidError) {
         self.target = target
+        self.plan = plan
         do {
-            writer = try VideoWriter(path: target.temporaryPath, outputFormat: target.format, width: spec.width,
-                                     height: spec.height, frameRate: spec.frameRate, inputLayout: layout,
-                                     settings: settings)
+            writer = try VideoWriter(plan: plan, path: target.temporaryPath, inputLayout: layout, palette: palette)
         } catch {
             target.discard()
             throw SlicevidError(error.kind == .output ? MediaError(.output, subject: "-o \(target.path)", message: error.message) : error)
@@ -24,8 +29,10 @@ final class EncoderSink: FrameSink {
     }
 
     func consume(_ frame: PlanarImage, index: Int) throws {
+        // Dropping here, not in the render, lets one render feed outputs of different rates.
+        guard plan.selection.contains(index) else { return }
         do {
-            try writer.write(frame)
+            try writer.write(frame, index: index)
         } catch {
             throw SlicevidError(.outputFailed, "-o \(target.path): \(error.message)")
         }

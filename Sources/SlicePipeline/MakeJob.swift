@@ -12,8 +12,10 @@ public struct MakeRequest: Sendable {
     public var from: String?
     /// The incoming still.
     public var to: String?
-    /// Output paths; the format follows from each path.
+    /// `-o` values: a path, whose extension gives the format, and optionally that output's own
+    /// options (`promo.webm:crf=32`).
     public var outputs: [String]
+    /// Run-wide encoding settings; each output uses those that fit it.
     public var encoder: EncoderSettings
     /// Replace outputs that already exist.
     public var force: Bool
@@ -21,6 +23,8 @@ public struct MakeRequest: Sendable {
     public var jobs: Int
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
     public var window: Int?
+    /// The encoders outputs may use (tests stand in for a libavcodec that lacks some).
+    public var catalog: EncoderCatalog = .installed
 
     public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil, outputs: [String],
                 encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
@@ -63,32 +67,25 @@ public enum MakeJob {
                            events: @escaping @Sendable (MakeEvent) -> Void = { _ in }) throws(SlicevidError) -> MakeReport {
         let started = DispatchTime.now()
         let spec = request.spec
-        do {
-            try spec.validate()
-        } catch {
-            throw SlicevidError(.usage, error.description)
-        }
-        try validate(request)
-
-        // Every output is checked, and its temporary name reserved, before any decoding.
-        // `null` outputs render without a sink: the frames are dropped once rendered.
+        // Every output is checked against its codec and the filesystem, then its temporary name
+        // reserved, before any decoding. `null` outputs render without a sink.
+        let planned = try plan(request)
         var targets: [OutputTarget] = []
-        for path in request.outputs where path != OutputTarget.discard {
-            targets.append(try OutputTarget(path: path, force: request.force))
+        for output in planned.outputs {
+            targets.append(try OutputTarget(path: output.path, force: request.force))
         }
-        let layout = canvasLayout(for: targets.map(\.format))
+        let layout = planned.renderLayout
 
         let stills = try loadStills(request, layout: layout)
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
-        let sinks = try targets.map { target throws(SlicevidError) in
-            try EncoderSink(target: target, spec: spec, layout: layout, settings: request.encoder)
-        }
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout,
+                              stills: [stills.source, stills.destination], background: spec.background)
         let plan = FramePlan(spec: spec)
         let compositor = Compositor(plan: plan, source: stills.source, destination: stills.destination)
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
-        events(.started(frames: plan.frameCount, outputs: request.outputs))
+        events(.started(frames: plan.frameCount, outputs: planned.paths))
 
         let stats: RenderStats
         do {
@@ -104,32 +101,24 @@ public enum MakeJob {
         }
         for target in targets { try target.commit() }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        return MakeReport(frames: stats.frames, seconds: seconds, outputs: request.outputs, stats: stats)
+        return MakeReport(frames: stats.frames, seconds: seconds, outputs: planned.paths, stats: stats)
     }
 
-    /// Checks the parts of a request that are not spec fields.
-    private static func validate(_ request: MakeRequest) throws(SlicevidError) {
+    /// Checks the parts of a request that are not spec fields or output settings.
+    static func validate(_ request: MakeRequest) throws(SlicevidError) {
         if (request.from == nil) != (request.to == nil) {
             throw SlicevidError(.usage, request.from == nil ? "--from is missing: give both --from and --to, or neither for the demo"
                                                             : "--to is missing: give both --from and --to, or neither for the demo")
         }
         guard !request.outputs.isEmpty else { throw SlicevidError(.usage, "-o: at least one output is needed") }
         var seen = Set<String>()
-        for path in request.outputs where path != OutputTarget.discard {
+        for text in request.outputs {
+            let path = (try? OutputArgument(parsing: text))?.path ?? text
+            if path == OutputTarget.discard { continue }
             let key = URL(fileURLWithPath: path).standardizedFileURL.path
             guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
         }
         guard (1...64).contains(request.jobs) else { throw SlicevidError(.usage, "--jobs: \(request.jobs) must be 1…64") }
-        guard (0...51).contains(request.encoder.crf) else {
-            throw SlicevidError(.usage, "--crf: \(request.encoder.crf) must be 0…51 (lower is better quality)")
-        }
-    }
-
-    /// The layout frames are rendered in: the one every output takes without conversion, or
-    /// the richest one asked for, so no output gets less than it can store.
-    static func canvasLayout(for formats: [OutputFormat]) -> PixelLayout {
-        let richness: [PixelLayout] = [.yuv420p, .yuv444p, .gbrp]
-        return formats.map(\.preferredLayout).max { richness.firstIndex(of: $0)! < richness.firstIndex(of: $1)! } ?? .yuv420p
     }
 
     /// Decodes and fits both stills (or draws the demo cards) into `layout`.

@@ -34,9 +34,7 @@ public final class OutputTarget: @unchecked Sendable {
     /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
     ///   is missing or read-only, or the output exists without `force`).
     public init(path: String, force: Bool) throws(SlicevidError) {
-        guard let format = OutputFormat(path: path) else {
-            throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
-        }
+        let format = try OutputTarget.check(path: path, force: force)
         self.path = path
         self.format = format
         self.force = force
@@ -48,17 +46,6 @@ public final class OutputTarget: @unchecked Sendable {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) does not exist")
-        }
-        guard access(folder, W_OK) == 0 else {
-            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
-        }
-        let existing = format.isSequence ? OutputTarget.firstFrameName(pattern: url.path) : url.path
-        if !force, FileManager.default.fileExists(atPath: existing) {
-            throw SlicevidError(.outputBlocked, "-o \(path): \(existing) already exists; pass --force to replace it")
-        }
         let tag = ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         if format.isSequence {
             let tempFolder = folder + "/" + tag
@@ -71,6 +58,33 @@ public final class OutputTarget: @unchecked Sendable {
             temporaryFolder = nil
             temporaryPath = folder + "/." + name + tag + ".partial"
         }
+    }
+
+    /// Checks that `path` could be written, without reserving or creating anything (what
+    /// `make --dry-run` needs).
+    /// - Returns: the format the path asks for.
+    /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
+    ///   is missing or read-only, or the output exists without `force`).
+    @discardableResult
+    public static func check(path: String, force: Bool) throws(SlicevidError) -> OutputFormat {
+        guard let format = OutputFormat(path: path) else {
+            throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
+        }
+        if path == OutputTarget.standardOutput { return format }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
+        }
+        let existing = format.isSequence ? OutputTarget.firstFrameName(pattern: url.path) : url.path
+        if !force, FileManager.default.fileExists(atPath: existing) {
+            throw SlicevidError(.outputBlocked, "-o \(path): \(existing) already exists; pass --force to replace it")
+        }
+        return format
     }
 
     deinit { if !committed && !isStream { discard() } }

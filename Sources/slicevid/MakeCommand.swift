@@ -14,14 +14,15 @@ struct MakeCommand {
         options: [
             OptionSpec("from", value: "IMAGE", help: "Outgoing still (PNG, JPEG, WebP, BMP, TIFF). Omit with --to for the demo cards."),
             OptionSpec("to", value: "IMAGE", help: "Incoming still."),
-            OptionSpec("output", short: "o", value: "PATH", repeatable: true,
-                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
+            OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", repeatable: true,
+                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
             OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it."),
         ] + SpecField.allCases.map { field in
             OptionSpec(field.rawValue, value: MakeCommand.valueName(field), help: MakeCommand.help(field))
+        } + OutputOption.allCases.map { option in
+            OptionSpec(option.rawValue, value: option.valueName,
+                       help: option.accepted.prefix(1).uppercased() + option.accepted.dropFirst() + ".")
         } + [
-            OptionSpec("crf", value: "N", help: "Quality for video outputs, 0–51, lower is better (default 18)."),
-            OptionSpec("encoder-preset", value: "NAME", help: "x264 speed preset: ultrafast … veryslow (default medium)."),
             OptionSpec("jobs", short: "j", value: "N", help: "Render threads (default: the number of cores). Output is identical for any value."),
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
             OptionSpec("quiet", short: "q", help: "Print nothing but errors."),
@@ -32,6 +33,11 @@ struct MakeCommand {
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
         1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
         seed \(TransitionSpec.defaultSeed)). Frame i shows time i/fps; the last frame is the destination.
+        Encoding flags (--codec … --poster-at) apply to every output that can use them; an output's own
+        options (-o clip.mp4:codec=hevc:crf=24) apply to it alone, override the flags, and must fit it.
+        Formats: .mp4 H.264 (or hevc), .webm VP9 (or av1), .mov ProRes 422 HQ (4444 with alpha),
+        .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png poster, dir/%05d.png sequence.
+        --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
         Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
         73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
         """)
@@ -46,7 +52,7 @@ struct MakeCommand {
         case .travel: "MIN,MAX"
         case .easing: "CURVE"
         case .seed: "N"
-        case .background: "#RRGGBB"
+        case .background: "COLOR"
         case .fit: "MODE"
         }
     }
@@ -73,16 +79,13 @@ struct MakeCommand {
             }
         }
         var encoder = EncoderSettings()
-        if let text = arguments.value("crf") {
-            guard let crf = Int(text) else { throw SlicevidError(.usage, "--crf: '\(text)' is not a whole number 0–51") }
-            encoder.crf = crf
-        }
-        if let name = arguments.value("encoder-preset") {
-            let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-            guard presets.contains(name) else {
-                throw SlicevidError(.usage, "--encoder-preset: '\(name)' is not an x264 preset; accepted: \(presets.joined(separator: ", "))")
+        for option in OutputOption.allCases {
+            guard let text = arguments.value(option.rawValue) else { continue }
+            do {
+                try encoder.set(option, to: text)
+            } catch {
+                throw SlicevidError(.usage, "--\(option.rawValue): \(error.message)")
             }
-            encoder.preset = name
         }
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("jobs") {

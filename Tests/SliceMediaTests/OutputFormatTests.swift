@@ -9,13 +9,15 @@ struct OutputFormatTests {
     @Test("paths choose formats", arguments: [
         ("promo.mp4", OutputFormat.mp4), ("out/PROMO.MP4", .mp4), ("clip.m4v", .mp4),
         ("frames/%05d.png", .pngSequence), ("f%d.png", .pngSequence), ("a/b/shot-%3d.PNG", .pngSequence),
+        ("promo.webm", .webm), ("edit.MOV", .mov), ("master.mkv", .mkv), ("preview.gif", .gif),
+        ("poster.png", .poster), ("12:30.png", .poster), ("clip.y4m", .y4m), ("-", .y4m),
     ])
     func known(path: String, format: OutputFormat) {
         #expect(OutputFormat(path: path) == format)
     }
 
-    @Test("other paths are refused", arguments: ["poster.png", "promo.mov", "frames/%05d", "%d/%d.png", "%s.png",
-                                                 "promo", "frames/%05x.png"])
+    @Test("other paths are refused", arguments: ["promo.avi", "frames/%05d", "%d/%d.png", "%s.png",
+                                                 "promo", "frames/%05x.png", "50%.png"])
     func unknown(path: String) {
         #expect(OutputFormat(path: path) == nil)
     }
@@ -32,8 +34,21 @@ struct OutputFormatTests {
     func properties() {
         #expect(OutputFormat.mp4.preferredLayout == .yuv420p)
         #expect(OutputFormat.pngSequence.preferredLayout == .gbrp)
+        #expect(OutputFormat.mov.preferredLayout == .yuv444p)
+        #expect(OutputFormat.gif.preferredLayout == .gbrp)
         #expect(OutputFormat.mp4.encoderName == "libx264" && OutputFormat.pngSequence.encoderName == "png")
-        #expect(OutputFormat.mp4.takesCRF && !OutputFormat.pngSequence.takesCRF)
-        #expect(OutputFormat.pngSequence.isSequence && !OutputFormat.mp4.isSequence)
+        #expect(OutputFormat.webm.encoderName == "libvpx-vp9" && OutputFormat.mov.encoderName == "prores_ks")
+        #expect(OutputFormat.mp4.takesCRF && OutputFormat.webm.takesCRF && !OutputFormat.pngSequence.takesCRF)
+        #expect(!OutputFormat.mov.takesCRF && !OutputFormat.mkv.takesCRF && !OutputFormat.gif.takesCRF)
+        #expect(OutputFormat.pngSequence.isSequence && !OutputFormat.mp4.isSequence && !OutputFormat.poster.isSequence)
+    }
+
+    @Test("each container's default codec, and the ones --codec may choose")
+    func codecs() {
+        #expect(OutputFormat.mp4.codecs == [.h264, .hevc])
+        #expect(OutputFormat.webm.codecs == [.vp9, .av1])
+        #expect(OutputFormat.mov.defaultCodec == .prores)
+        #expect(OutputFormat.mkv.defaultCodec == .ffv1 && OutputFormat.mkv.codecs.contains(.h264))
+        #expect(OutputFormat.gif.codecs == [.gif] && OutputFormat.poster.codecs == [.png])
     }
 }

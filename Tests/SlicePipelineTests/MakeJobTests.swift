@@ -7,10 +7,26 @@ import Testing
 @testable import SlicePipeline
 
 @Suite struct MakeJobTests {
-    @Test func canvasIsTheRichestLayoutAskedFor() {
-        #expect(MakeJob.canvasLayout(for: [.mp4]) == .yuv420p)
-        #expect(MakeJob.canvasLayout(for: [.pngSequence]) == .gbrp)
-        #expect(MakeJob.canvasLayout(for: [.mp4, .pngSequence]) == .gbrp)
+    @Test func canvasIsTheRichestLayoutAskedFor() throws {
+        let dir = NSTemporaryDirectory() + "slicevid-canvas-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func layout(_ outputs: [String], background: String = "#000000") throws -> PixelLayout {
+            var spec = TransitionSpec()
+            try spec.set(.background, to: background)
+            return try MakeJob.plan(MakeRequest(spec: spec, outputs: outputs.map { $0 == "null" ? $0 : dir + "/" + $0 })).renderLayout
+        }
+        #expect(try layout(["a.mp4"]) == .yuv420p)
+        #expect(try layout(["a.mp4:pix-fmt=yuv420p10le"]) == .yuv420p)
+        #expect(try layout(["%03d.png"]) == .gbrp)
+        #expect(try layout(["a.mp4", "%03d.png"]) == .gbrp)
+        #expect(try layout(["a.gif", "a.mp4"]) == .gbrp)
+        #expect(try layout(["a.mp4:pix-fmt=yuv444p"]) == .yuv444p)
+        #expect(try layout(["a.mov"]) == .yuv444p)
+        #expect(try layout(["a.webm"], background: "transparent") == .yuva420p)
+        #expect(try layout(["a.webm", "a.mov"], background: "transparent") == .gbrap)
+        #expect(try layout(["a.webm", "poster.png"], background: "transparent") == .gbrap)
+        #expect(try layout(["null"]) == .yuv420p)
     }
 
     @Test func badRequestsAreUsageErrors() {

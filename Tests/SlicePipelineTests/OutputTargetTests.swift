@@ -74,7 +74,8 @@ import Testing
         #expect(category(dir + "/s%02d.png") == .outputBlocked)
         #expect(category(dir + "/missing/clip.mp4") == .outputBlocked)
         #expect(category(dir + "/clip.avi") == .usage)
-        #expect(category(dir + "/still.png") == .usage)
+        #expect(category(dir + "/still.bmp") == .usage)
+        #expect(category(dir + "/bad%x.png") == .usage)
         #expect(contents(dir) == ["clip.mp4", "s00.png"])
     }
 

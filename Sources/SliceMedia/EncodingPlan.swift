@@ -1,0 +1,176 @@
+// Everything about one output decided before a frame is rendered: container, codec, encoder,
+// pixel format, size, which frames, quality and speed, colour tags. VideoWriter follows a plan;
+// `make --dry-run` prints one. Planning is where impossible requests are refused.
+
+import SliceKit
+
+/// The clip every output of a render encodes, known before any frame is drawn.
+public struct Clip: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var frameRate: FrameRate
+    /// Rendered frames.
+    public var frameCount: Int
+    /// Whether the background lets what lies behind show through (alpha below 255).
+    public var isTransparent: Bool
+
+    public init(width: Int, height: Int, frameRate: FrameRate, frameCount: Int, isTransparent: Bool = false) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.frameCount = frameCount
+        self.isTransparent = isTransparent
+    }
+
+    /// The clip a transition renders.
+    /// - Precondition: `spec` is valid.
+    public init(spec: TransitionSpec) {
+        self.init(width: spec.width, height: spec.height, frameRate: spec.frameRate,
+                  frameCount: FramePlan(spec: spec).frameCount, isTransparent: spec.background.alpha < 255)
+    }
+}
+
+/// How an output's quality is controlled.
+public enum Quality: Sendable, Equatable, CustomStringConvertible {
+    /// Constant rate factor (constant quality).
+    case crf(Int)
+    /// Target bits per second.
+    case bitrate(Int)
+    /// Every pixel kept exactly (FFV1, PNG, H.264 at crf 0).
+    case lossless
+    /// Set by the codec's profile (ProRes).
+    case profile
+    /// A palette of this many colours (GIF).
+    case palette(Int)
+    /// Frames as rendered, not compressed (y4m).
+    case uncompressed
+
+    public var description: String {
+        switch self {
+        case .crf(let value): "crf \(value)"
+        case .bitrate(let bits): bits % 1_000_000 == 0 ? "\(bits / 1_000_000)M" : bits % 1000 == 0 ? "\(bits / 1000)k" : "\(bits)"
+        case .lossless: "lossless"
+        case .profile: "profile"
+        case .palette(let colors): "\(colors)-colour palette"
+        case .uncompressed: "uncompressed"
+        }
+    }
+}
+
+/// How the samples of an output are tagged.
+public enum ColorTags: String, Sendable, Equatable {
+    /// BT.709 primaries, transfer and matrix, limited range: every YUV output.
+    case bt709Limited = "bt709/tv"
+    /// sRGB primaries and transfer, RGB, full range: lossless RGB masters.
+    case sRGB = "srgb/pc"
+    /// No tags (PNG, GIF: RGB by definition).
+    case none
+}
+
+/// One output, fully decided.
+public struct EncodingPlan: Sendable {
+    /// The path to write (a pattern for sequences); messages name it.
+    public let path: String
+    public let format: OutputFormat
+    public let codec: VideoCodec
+    /// The libavcodec encoder.
+    public let encoder: String
+    /// The FFmpeg pixel format the encoder receives.
+    public let pixelFormat: String
+    /// Encoded size (smaller than the render for GIFs).
+    public let width: Int
+    public let height: Int
+    /// The rendered frames' size, which the writer scales from.
+    public let renderWidth: Int
+    public let renderHeight: Int
+    /// The rendered frames this output keeps.
+    public let selection: FrameSelection
+    public let quality: Quality
+    /// The speed setting as the encoder understands it (`preset medium`, `cpu-used 2 (good)`).
+    public let speed: String?
+    /// The speed options handed to the encoder (`preset`=`medium`).
+    let speedOptions: [(String, String)]
+    /// The codec profile asked for (`high`, `hq`, `4444`), if slicevid sets one.
+    public let profile: String?
+    /// Whether the output keeps the clip's transparency.
+    public let keepsAlpha: Bool
+    public let colorTags: ColorTags
+    /// The layout a render should be in to feed this output without loss.
+    public let renderLayout: PixelLayout
+    /// Run-wide options this output does not use, and why (`--crf`: "GIF has no crf").
+    public let ignored: [OutputOption: String]
+
+    /// Encoder options, set with `avcodec_open2`.
+    let codecOptions: [(String, String)]
+    /// Muxer options, set with `avformat_write_header`.
+    let muxerOptions: [(String, String)]
+    /// A four-character code forced on the stream (`hvc1`, which Safari needs for HEVC).
+    let codecTag: String?
+    /// Time-base ticks per second when it is not the frame rate (GIF counts centiseconds).
+    let ticksPerSecond: Int?
+    /// GIF palettes are chosen from the stills before rendering.
+    public var needsPalette: Bool { codec == .gif }
+
+    /// Frames the output holds.
+    public var frameCount: Int { selection.count }
+
+    /// Seconds the output plays (0 for a poster).
+    public var duration: Double {
+        if case .single = selection.rule { return 0 }
+        if ticksPerSecond != nil {
+            // GIF delays are whole centiseconds; the last frame lasts one GIF frame.
+            let last = timestamp(ofFrame: selection.renderFrames - 1)
+            return Double(last + Int64(EncodingPlan.centiseconds(perFrameOf: frameRate))) / 100
+        }
+        return Double(selection.renderFrames) / selection.renderRate.value
+    }
+
+    /// The output's frame rate: the render's, or the GIF's own.
+    public var frameRate: FrameRate {
+        if case .rate(let rate) = selection.rule { return rate }
+        return selection.renderRate
+    }
+
+    /// The presentation timestamp of rendered frame `index`, in the codec's time base: the
+    /// frame index, or for GIFs its time in centiseconds (so delays add up to the right length).
+    func timestamp(ofFrame index: Int) -> Int64 {
+        guard let ticks = ticksPerSecond else { return Int64(index) }
+        let rate = selection.renderRate
+        return Int64((2 * index * ticks * rate.denominator + rate.numerator) / (2 * rate.numerator))
+    }
+
+    /// One GIF frame at `rate`, in whole centiseconds (at least 2, which browsers honour).
+    static func centiseconds(perFrameOf rate: FrameRate) -> Int {
+        max(2, (200 * rate.denominator + rate.numerator) / (2 * rate.numerator))
+    }
+
+    /// What `make --dry-run` prints for this output, as `key=value` pairs in a fixed order.
+    public var summary: [(key: String, value: String)] {
+        var pairs: [(String, String)] = [
+            ("container", format.rawValue),
+            ("codec", codec.rawValue),
+            ("encoder", encoder),
+        ]
+        if let profile { pairs.append(("profile", profile)) }
+        pairs += [
+            ("pix_fmt", pixelFormat),
+            ("alpha", keepsAlpha ? "yes" : "no"),
+            ("size", "\(width)x\(height)"),
+            ("fps", frameRate.description),
+            ("frames", String(frameCount)),
+            ("duration", String(format: "%.3f", duration)),
+        ]
+        switch quality {
+        case .crf(let crf): pairs.append(("crf", String(crf)))
+        case .bitrate: pairs.append(("bitrate", quality.description))
+        case .lossless, .uncompressed: pairs.append(("quality", quality.description))
+        case .palette(let colors): pairs.append(("colors", String(colors)))
+        case .profile: break
+        }
+        pairs += speedOptions
+        if colorTags != .none { pairs.append(("color", colorTags.rawValue)) }
+        return pairs
+    }
+}
+
+import Foundation

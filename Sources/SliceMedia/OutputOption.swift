@@ -1,0 +1,106 @@
+// One table of encoding options, shared by the run-wide flags (`--crf 20`) and the per-output
+// options after a path (`-o promo.webm:crf=32`), so both are parsed and reported by the same code.
+// Values are checked for form here; whether a codec takes them is decided when outputs are planned.
+
+import SliceKit
+
+/// An encoding option. The raw value is the flag name without dashes and the per-output key.
+public enum OutputOption: String, Sendable, CaseIterable {
+    case codec, crf, bitrate
+    case encoderPreset = "encoder-preset"
+    case pixFmt = "pix-fmt"
+    case gifFPS = "gif-fps"
+    case gifWidth = "gif-width"
+    case posterAt = "poster-at"
+
+    /// The option a per-output key names: its flag name, or `preset` for `encoder-preset`.
+    public init?(key: String) {
+        if key == "preset" { self = .encoderPreset; return }
+        self.init(rawValue: key)
+    }
+
+    /// The placeholder shown in help.
+    public var valueName: String {
+        switch self {
+        case .codec: "NAME"
+        case .crf: "N"
+        case .bitrate: "RATE"
+        case .encoderPreset: "SPEED"
+        case .pixFmt: "FORMAT"
+        case .gifFPS: "RATE"
+        case .gifWidth: "PIXELS"
+        case .posterAt: "SECONDS"
+        }
+    }
+
+    /// What the option accepts, for help and errors.
+    public var accepted: String {
+        switch self {
+        case .codec: CodecChoice.accepted
+        case .crf: "a whole number on the codec's scale: H.264/HEVC 0–51 (default 18/22), VP9/AV1 0–63 (default 31/32), lower is better"
+        case .bitrate: "bits per second, e.g. 2500k, 4M or 800000 (instead of a crf)"
+        case .encoderPreset: "\(VideoCodec.speedNames.first!) … \(VideoCodec.speedNames.last!) (default medium) for every codec, or the encoder's own number: VP9 cpu-used 0–8, SVT-AV1 preset 0–13, libaom cpu-used 0–8"
+        case .pixFmt: "an FFmpeg pixel format the codec takes, e.g. yuv420p (default), yuv444p, yuv420p10le"
+        case .gifFPS: "GIF frames per second, at most \(OutputOption.maximumGIFRate) (default 15, never above the render's)"
+        case .gifWidth: "GIF width in pixels, \(OutputOption.gifWidths.lowerBound)–\(OutputOption.gifWidths.upperBound) (default 480, never wider than the render); the height keeps the aspect"
+        case .posterAt: "seconds into the clip for a .png poster (default: the last frame, the destination)"
+        }
+    }
+
+    /// GIF delays are whole centiseconds and browsers slow anything under 2 cs down to 10 cs.
+    static let maximumGIFRate = 50
+    static let gifWidths = 16...8192
+}
+
+/// A value that is not of the form an option takes.
+public struct OptionValueError: Error, Sendable, Equatable {
+    public let option: OutputOption
+    /// "'x' is not valid; expected …".
+    public let message: String
+}
+
+extension EncoderSettings {
+    /// Sets `option` from its text form.
+    /// - Throws: `OptionValueError` saying what the option accepts.
+    public mutating func set(_ option: OutputOption, to text: String) throws(OptionValueError) {
+        let bad = OptionValueError(option: option, message: "'\(text)' is not valid; expected \(option.accepted)")
+        switch option {
+        case .codec:
+            guard let choice = CodecChoice(parsing: text) else { throw bad }
+            codec = choice
+        case .crf:
+            guard let value = Int(text) else { throw bad }
+            crf = value
+        case .bitrate:
+            guard let value = EncoderSettings.bitrate(parsing: text) else { throw bad }
+            bitrate = value
+        case .encoderPreset:
+            guard !text.isEmpty else { throw bad }
+            preset = text.lowercased()
+        case .pixFmt:
+            guard !text.isEmpty else { throw bad }
+            pixelFormat = text.lowercased()
+        case .gifFPS:
+            guard let rate = FrameRate(parsing: text), rate.value <= Double(OutputOption.maximumGIFRate) else { throw bad }
+            gifFrameRate = rate
+        case .gifWidth:
+            guard let width = Int(text), OutputOption.gifWidths.contains(width) else { throw bad }
+            gifWidth = width
+        case .posterAt:
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { throw bad }
+            posterTime = seconds
+        }
+    }
+
+    /// `2500k`, `4M`, `1.5m`, `800000` → bits per second (1 kbit/s … 2 Gbit/s).
+    static func bitrate(parsing text: String) -> Int? {
+        var digits = Substring(text.lowercased())
+        var scale = 1.0
+        if digits.hasSuffix("k") { scale = 1e3; digits = digits.dropLast() }
+        else if digits.hasSuffix("m") { scale = 1e6; digits = digits.dropLast() }
+        guard let value = Double(digits), value.isFinite else { return nil }
+        let bits = (value * scale).rounded()
+        guard (1e3...2e9).contains(bits) else { return nil }
+        return Int(bits)
+    }
+}

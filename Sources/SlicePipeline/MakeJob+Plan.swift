@@ -1,0 +1,86 @@
+// Planning a make: every output parsed, checked against its codec and the filesystem, and
+// turned into an EncodingPlan, before anything is decoded, rendered or created. `make --dry-run`
+// stops here and prints the plans; `make` renders them.
+
+import SliceKit
+import SliceMedia
+
+/// What a make request will write, decided and checked.
+public struct MakePlan: Sendable {
+    /// What the render produces.
+    public let clip: Clip
+    /// The layout frames are rendered in: the one that feeds every output without loss.
+    public let renderLayout: PixelLayout
+    /// The outputs that are written, in request order (`null` has none).
+    public let outputs: [EncodingPlan]
+    /// Every output path in request order, `null` included.
+    public let paths: [String]
+}
+
+extension MakeJob {
+    /// Checks `request` completely and plans its outputs, without side effects.
+    /// - Throws: `SlicevidError`: usage for bad flags and impossible combinations (naming the
+    ///   output), unavailable for a missing encoder, outputBlocked for an output that exists or
+    ///   cannot be created.
+    public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
+        do {
+            try request.spec.validate()
+        } catch {
+            throw SlicevidError(.usage, error.description)
+        }
+        try validate(request)
+        if request.encoder.crf != nil && request.encoder.bitrate != nil {
+            throw SlicevidError(.usage, "--crf and --bitrate are two ways to set quality; give one (or give them to different outputs: -o a.mp4:crf=20 -o b.webm:bitrate=2M)")
+        }
+        let clip = Clip(spec: request.spec)
+        var paths: [String] = []
+        var plans: [EncodingPlan] = []
+        for text in request.outputs {
+            let argument: OutputArgument
+            do {
+                argument = try OutputArgument(parsing: text)
+            } catch {
+                throw SlicevidError(.usage, error.description)
+            }
+            paths.append(argument.path)
+            if argument.path == OutputTarget.discard { continue }
+            guard let format = OutputFormat(path: argument.path) else {
+                throw SlicevidError(.usage, "-o \(argument.path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
+            }
+            do {
+                plans.append(try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
+                                                      own: argument.settings, clip: clip, catalog: request.catalog))
+            } catch {
+                throw SlicevidError(error.kind == .unavailable ? .unavailable : .usage, "-o \(argument.path): \(error.message)")
+            }
+        }
+        // A flag that no output can use is a mistake worth hearing about (a crf for a GIF).
+        for option in request.encoder.givenOptions where !plans.isEmpty {
+            let reasons = plans.compactMap { plan in plan.ignored[option].map { "\(plan.path): \($0)" } }
+            if reasons.count == plans.count {
+                throw SlicevidError(.usage, "--\(option.rawValue) applies to none of the outputs (\(reasons.joined(separator: "; ")))")
+            }
+        }
+        for plan in plans { try OutputTarget.check(path: plan.path, force: request.force) }
+        let layout = PixelLayout.covering(plans.map(\.renderLayout))
+        return MakePlan(clip: clip, renderLayout: layout, outputs: plans, paths: paths)
+    }
+
+    /// Opens one sink per planned output, each GIF with the palette of the stills.
+    static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
+                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [EncoderSink] {
+        var sinks: [EncoderSink] = []
+        for (plan, target) in zip(plans, targets) {
+            var palette: Palette?
+            if plan.needsPalette {
+                do {
+                    palette = try plan.palette(stills: stills, background: background)
+                } catch {
+                    throw SlicevidError(.outputFailed, "-o \(plan.path): \(error.message)")
+                }
+            }
+            sinks.append(try EncoderSink(target: target, plan: plan, layout: layout, palette: palette))
+        }
+        return sinks
+    }
+}
