@@ -23,6 +23,7 @@ struct MakeCommand {
             OptionSpec(option.rawValue, value: option.valueName,
                        help: option.accepted.prefix(1).uppercased() + option.accepted.dropFirst() + ".")
         } + [
+            OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
             OptionSpec("jobs", short: "j", value: "N", help: "Render threads (default: the number of cores). Output is identical for any value."),
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
             OptionSpec("quiet", short: "q", help: "Print nothing but errors."),
@@ -105,6 +106,12 @@ struct MakeCommand {
         let quiet = arguments.has("quiet")
         do {
             let request = try request(from: arguments)
+            if arguments.has("dry-run") {
+                let plan = try MakeJob.plan(request)
+                if !quiet { console.error(DryRun.header(plan)) }
+                console.output(DryRun.report(plan))
+                return .success
+            }
             let cancellation = SignalTrap.install()
             let progress = ProgressReporter(console: console, quiet: quiet)
             let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }

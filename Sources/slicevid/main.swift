@@ -15,6 +15,7 @@ enum Slicevid {
     COMMANDS:
       make      Render a transition video (try: slicevid make --preset spring)
       presets   List presets, or show one as JSON
+      probe     Describe media files (codec, size, pixel format, colour tags, frames)
 
     See 'slicevid <command> --help' for a command's options.
 
@@ -31,6 +32,8 @@ enum Slicevid {
             return dispatch(MakeCommand.spec, rest, MakeCommand.run)
         case "presets":
             return dispatch(PresetsCommand.spec, rest, PresetsCommand.run)
+        case "probe":
+            return dispatch(ProbeCommand.spec, rest, ProbeCommand.run)
         case "--help", "-h", "help":
             Console.shared.output(usage)
             return .success
@@ -38,7 +41,7 @@ enum Slicevid {
             Console.shared.output("slicevid \(version)\n")
             return .success
         default:
-            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, presets\n")
+            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, presets, probe\n")
             return .usage
         }
     }

@@ -1,0 +1,29 @@
+// `slicevid make --dry-run`: what each output would be, one line each, without rendering.
+// `key=value` pairs with no spaces in values, so scripts can read them with `cut` or `read`.
+
+import SlicePipeline
+import SliceMedia
+
+/// Formats a make plan for stdout.
+enum DryRun {
+    /// One line per output, in request order: `PATH: key=value …`.
+    static func report(_ plan: MakePlan) -> String {
+        var outputs = plan.outputs.makeIterator()
+        var lines: [String] = []
+        for path in plan.paths {
+            guard path != OutputTarget.discard, let output = outputs.next() else {
+                lines.append("\(path): render only (frames=\(plan.clip.frameCount))")
+                continue
+            }
+            lines.append("\(path): " + output.summary.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The line on stderr saying what would be rendered.
+    static func header(_ plan: MakePlan) -> String {
+        let clip = plan.clip
+        return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
+            + "in \(plan.renderLayout.rawValue); nothing was written\n"
+    }
+}
