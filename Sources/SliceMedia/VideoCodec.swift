@@ -128,7 +128,8 @@ public struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
     public init?(parsing text: String) {
         let name = text.lowercased()
         guard let codec = VideoCodec.allCases.first(where: { $0.rawValue == name || $0.aliases.contains(name) }) else { return nil }
-        self.init(codec: codec, encoder: codec.encoders.contains(name) ? name : nil)
+        // Naming an encoder only chooses something when the codec has more than one.
+        self.init(codec: codec, encoder: codec.encoders.count > 1 && codec.encoders.contains(name) ? name : nil)
     }
 
     /// What `--codec` accepts, for help and errors.

@@ -52,3 +52,25 @@ struct OutputFormatTests {
         #expect(OutputFormat.gif.codecs == [.gif] && OutputFormat.poster.codecs == [.png])
     }
 }
+
+@Suite("PixelLayout for encoders")
+struct PixelLayoutRenderingTests {
+    @Test("the layout each pixel format is fed from", arguments: [
+        ("yuv420p", PixelLayout.yuv420p), ("yuv420p10le", .yuv420p), ("yuva420p", .yuva420p), ("yuv422p10le", .yuv444p),
+        ("yuv444p", .yuv444p), ("yuva444p10le", .gbrap), ("rgb24", .gbrp), ("rgba", .gbrap), ("bgr0", .gbrp), ("pal8", .gbrp),
+    ])
+    func rendering(name: String, layout: PixelLayout) {
+        #expect(PixelLayout.rendering(pixelFormat: name) == layout)
+    }
+
+    @Test("one layout covers several outputs without loss")
+    func covering() {
+        #expect(PixelLayout.covering([]) == .yuv420p)
+        #expect(PixelLayout.covering([.yuv420p, .yuv420p]) == .yuv420p)
+        #expect(PixelLayout.covering([.yuv420p, .yuv444p]) == .yuv444p)
+        #expect(PixelLayout.covering([.yuv420p, .gbrp]) == .gbrp)
+        #expect(PixelLayout.covering([.yuva420p, .yuv420p]) == .yuva420p)
+        #expect(PixelLayout.covering([.yuva420p, .yuv444p]) == .gbrap)
+        #expect(PixelLayout.covering([.yuva420p, .gbrp]) == .gbrap)
+    }
+}
