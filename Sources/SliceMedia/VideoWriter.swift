@@ -100,6 +100,9 @@ public final class VideoWriter {
         codec.pointee.time_base = timeBase
         codec.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
         codec.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        // libavcodec's default is one thread; 0 lets each encoder use every core (libvpx and
+        // libaom otherwise run single-threaded whatever row-mt says).
+        codec.pointee.thread_count = 0
         switch plan.colorTags {
         case .bt709Limited:
             // Playback-safe tags: BT.709 primaries, transfer and matrix, limited range.
