@@ -20,8 +20,7 @@ struct MakeCommand {
         ] + SpecField.allCases.map { field in
             OptionSpec(field.rawValue, value: MakeCommand.valueName(field), help: MakeCommand.help(field))
         } + OutputOption.allCases.map { option in
-            OptionSpec(option.rawValue, value: option.valueName,
-                       help: option.accepted.prefix(1).uppercased() + option.accepted.dropFirst() + ".")
+            OptionSpec(option.rawValue, value: option.valueName, help: MakeCommand.help(option))
         } + [
             OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
             OptionSpec("jobs", short: "j", value: "N", help: "Render threads (default: the number of cores). Output is identical for any value."),
@@ -61,6 +60,19 @@ struct MakeCommand {
     private static func help(_ field: SpecField) -> String {
         let defaults = TransitionSpec()
         return "\(field.accepted.prefix(1).uppercased() + field.accepted.dropFirst()) (default \(defaults.text(of: field)))."
+    }
+
+    private static func help(_ option: OutputOption) -> String {
+        switch option {
+        case .codec: "Codec instead of the container's default: hevc (.mp4, .mkv), av1 (.webm, .mkv), h264 or vp9 (.mkv); libsvtav1 or libaom-av1 choose AV1's encoder."
+        case .crf: "Constant quality, lower is better, on the codec's scale: H.264/HEVC 0–51 (default 18/22), VP9/AV1 0–63 (default 31/32)."
+        case .bitrate: "Target bits per second instead of a crf, e.g. 2500k or 4M."
+        case .encoderPreset: "Speed: ultrafast … placebo for every codec (default medium), or the encoder's own number: VP9 cpu-used 0–8, SVT-AV1 preset 0–13, libaom cpu-used 0–8."
+        case .pixFmt: "Pixel format, where the codec takes it: yuv420p (default for video), yuv420p10le, yuv422p10le, yuv444p, …"
+        case .gifFPS: "GIF frame rate, at most 50 (default 15, never above --fps)."
+        case .gifWidth: "GIF width in pixels (default 480, never wider than --size); the height keeps the aspect."
+        case .posterAt: "Time in seconds of a .png poster (default: the last frame, the destination)."
+        }
     }
 
     /// Turns parsed flags into a render request.
