@@ -72,6 +72,13 @@ enum FormatClip {
                 && info.colorRange == "tv", "\(info)", sourceLocation: sourceLocation)
     }
 
+    /// Checks that an ISO-BMFF file has its index first (`+faststart`).
+    static func expectMoovFirst(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let atoms = topLevelAtoms(of: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect((atoms.firstIndex(of: "moov") ?? .max) < (atoms.firstIndex(of: "mdat") ?? -1), "atoms \(atoms)",
+                sourceLocation: sourceLocation)
+    }
+
     /// Checks that the decoded first and last frames are within `tolerance` (mean) of what was written.
     static func expectEnds(_ written: [PlanarImage], _ decoded: [PlanarImage], within tolerance: Double,
                            sourceLocation: SourceLocation = #_sourceLocation) {
@@ -89,18 +96,45 @@ enum FormatClip {
 struct VideoWriterFormatTests {
     static let width = 64, height = 36
 
-    @Test("WebM VP9: constant quality, BT.709, every frame, the right pixels")
-    func vp9() throws {
+    /// A lossy 4:2:0 output: where it goes, how it is chosen, and what must be read back.
+    struct LossyCase: Sendable, CustomTestStringConvertible {
+        let label: String
+        let file: String
+        var codec: String?
+        var missing: Set<String> = []
+        var side = 36
+        let encoder: String
+        let codecName: String
+        let container: String
+        var tag = ""
+        var testDescription: String { label }
+    }
+
+    static let lossy: [LossyCase] = [
+        LossyCase(label: "WebM VP9", file: "clip.webm", encoder: "libvpx-vp9", codecName: "vp9", container: "webm"),
+        LossyCase(label: "WebM AV1 with SVT-AV1 (64x64 and up)", file: "clip.webm", codec: "av1", side: 64,
+                  encoder: "libsvtav1", codecName: "av1", container: "webm"),
+        LossyCase(label: "WebM AV1 with libaom-av1 when SVT-AV1 is missing", file: "clip.webm", codec: "av1", missing: ["libsvtav1"],
+                  encoder: "libaom-av1", codecName: "av1", container: "webm"),
+        LossyCase(label: "MP4 HEVC, tagged hvc1", file: "clip.mp4", codec: "hevc", encoder: "libx265", codecName: "hevc",
+                  container: "mp4", tag: "hvc1"),
+    ]
+
+    @Test("lossy codecs: the encoder chosen, BT.709 tags, every frame, the right pixels", arguments: lossy)
+    func lossyCodecs(_ lossy: LossyCase) throws {
         try withTemporaryDirectory { dir in
-            let path = "\(dir)/clip.webm"
-            let (plan, written) = try FormatClip.write(path, pictures: FormatClip.pictures(width: Self.width, height: Self.height),
-                                                       layout: .yuv420p, own: EncoderSettings(preset: "ultrafast"))
-            #expect(plan.quality == .crf(31))
+            let path = "\(dir)/\(lossy.file)"
+            let own = EncoderSettings(preset: "ultrafast", codec: lossy.codec.flatMap(CodecChoice.init(parsing:)))
+            let (plan, written) = try FormatClip.write(path, pictures: FormatClip.pictures(width: Self.width, height: lossy.side),
+                                                       layout: .yuv420p, own: own, catalog: EncoderCatalog(missing: lossy.missing))
+            #expect(plan.encoder == lossy.encoder)
             let info = try MediaReader.info(path: path)
-            #expect(info.containerName.contains("webm") && info.codecName == "vp9" && info.pixelFormat == "yuv420p" && !info.hasAlpha)
+            #expect(info.containerName.contains(lossy.container) && info.codecName == lossy.codecName, "\(info)")
+            #expect(info.pixelFormat == "yuv420p" && !info.hasAlpha && info.codecTag == lossy.tag, "\(info)")
             FormatClip.expectBT709(info)
-            FormatClip.expectShape(info, width: Self.width, height: Self.height, frames: 6, duration: 0.6)
-            FormatClip.expectEnds(written, try MediaReader.frames(path: path, layout: .yuv420p), within: 3)
+            FormatClip.expectShape(info, width: Self.width, height: lossy.side, frames: 6, duration: 0.6)
+            if lossy.container == "mp4" { try FormatClip.expectMoovFirst(path) }
+            FormatClip.expectEnds(written, try MediaReader.frames(path: path, layout: .yuv420p), within: 4)
         }
     }
 
@@ -123,54 +157,6 @@ struct VideoWriterFormatTests {
             // Inside the transparent band of the last frame, and well outside it.
             let last = try #require(decoded.last).planes[3]
             #expect(last.row(18)[Self.width - 30] < 16 && last.row(18)[4] > 239)
-        }
-    }
-
-    @Test("WebM AV1 with SVT-AV1 (64x64 and up)")
-    func av1SVT() throws {
-        try withTemporaryDirectory { dir in
-            let path = "\(dir)/clip.webm"
-            let (plan, written) = try FormatClip.write(path, pictures: FormatClip.pictures(width: 64, height: 64), layout: .yuv420p,
-                                                       own: EncoderSettings(preset: "ultrafast", codec: CodecChoice(parsing: "av1")))
-            #expect(plan.encoder == "libsvtav1")
-            let info = try MediaReader.info(path: path)
-            #expect(info.containerName.contains("webm") && info.codecName == "av1" && info.pixelFormat == "yuv420p")
-            FormatClip.expectBT709(info)
-            FormatClip.expectShape(info, width: 64, height: 64, frames: 6, duration: 0.6)
-            FormatClip.expectEnds(written, try MediaReader.frames(path: path, layout: .yuv420p), within: 4)
-        }
-    }
-
-    @Test("WebM AV1 falls back to libaom-av1 when SVT-AV1 is missing")
-    func av1AOM() throws {
-        try withTemporaryDirectory { dir in
-            let path = "\(dir)/clip.webm"
-            let (plan, written) = try FormatClip.write(path, pictures: FormatClip.pictures(width: Self.width, height: Self.height),
-                                                       layout: .yuv420p,
-                                                       own: EncoderSettings(preset: "ultrafast", codec: CodecChoice(parsing: "av1")),
-                                                       catalog: EncoderCatalog(missing: ["libsvtav1"]))
-            #expect(plan.encoder == "libaom-av1")
-            let info = try MediaReader.info(path: path)
-            #expect(info.codecName == "av1")
-            FormatClip.expectBT709(info)
-            FormatClip.expectShape(info, width: Self.width, height: Self.height, frames: 6, duration: 0.6)
-            FormatClip.expectEnds(written, try MediaReader.frames(path: path, layout: .yuv420p), within: 4)
-        }
-    }
-
-    @Test("MP4 HEVC is tagged hvc1, starts with moov, and is tagged BT.709")
-    func hevc() throws {
-        try withTemporaryDirectory { dir in
-            let path = "\(dir)/clip.mp4"
-            let (_, written) = try FormatClip.write(path, pictures: FormatClip.pictures(width: Self.width, height: Self.height),
-                                                    layout: .yuv420p, own: EncoderSettings(preset: "ultrafast", codec: CodecChoice(parsing: "hevc")))
-            let info = try MediaReader.info(path: path)
-            #expect(info.codecName == "hevc" && info.codecTag == "hvc1" && info.profileName == "Main" && info.pixelFormat == "yuv420p")
-            FormatClip.expectBT709(info)
-            FormatClip.expectShape(info, width: Self.width, height: Self.height, frames: 6, duration: 0.6)
-            let atoms = topLevelAtoms(of: try Data(contentsOf: URL(fileURLWithPath: path)))
-            #expect((atoms.firstIndex(of: "moov") ?? .max) < (atoms.firstIndex(of: "mdat") ?? -1), "atoms \(atoms)")
-            FormatClip.expectEnds(written, try MediaReader.frames(path: path, layout: .yuv420p), within: 3)
         }
     }
 
@@ -200,8 +186,7 @@ struct VideoWriterFormatTests {
             #expect(info.codecName == "prores" && info.profileName == "HQ" && info.codecTag == "apch" && info.pixelFormat == "yuv422p10le")
             FormatClip.expectBT709(info)
             FormatClip.expectShape(info, width: Self.width, height: Self.height, frames: 6, duration: 0.6)
-            let atoms = topLevelAtoms(of: try Data(contentsOf: URL(fileURLWithPath: path)))
-            #expect((atoms.firstIndex(of: "moov") ?? .max) < (atoms.firstIndex(of: "mdat") ?? -1), "atoms \(atoms)")
+            try FormatClip.expectMoovFirst(path)
             // 4:2:2 halves the chroma across the blocks' sharp edges; the average stays close.
             FormatClip.expectEnds(written, try MediaReader.frames(path: path, layout: .yuv444p), within: 4)
         }
