@@ -57,6 +57,20 @@ public struct FrameSelection: Sendable, Equatable {
         }
     }
 
+    /// The position of rendered frame `index` among the kept ones (0 for the first kept), or nil
+    /// when it is not kept.
+    public func position(of index: Int) -> Int? {
+        guard contains(index) else { return nil }
+        switch rule {
+        case .every: return index
+        case .single: return 0
+        case .rate(let rate):
+            let guess = outputIndex(near: index, rate: rate)
+            if let k = (max(0, guess - 1)...(guess + 1)).first(where: { renderIndex(ofOutputFrame: $0, rate: rate) == index }) { return k }
+            return count - 1 // the destination, appended after the subsample
+        }
+    }
+
     /// How many frames the output holds.
     public var count: Int {
         switch rule {

@@ -118,7 +118,7 @@ public struct EncodingPlan: Sendable {
     public var duration: Double {
         if case .single = selection.rule { return 0 }
         if ticksPerSecond != nil {
-            // GIF delays are whole centiseconds; the last frame lasts one GIF frame.
+            // GIF delays are whole centiseconds; the last frame lasts one GIF frame too.
             let last = timestamp(ofFrame: selection.renderFrames - 1)
             return Double(last + Int64(EncodingPlan.centiseconds(perFrameOf: frameRate))) / 100
         }
@@ -132,11 +132,15 @@ public struct EncodingPlan: Sendable {
     }
 
     /// The presentation timestamp of rendered frame `index`, in the codec's time base: the
-    /// frame index, or for GIFs its time in centiseconds (so delays add up to the right length).
+    /// frame index, or for GIFs the time of its place in the GIF in centiseconds. GIFs count
+    /// their own frames rather than the render's times so that every delay is one GIF frame
+    /// (browsers slow delays under 2 cs down to 10); the appended destination may show up to one
+    /// GIF frame late.
     func timestamp(ofFrame index: Int) -> Int64 {
         guard let ticks = ticksPerSecond else { return Int64(index) }
-        let rate = selection.renderRate
-        return Int64((2 * index * ticks * rate.denominator + rate.numerator) / (2 * rate.numerator))
+        let position = selection.position(of: index) ?? index
+        let rate = frameRate
+        return Int64((2 * position * ticks * rate.denominator + rate.numerator) / (2 * rate.numerator))
     }
 
     /// One GIF frame at `rate`, in whole centiseconds (at least 2, which browsers honour).

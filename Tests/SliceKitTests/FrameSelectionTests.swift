@@ -37,6 +37,15 @@ struct FrameSelectionTests {
         #expect(abs(selection.frameDuration - 1 / rate.value) < 1e-12)
     }
 
+    @Test("positions count the kept frames; the appended destination comes last")
+    func positions() {
+        let odd = FrameSelection(renderFrames: 60, renderRate: FrameRate(30), rate: FrameRate(15))
+        #expect(odd.indices.map { odd.position(of: $0) } == Array(0..<odd.count).map(Optional.some))
+        #expect(odd.position(of: 59) == 30 && odd.position(of: 1) == nil)
+        let ntsc = FrameSelection(renderFrames: 100, renderRate: FrameRate(60), rate: FrameRate(50))
+        #expect(ntsc.indices.map { ntsc.position(of: $0)! } == Array(0..<ntsc.count))
+    }
+
     @Test("a single frame, clamped to the render")
     func single() {
         let poster = FrameSelection(single: 60, renderFrames: 61, renderRate: FrameRate(30))

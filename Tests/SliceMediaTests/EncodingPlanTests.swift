@@ -57,6 +57,10 @@ struct EncodingPlanTests {
         #expect(small.width == 320 && small.height == 180 && small.frameCount == 21)
         let wide = try plan("a.gif", run: EncoderSettings(gifFrameRate: FrameRate(50), gifWidth: 4000))
         #expect(wide.width == 1280 && wide.frameCount == 61, "never wider or faster than the render")
+        // 60 fps into a 50 fps GIF keeps uneven steps of the render; the GIF's delays stay even.
+        let fast = try plan("a.gif", own: EncoderSettings(gifFrameRate: FrameRate(50)), clip: Clip(width: 640, height: 360,
+                            frameRate: FrameRate(60), frameCount: 121))
+        #expect(fast.frameCount == 101 && abs(fast.duration - 2.02) < 1e-9)
         let poster = try plan("a.png")
         #expect(poster.selection.indices == [60] && poster.frameCount == 1)
         #expect(try plan("a.png", own: EncoderSettings(posterTime: 0.5)).selection.indices == [15])
