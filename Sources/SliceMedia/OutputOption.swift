@@ -25,7 +25,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
         case .codec: "NAME"
         case .crf: "N"
         case .bitrate: "RATE"
-        case .encoderPreset: "SPEED"
+        case .encoderPreset: "NAME"
         case .pixFmt: "FORMAT"
         case .gifFPS: "RATE"
         case .gifWidth: "PIXELS"
@@ -46,6 +46,12 @@ public enum OutputOption: String, Sendable, CaseIterable {
         case .posterAt: "seconds into the clip for a .png poster (default: the last frame, the destination)"
         }
     }
+
+    /// Whether the option only tunes outputs that have the knob (speed, GIF size and rate,
+    /// poster time), so a run where no output has it simply ignores it. The others change what
+    /// is written (codec, quality, pixel format): given where no output can use them, they are
+    /// a mistake worth an error (`--crf 0 -o a.gif` is not a lossless GIF).
+    public var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt].contains(self) }
 
     /// GIF delays are whole centiseconds and browsers slow anything under 2 cs down to 10 cs.
     static let maximumGIFRate = 50

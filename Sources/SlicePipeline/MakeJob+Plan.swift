@@ -54,8 +54,9 @@ extension MakeJob {
                 throw SlicevidError(error.kind == .unavailable ? .unavailable : .usage, "-o \(argument.path): \(error.message)")
             }
         }
-        // A flag that no output can use is a mistake worth hearing about (a crf for a GIF).
-        for option in request.encoder.givenOptions where !plans.isEmpty {
+        // A flag that would change what is written but fits no output is a mistake worth
+        // hearing about (a crf for a GIF); a tuning flag no output has is just unused.
+        for option in request.encoder.givenOptions where !plans.isEmpty && !option.isTuning {
             let reasons = plans.compactMap { plan in plan.ignored[option].map { "\(plan.path): \($0)" } }
             if reasons.count == plans.count {
                 throw SlicevidError(.usage, "--\(option.rawValue) applies to none of the outputs (\(reasons.joined(separator: "; ")))")

@@ -52,7 +52,7 @@ struct MakeCommand {
         case .travel: "MIN,MAX"
         case .easing: "CURVE"
         case .seed: "N"
-        case .background: "COLOR"
+        case .background: "#RRGGBB"
         case .fit: "MODE"
         }
     }

@@ -185,6 +185,15 @@ struct MakeJobOutputsTests {
         #expect(throws: SlicevidError.self) { _ = try MakeJob.plan(request) }
     }
 
+    @Test("tuning flags no output has are unused, not errors: scripts pass one flag set to every run")
+    func unusedTuningFlags() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tuning = EncoderSettings(preset: "ultrafast", gifFrameRate: FrameRate(10), gifWidth: 320, posterTime: 0.1)
+        let plan = try MakeJob.plan(MakeRequest(spec: try Self.tinySpec(), outputs: ["\(dir)/seq/%03d.png", "\(dir)/a.y4m"], encoder: tuning))
+        #expect(plan.outputs.allSatisfy { $0.ignored[.encoderPreset] != nil })
+    }
+
     @Test("planning creates nothing, not even a sequence's temporary folder")
     func planIsSideEffectFree() throws {
         let dir = try Self.folder()
