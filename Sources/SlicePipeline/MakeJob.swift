@@ -4,6 +4,7 @@
 import Foundation
 import SliceKit
 import SliceMedia
+import Synchronization
 
 /// Everything one render needs, resolved from defaults, a preset and flags.
 public struct MakeRequest: Sendable {
@@ -132,20 +133,32 @@ public enum MakeJob {
         return formats.map(\.preferredLayout).max { richness.firstIndex(of: $0)! < richness.firstIndex(of: $1)! } ?? .yuv420p
     }
 
-    /// Decodes and fits both stills (or draws the demo cards) into `layout`.
+    /// Decodes and fits both stills (or draws the demo cards) into `layout`, the two at once:
+    /// for short clips, decoding is most of a run's own time.
     private static func loadStills(_ request: MakeRequest, layout: PixelLayout) throws(SlicevidError)
         -> (source: PlanarImage, destination: PlanarImage) {
         let spec = request.spec
-        do {
-            let pictures: (RGBAImage, RGBAImage)
-            if let from = request.from, let to = request.to {
-                pictures = (try StillDecoder.load(path: from, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background),
-                            try StillDecoder.load(path: to, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background))
-            } else {
-                pictures = (DemoCards.source(width: spec.width, height: spec.height),
-                            DemoCards.destination(width: spec.width, height: spec.height))
+        let paths = [request.from, request.to]
+        let results = Mutex<[Result<PlanarImage, MediaError>?]>([nil, nil])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let result = Result { () throws(MediaError) -> PlanarImage in
+                let picture: RGBAImage
+                if let path = paths[index] {
+                    picture = try StillDecoder.load(path: path, width: spec.width, height: spec.height,
+                                                    fit: spec.fit, background: spec.background)
+                } else if index == 0 {
+                    picture = DemoCards.source(width: spec.width, height: spec.height)
+                } else {
+                    picture = DemoCards.destination(width: spec.width, height: spec.height)
+                }
+                return try StillConverter.planar(picture, layout: layout)
             }
-            return (try StillConverter.planar(pictures.0, layout: layout), try StillConverter.planar(pictures.1, layout: layout))
+            results.withLock { $0[index] = result }
+        }
+        // The source's error first, as a sequential decode would have reported it.
+        do {
+            let decoded = try results.withLock { stills throws(MediaError) in (try stills[0]!.get(), try stills[1]!.get()) }
+            return decoded
         } catch {
             throw SlicevidError(error)
         }

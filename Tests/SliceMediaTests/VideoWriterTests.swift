@@ -250,12 +250,17 @@ struct VideoWriterErrorTests {
         }
     }
 
-    @Test("crf 0 is refused: lossless H.264 is High 4:4:4 Predictive, which Apple players reject")
-    func losslessRefused() throws {
+    @Test("only an explicit crf 0 gives lossless H.264 (High 4:4:4 Predictive); other crfs stay within High")
+    func losslessOnlyWhenAsked() throws {
         try withTemporaryDirectory { dir in
-            let error = openError("\(dir)/lossless.mp4", .mp4, settings: EncoderSettings(crf: 0, preset: "ultrafast"))
-            #expect(error?.kind == .output)
-            #expect(error?.function == "avcodec_open2")
+            let path = "\(dir)/lossless.mp4"
+            let written = try VideoWriterMP4Tests.writeClip(to: path, layout: .yuv420p,
+                                                             settings: EncoderSettings(crf: 0, preset: "ultrafast"))
+            let info = try MediaReader.info(path: path)
+            #expect(info.profileName == "High 4:4:4 Predictive")
+            let decoded = try MediaReader.frames(path: path, layout: .yuv420p)
+            #expect(decoded.count == written.count)
+            #expect(zip(decoded, written).allSatisfy { $0.hasSamePixels(as: $1) }, "crf 0 must be lossless")
         }
     }
 
