@@ -12,6 +12,9 @@ enum SignalTrap {
     /// Installs the handlers (once) and returns the flag they set.
     static func install() -> Cancellation {
         let cancellation = Cancellation()
+        // A reader that closes `-o -` early (`| head`) must not kill us with SIGPIPE before the
+        // other outputs' temporary files are removed: the failed write is reported instead.
+        signal(SIGPIPE, SIG_IGN)
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
