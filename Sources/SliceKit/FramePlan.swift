@@ -38,10 +38,15 @@ public struct FramePlan: Sendable {
         Double(spec.direction == .vertical ? spec.height : spec.width)
     }
 
+    /// Whether frame `index` is the unchanged source (the hold), which needs no destination.
+    public func showsSourceOnly(frame index: Int) -> Bool {
+        time(ofFrame: index) - spec.hold <= 0
+    }
+
     /// What frame `index` shows.
     public func content(ofFrame index: Int) -> FrameContent {
+        if showsSourceOnly(frame: index) { return .source }
         let elapsed = time(ofFrame: index) - spec.hold
-        if elapsed <= 0 { return .source }
         if elapsed >= spec.duration { return .destination }
         let progress = spec.easing.progress(elapsed: elapsed, duration: spec.duration)
         let extent = travelExtent

@@ -4,7 +4,6 @@
 import Foundation
 import SliceKit
 import SliceMedia
-import Synchronization
 
 /// Everything one render needs, resolved from defaults, a preset and flags.
 public struct MakeRequest: Sendable {
@@ -39,7 +38,7 @@ public struct MakeRequest: Sendable {
 
 /// What a render reports as it goes.
 public enum MakeEvent: Sendable {
-    /// Inputs decoded, encoders open; rendering starts.
+    /// Both stills decoded and every encoder open: from here on only output can fail.
     case started(frames: Int, outputs: [String])
     /// `done` of `total` frames consumed by every output.
     case progress(done: Int, total: Int)
@@ -79,26 +78,45 @@ public enum MakeJob {
         }
         let layout = canvasLayout(for: targets.map(\.format))
 
-        let stills = try loadStills(request, layout: layout)
+        // Both inputs must exist before anything starts; the source is decoded now, the
+        // destination while the hold frames encode.
+        do {
+            for path in [request.from, request.to].compactMap({ $0 }) { try StillDecoder.checkReadable(path: path) }
+        } catch {
+            throw SlicevidError(error)
+        }
+        let source: PlanarImage
+        do {
+            source = try StillLoader.load(request.from, role: 0, spec: spec, layout: layout)
+        } catch {
+            throw SlicevidError(error)
+        }
+        let destination = DeferredStill { () throws(MediaError) in
+            try StillLoader.load(request.to, role: 1, spec: spec, layout: layout)
+        }
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
         let sinks = try targets.map { target throws(SlicevidError) in
             try EncoderSink(target: target, spec: spec, layout: layout, settings: request.encoder)
         }
         let plan = FramePlan(spec: spec)
-        let compositor = Compositor(plan: plan, source: stills.source, destination: stills.destination)
+        // "Started" is announced once both inputs decoded, so a bad input still fails with
+        // its one error line and nothing before it.
+        let outputs = request.outputs
+        let renderer = TransitionRenderer(plan: plan, source: source, destination: destination, cancellation: cancellation,
+                                          onDestinationReady: { events(.started(frames: plan.frameCount, outputs: outputs)) })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
-        events(.started(frames: plan.frameCount, outputs: request.outputs))
 
         let stats: RenderStats
         do {
             stats = try loop.run(pool: pool, sinks: sinks, cancellation: cancellation,
-                                 render: { compositor.render(frame: $0, into: $1) },
+                                 render: { renderer.render($0, into: $1) },
                                  progress: { events(.progress(done: $0, total: plan.frameCount)) })
         } catch let error as SlicevidError {
             throw error
         } catch is RenderCancelled {
+            if let failure = renderer.failure { throw SlicevidError(failure) }
             throw interrupted(cancellation)
         } catch {
             throw SlicevidError(.outputFailed, "\(error)")
@@ -131,37 +149,6 @@ public enum MakeJob {
     static func canvasLayout(for formats: [OutputFormat]) -> PixelLayout {
         let richness: [PixelLayout] = [.yuv420p, .yuv444p, .gbrp]
         return formats.map(\.preferredLayout).max { richness.firstIndex(of: $0)! < richness.firstIndex(of: $1)! } ?? .yuv420p
-    }
-
-    /// Decodes and fits both stills (or draws the demo cards) into `layout`, the two at once:
-    /// for short clips, decoding is most of a run's own time.
-    private static func loadStills(_ request: MakeRequest, layout: PixelLayout) throws(SlicevidError)
-        -> (source: PlanarImage, destination: PlanarImage) {
-        let spec = request.spec
-        let paths = [request.from, request.to]
-        let results = Mutex<[Result<PlanarImage, MediaError>?]>([nil, nil])
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let result = Result { () throws(MediaError) -> PlanarImage in
-                let picture: RGBAImage
-                if let path = paths[index] {
-                    picture = try StillDecoder.load(path: path, width: spec.width, height: spec.height,
-                                                    fit: spec.fit, background: spec.background)
-                } else if index == 0 {
-                    picture = DemoCards.source(width: spec.width, height: spec.height)
-                } else {
-                    picture = DemoCards.destination(width: spec.width, height: spec.height)
-                }
-                return try StillConverter.planar(picture, layout: layout)
-            }
-            results.withLock { $0[index] = result }
-        }
-        // The source's error first, as a sequential decode would have reported it.
-        do {
-            let decoded = try results.withLock { stills throws(MediaError) in (try stills[0]!.get(), try stills[1]!.get()) }
-            return decoded
-        } catch {
-            throw SlicevidError(error)
-        }
     }
 
     private static func interrupted(_ cancellation: Cancellation) -> SlicevidError {
