@@ -177,7 +177,7 @@ def main():
         bench = Bench(args.binary, args.runs, work)
         bench.render_throughput("1920x1080", 1, 19, 1000)
         bench.render_throughput("3840x2160", 1, 9, 250)
-        bench.scaling("1920x1080", 1, 19)
+        bench.scaling("1920x1080", 1, 59)
         bench.encode("1920x1080", 1, 1, "medium", 18)
         bench.encode("3840x2160", 0.2, 0.3, "medium", 18)
         bench.memory_by_length("1920x1080")
