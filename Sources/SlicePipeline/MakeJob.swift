@@ -82,7 +82,7 @@ public enum MakeJob {
             try EncoderSink(target: target, spec: spec, layout: layout, settings: request.encoder)
         }
         let plan = FramePlan(spec: spec)
-        let compositor = Compositor(plan: plan, source: stills.source, destination: stills.destination)
+        let renderer = MotionBlur(Compositor(plan: plan, source: stills.source, destination: stills.destination))
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
         events(.started(frames: plan.frameCount, outputs: request.outputs))
@@ -90,7 +90,7 @@ public enum MakeJob {
         let stats: RenderStats
         do {
             stats = try loop.run(pool: pool, sinks: sinks, cancellation: cancellation,
-                                 render: { compositor.render(frame: $0, into: $1) },
+                                 render: { renderer.render(frame: $0, into: $1) },
                                  progress: { events(.progress(done: $0, total: plan.frameCount)) })
         } catch let error as SlicevidError {
             throw error

@@ -40,8 +40,9 @@ struct MakeCommand {
         switch field {
         case .size: "WxH"
         case .fps: "RATE"
-        case .hold, .duration, .endHold: "SECONDS"
-        case .slices: "N"
+        case .hold, .duration, .endHold, .stagger: "SECONDS"
+        case .slices: "N|Wpx"
+        case .motionBlur: "N"
         case .direction: "AXIS"
         case .travel: "MIN,MAX"
         case .easing: "CURVE"
