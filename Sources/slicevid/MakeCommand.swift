@@ -16,7 +16,7 @@ struct MakeCommand {
             OptionSpec("to", value: "IMAGE", help: "Incoming still."),
             OptionSpec("output", short: "o", value: "PATH", repeatable: true,
                        help: "Output file, repeatable: \(OutputFormat.acceptedForms). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
-            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it."),
+            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
         ] + SpecField.allCases.map { field in
             OptionSpec(field.rawValue, value: MakeCommand.valueName(field), help: MakeCommand.help(field))
         } + [
