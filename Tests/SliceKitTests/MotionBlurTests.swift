@@ -5,25 +5,21 @@ import Testing
 @testable import SliceKit
 
 @Suite struct MotionBlurTests {
-    /// 32x16, 4 strips, linear over 1 s after a 0.5 s hold, 10 fps: strips move 1.6–4.8 rows
-    /// per 0.1 s frame, so samples 12 ms apart land on different rows.
+    /// FramePlanTests' 40x20 clip of 4 strips (linear, 10 fps) after a 0.5 s hold, each strip
+    /// travelling 4 frame heights: 8 rows per 0.1 s frame, so a frame's samples land on
+    /// different rows.
     static func compositor(samples: Int) -> Compositor {
-        var spec = TransitionSpec()
-        spec.width = 32
-        spec.height = 16
-        spec.strips = 4
-        spec.easing = .linear
+        var spec = FramePlanTests.spec(stagger: 0)
         spec.hold = 0.5
-        spec.duration = 1
-        spec.frameRate = FrameRate(10)
+        spec.travel = 4...4
         spec.motionBlur = samples
-        let source = FramePlanTests.gradient(width: 32, height: 16, base: 0)
-        let destination = FramePlanTests.gradient(width: 32, height: 16, base: 120)
+        let source = FramePlanTests.gradient(width: 40, height: 20, base: 0)
+        let destination = FramePlanTests.gradient(width: 40, height: 20, base: 120)
         return Compositor(plan: FramePlan(spec: spec), source: source, destination: destination)
     }
 
     static func render(_ blur: MotionBlur, frame: Int) -> PlanarImage {
-        let image = PlanarImage(width: 32, height: 16, layout: .gbrp)
+        let image = PlanarImage(width: 40, height: 20, layout: .gbrp)
         blur.render(frame: frame, into: image)
         return image
     }
@@ -39,18 +35,19 @@ import Testing
     @Test func aMovingFrameIsTheRoundedMeanOfItsSamples() {
         let compositor = MotionBlurTests.compositor(samples: 4)
         let blur = MotionBlur(compositor)
-        let blurred = MotionBlurTests.render(blur, frame: 10)
-        let sharp = MotionBlurTests.render(MotionBlur(MotionBlurTests.compositor(samples: 1)), frame: 10)
+        // Frame 6, 0.1 s into the motion: the source strips have moved 7–9 rows during its exposure.
+        let blurred = MotionBlurTests.render(blur, frame: 6)
+        let sharp = MotionBlurTests.render(MotionBlur(MotionBlurTests.compositor(samples: 1)), frame: 6)
         #expect(!blurred.hasSamePixels(as: sharp))
 
-        let samples = blur.sampleTimes(ofFrame: 10).map { time -> PlanarImage in
-            let image = PlanarImage(width: 32, height: 16, layout: .gbrp)
+        let samples = blur.sampleTimes(ofFrame: 6).map { time -> PlanarImage in
+            let image = PlanarImage(width: 40, height: 20, layout: .gbrp)
             compositor.render(compositor.plan.content(atTime: time), into: image)
             return image
         }
         for p in 0..<3 {
-            for y in 0..<16 {
-                for x in 0..<32 {
+            for y in 0..<20 {
+                for x in 0..<40 {
                     let sum = samples.reduce(0) { $0 + Int($1.planes[p].row(y)[x]) }
                     #expect(Int(blurred.planes[p].row(y)[x]) == (sum + 2) / 4, "plane \(p) (\(x), \(y))")
                 }
@@ -72,7 +69,7 @@ import Testing
 
     @Test func oneSampleIsTheCompositorsOwnFrame() {
         let compositor = MotionBlurTests.compositor(samples: 1)
-        let sharp = PlanarImage(width: 32, height: 16, layout: .gbrp)
+        let sharp = PlanarImage(width: 40, height: 20, layout: .gbrp)
         compositor.render(frame: 8, into: sharp)
         #expect(MotionBlurTests.render(MotionBlur(compositor), frame: 8).hasSamePixels(as: sharp))
     }
