@@ -39,8 +39,14 @@ public struct Compositor: Sendable {
     /// Draws frame `index` into `target`, overwriting every pixel.
     /// - Precondition: `target` has the stills' size and layout.
     public func render(frame index: Int, into target: PlanarImage) {
+        render(plan.content(ofFrame: index), into: target)
+    }
+
+    /// Draws `content` (a frame's, or a motion-blur sample's between frames) into `target`.
+    /// - Precondition: `target` has the stills' size and layout.
+    public func render(_ content: FrameContent, into target: PlanarImage) {
         precondition(target.width == source.width && target.height == source.height && target.layout == layout)
-        switch plan.content(ofFrame: index) {
+        switch content {
         case .source:
             target.copy(from: source)
         case .destination:

@@ -54,7 +54,7 @@ final class TransitionRenderer: Sendable {
     private let plan: FramePlan
     private let source: PlanarImage
     private let destination: DeferredStill
-    private let compositor = Mutex<Compositor?>(nil)
+    private let compositor = Mutex<MotionBlur?>(nil)
     private let cancellation: Cancellation
     private let onDestinationReady: @Sendable () -> Void
 
@@ -88,12 +88,12 @@ final class TransitionRenderer: Sendable {
         compositor.render(frame: index, into: frame)
     }
 
-    private func readyCompositor() -> Compositor? {
+    private func readyCompositor() -> MotionBlur? {
         if let ready = compositor.withLock({ $0 }) { return ready }
         guard case .success(let still) = destination.wait() else { return nil }
         return compositor.withLock { cached in
             if cached == nil {
-                cached = Compositor(plan: plan, source: source, destination: still)
+                cached = MotionBlur(Compositor(plan: plan, source: source, destination: still))
                 onDestinationReady()
             }
             return cached

@@ -16,7 +16,7 @@ struct MakeCommand {
             OptionSpec("to", value: "IMAGE", help: "Incoming still."),
             OptionSpec("output", short: "o", value: "PATH", repeatable: true,
                        help: "Output file, repeatable: \(OutputFormat.acceptedForms). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
-            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it."),
+            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
         ] + SpecField.allCases.map { field in
             OptionSpec(field.rawValue, value: MakeCommand.valueName(field), help: MakeCommand.help(field))
         } + [
@@ -40,8 +40,9 @@ struct MakeCommand {
         switch field {
         case .size: "WxH"
         case .fps: "RATE"
-        case .hold, .duration, .endHold: "SECONDS"
-        case .slices: "N"
+        case .hold, .duration, .endHold, .stagger: "SECONDS"
+        case .slices: "N|Wpx"
+        case .motionBlur: "N"
         case .direction: "AXIS"
         case .travel: "MIN,MAX"
         case .easing: "CURVE"
