@@ -80,12 +80,12 @@ public struct TransitionSpec: Sendable, Equatable {
         guard width % 2 == 0, height % 2 == 0 else {
             throw fail("size", "\(width)x\(height) has an odd side; yuv420p video needs even width and height")
         }
-        guard hold.isFinite, hold >= 0, hold <= 3600 else { throw fail("hold", "\(hold) must be between 0 and 3600 seconds") }
+        guard hold.isFinite, hold >= 0, hold <= 3600 else { throw fail("hold", "\(hold.shortText) must be between 0 and 3600 seconds") }
         guard duration.isFinite, duration > 0, duration <= 3600 else {
-            throw fail("duration", "\(duration) must be greater than 0 and at most 3600 seconds")
+            throw fail("duration", "\(duration.shortText) must be greater than 0 and at most 3600 seconds")
         }
         guard endHold.isFinite, endHold >= 0, endHold <= 3600 else {
-            throw fail("end-hold", "\(endHold) must be between 0 and 3600 seconds")
+            throw fail("end-hold", "\(endHold.shortText) must be between 0 and 3600 seconds")
         }
         // More strips than pixels is allowed (some strips are then empty): the strips still
         // tile the frame exactly, and a preset made for 1080p keeps working at preview sizes.
@@ -98,10 +98,10 @@ public struct TransitionSpec: Sendable, Equatable {
             break
         }
         guard travel.lowerBound >= 0, travel.upperBound <= 100 else {
-            throw fail("travel", "\(travel.lowerBound)…\(travel.upperBound) must lie within 0…100 frame sizes")
+            throw fail("travel", "\(travel.lowerBound.shortText)…\(travel.upperBound.shortText) must lie within 0…100 frame sizes")
         }
         guard stagger.isFinite, stagger >= 0, transitionSeconds <= 3600 else {
-            throw fail("stagger", "\(stagger) must be at least 0 and keep the transition (duration + stagger × (strips − 1)) within 3600 seconds")
+            throw fail("stagger", "\(stagger.shortText) must be at least 0 and keep the transition (duration + stagger × (strips − 1)) within 3600 seconds")
         }
         guard (1...MotionBlur.maximumSamples).contains(motionBlur) else {
             throw fail("motion-blur", "\(motionBlur) must be 1 (off) to \(MotionBlur.maximumSamples) samples per frame")
