@@ -12,6 +12,11 @@ public struct MakeRequest: Sendable {
     public var from: String?
     /// The incoming still.
     public var to: String?
+    /// Two or more stills shown in turn (`slicevid make a b c`); used instead of `from`/`to`.
+    public var images: [String]
+    /// Per-transition settings for `images`; nil derives them from `spec`
+    /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
+    public var sequence: SequenceSpec?
     /// Output paths; the format follows from each path.
     public var outputs: [String]
     public var encoder: EncoderSettings
@@ -22,12 +27,15 @@ public struct MakeRequest: Sendable {
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
     public var window: Int?
 
-    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil, outputs: [String],
+    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
+                images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
                 encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int? = nil) {
         self.spec = spec
         self.from = from
         self.to = to
+        self.images = images
+        self.sequence = sequence
         self.outputs = outputs
         self.encoder = encoder
         self.force = force
@@ -69,6 +77,7 @@ public enum MakeJob {
             throw SlicevidError(.usage, error.description)
         }
         try validate(request)
+        let sequence = try resolvedSequence(request)
 
         // Every output is checked, and its temporary name reserved, before any decoding.
         var targets: [OutputTarget] = []
@@ -81,8 +90,8 @@ public enum MakeJob {
         let sinks = try targets.map { target throws(SlicevidError) in
             try EncoderSink(target: target, spec: spec, layout: layout, settings: request.encoder)
         }
-        let plan = FramePlan(spec: spec)
-        let compositor = Compositor(plan: plan, source: stills.source, destination: stills.destination)
+        let plan = SequencePlan(spec: sequence)
+        let compositor = SequenceCompositor(plan: plan, stills: stills)
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
         events(.started(frames: plan.frameCount, outputs: request.outputs))
@@ -106,6 +115,7 @@ public enum MakeJob {
 
     /// Checks the parts of a request that are not spec fields.
     private static func validate(_ request: MakeRequest) throws(SlicevidError) {
+        try validateImages(request)
         if (request.from == nil) != (request.to == nil) {
             throw SlicevidError(.usage, request.from == nil ? "--from is missing: give both --from and --to, or neither for the demo"
                                                             : "--to is missing: give both --from and --to, or neither for the demo")
@@ -117,7 +127,7 @@ public enum MakeJob {
             guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
         }
         guard (1...64).contains(request.jobs) else { throw SlicevidError(.usage, "--jobs: \(request.jobs) must be 1…64") }
-        guard (0...51).contains(request.encoder.crf) else {
+        guard EncoderSettings.crfRange.contains(request.encoder.crf) else {
             throw SlicevidError(.usage, "--crf: \(request.encoder.crf) must be 0…51 (lower is better quality)")
         }
     }
@@ -129,20 +139,23 @@ public enum MakeJob {
         return formats.map(\.preferredLayout).max { richness.firstIndex(of: $0)! < richness.firstIndex(of: $1)! } ?? .yuv420p
     }
 
-    /// Decodes and fits both stills (or draws the demo cards) into `layout`.
-    private static func loadStills(_ request: MakeRequest, layout: PixelLayout) throws(SlicevidError)
-        -> (source: PlanarImage, destination: PlanarImage) {
+    /// Decodes and fits every still once (or draws the demo cards) into `layout`.
+    private static func loadStills(_ request: MakeRequest, layout: PixelLayout) throws(SlicevidError) -> [PlanarImage] {
         let spec = request.spec
         do {
-            let pictures: (RGBAImage, RGBAImage)
-            if let from = request.from, let to = request.to {
-                pictures = (try StillDecoder.load(path: from, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background),
-                            try StillDecoder.load(path: to, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background))
-            } else {
-                pictures = (DemoCards.source(width: spec.width, height: spec.height),
-                            DemoCards.destination(width: spec.width, height: spec.height))
+            if request.stillPaths.isEmpty {
+                return [try StillConverter.planar(DemoCards.source(width: spec.width, height: spec.height), layout: layout),
+                        try StillConverter.planar(DemoCards.destination(width: spec.width, height: spec.height), layout: layout)]
             }
-            return (try StillConverter.planar(pictures.0, layout: layout), try StillConverter.planar(pictures.1, layout: layout))
+            // A still that comes back later in a sequence (a → b → a) is decoded once and shared.
+            var decoded: [String: PlanarImage] = [:]
+            return try request.stillPaths.map { path throws(MediaError) in
+                if let still = decoded[path] { return still }
+                let picture = try StillDecoder.load(path: path, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background)
+                let still = try StillConverter.planar(picture, layout: layout)
+                decoded[path] = still
+                return still
+            }
         } catch {
             throw SlicevidError(error)
         }
