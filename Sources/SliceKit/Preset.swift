@@ -54,7 +54,7 @@ extension Preset {
             guard let field = SpecField(rawValue: key) else {
                 throw PresetError("\(source): \(key): unknown field; accepted: \(keys.joined(separator: ", "))")
             }
-            guard let text = Preset.text(of: value, for: field) else {
+            guard let text = field.text(fromJSON: value) else {
                 throw PresetError("\(source): \(key): wrong type; expected \(field.accepted)")
             }
             do {
@@ -69,18 +69,6 @@ extension Preset {
             throw PresetError("\(source): \(error.field): \(error.message)")
         }
         self.init(name: name, summary: summary, spec: spec)
-    }
-
-    /// JSON scalars (and the travel pair) as the text a flag would carry.
-    private static func text(of value: Any, for field: SpecField) -> String? {
-        if let number = value as? NSNumber, !(value is Bool) {
-            return number.stringValue
-        }
-        if let text = value as? String { return text }
-        if field == .travel, let pair = value as? [NSNumber], pair.count == 2 {
-            return "\(pair[0].doubleValue),\(pair[1].doubleValue)"
-        }
-        return nil
     }
 
     /// The fully resolved preset as JSON, in the form `init(json:)` reads back.
