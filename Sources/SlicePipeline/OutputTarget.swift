@@ -85,10 +85,15 @@ public final class OutputTarget: @unchecked Sendable {
     }
 
     /// The file frame 0 of a sequence pattern is written to.
-    static func firstFrameName(pattern: String) -> String {
+    static func firstFrameName(pattern: String) -> String { frameName(pattern: pattern, index: 0) }
+
+    /// The file frame `index` of a sequence pattern is written to (`%05d` → `00042`).
+    static func frameName(pattern: String, index: Int) -> String {
         guard let percent = pattern.lastIndex(of: "%"),
               let d = pattern[percent...].firstIndex(of: "d") else { return pattern }
         let width = Int(pattern[pattern.index(after: percent)..<d]) ?? 1
-        return String(pattern[..<percent]) + String(repeating: "0", count: max(1, width)) + String(pattern[pattern.index(after: d)...])
+        let digits = String(index)
+        return String(pattern[..<percent]) + String(repeating: "0", count: max(0, width - digits.count)) + digits
+            + String(pattern[pattern.index(after: d)...])
     }
 }
