@@ -8,25 +8,10 @@ import Testing
 @testable import SlicePipeline
 
 @Suite struct SequenceJobTests {
-    /// A folder with `count` distinct 64x36 PNG stills (a gradient tinted per image).
-    private static func stills(_ count: Int) throws -> (folder: String, paths: [String]) {
-        let folder = NSTemporaryDirectory() + "slicevid-sequence-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let paths = try (0..<count).map { index -> String in
-            var image = RGBAImage(width: 64, height: 36)
-            for y in 0..<36 {
-                for x in 0..<64 {
-                    let i = 4 * (y * 64 + x)
-                    image.pixels[i] = UInt8((index * 90 + x * 2) % 256)
-                    image.pixels[i + 1] = UInt8((index * 40 + y * 5) % 256)
-                    image.pixels[i + 2] = UInt8(255 - index * 60)
-                }
-            }
-            let path = folder + "/still\(index).png"
-            try StillWriter.write(image, to: path, format: .png)
-            return path
-        }
-        return (folder, paths)
+    /// A scratch folder with `count` distinct 64x36 PNG stills.
+    private static func stills(_ count: Int) throws -> (scratch: Scratch, paths: [String]) {
+        let scratch = try Scratch()
+        return (scratch, try (0..<count).map { try scratch.still("still\($0).png", index: $0) })
     }
 
     private static func spec() -> TransitionSpec {
@@ -42,8 +27,9 @@ import Testing
     }
 
     @Test func eachHoldShowsItsOwnImage() throws {
-        let (folder, paths) = try Self.stills(3)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (scratch, paths) = try Self.stills(3)
+        defer { scratch.remove() }
+        let folder = scratch.path
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
         let report = try MakeJob.run(MakeRequest(spec: Self.spec(), images: paths, outputs: [folder + "/frames/%03d.png"], jobs: 2))
         // 6 frames for the first pair, 8 for the second (with the end hold), the shared image once.
@@ -65,8 +51,9 @@ import Testing
     }
 
     @Test func aFourImageReelHasEveryFrameInOneVideo() throws {
-        let (folder, paths) = try Self.stills(4)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (scratch, paths) = try Self.stills(4)
+        defer { scratch.remove() }
+        let folder = scratch.path
         var encoder = EncoderSettings()
         encoder.preset = "ultrafast"
         let report = try MakeJob.run(MakeRequest(spec: Self.spec(), images: paths, outputs: [folder + "/reel.mp4"], encoder: encoder, jobs: 2))
