@@ -292,19 +292,11 @@ private struct Folder {
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 
-    /// A distinct 64x36 PNG (a gradient tinted per `index`).
+    /// A 64x36 PNG of one colour, distinct for each `index` (these tests check runs, not pixels).
     @discardableResult
     func still(_ name: String, index: Int) throws -> String {
-        var image = RGBAImage(width: 64, height: 36)
-        for y in 0..<36 {
-            for x in 0..<64 {
-                let i = 4 * (y * 64 + x)
-                image.pixels[i] = UInt8((index * 90 + x * 2) % 256)
-                image.pixels[i + 1] = UInt8((index * 40 + y * 5) % 256)
-                image.pixels[i + 2] = UInt8((255 - index * 60) & 0xFF)
-            }
-        }
-        try StillWriter.write(image, to: path + "/" + name, format: .png)
+        let color = RGBAColor(red: UInt8(index * 70 % 256), green: UInt8(200 - index * 25 % 200), blue: UInt8(index * 37 % 256))
+        try StillWriter.write(RGBAImage(width: 64, height: 36, color: color), to: path + "/" + name, format: .png)
         return path + "/" + name
     }
 
