@@ -127,7 +127,8 @@ public enum BatchRun {
         progress(nil)
         let report: MakeReport
         do {
-            report = try MakeJob.run(job.request(force: true, jobs: request.jobs), cancellation: cancellation) { event in
+            // The job's own flag: a render error stops this job only; signals still reach it.
+            report = try MakeJob.run(job.request(force: true, jobs: request.jobs), cancellation: Cancellation(parent: cancellation)) { event in
                 if case .progress(let done, let total) = event { progress((done, total)) }
             }
         } catch {
