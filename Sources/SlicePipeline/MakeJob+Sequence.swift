@@ -5,7 +5,7 @@ import SliceKit
 
 extension MakeRequest {
     /// The stills to render, in order: `images`, or `from` and `to`; empty for the demo cards.
-    public var stillPaths: [String] {
+    var stillPaths: [String] {
         images.isEmpty ? [from, to].compactMap { $0 } : images
     }
 }

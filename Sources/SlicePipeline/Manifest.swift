@@ -68,8 +68,9 @@ public struct Manifest: Sendable {
             }
             ids[job.id] = index
             for output in job.outputs {
+                // A job's own repeats were refused with the job; this catches other jobs.
                 if let other = writers[output] {
-                    throw reader.error("outputs", "\(output) is also written by \(other == job.id ? "this job" : "job '\(other)'"); every output needs its own path")
+                    throw reader.error("outputs", "\(output) is also written by job '\(other)'; every output needs its own path")
                 }
                 writers[output] = job.id
             }
