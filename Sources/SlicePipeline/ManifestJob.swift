@@ -53,7 +53,26 @@ public struct ManifestJob: Sendable {
             throw reader.error("description", "expected a string")
         }
 
-        // Stills: strings, or {"path": …, "hold": seconds}.
+        let (images, holds) = try ManifestJob.images(object, reader: reader, context: context)
+        self.images = images
+
+        // Settings: preset, then defaults' fields, then the job's fields.
+        let preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) } ?? defaults.preset
+        var spec = try reader.apply(defaults.fields, to: preset?.spec ?? TransitionSpec())
+        spec = try reader.apply(object.filter { SpecField(rawValue: $0.key) != nil }, to: spec)
+        self.spec = spec
+        encoder = try reader.encoder(object, base: defaults.encoder)
+
+        var sequence = SequenceSpec(base: spec, imageCount: images.count)
+        for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }
+        try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
+        self.sequence = sequence
+        outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
+    }
+
+    /// The stills (strings, or `{"path": …, "hold": seconds}`), absolute, and the holds given.
+    private static func images(_ object: [String: Any], reader: ManifestReader,
+                               context: ManifestContext) throws(SlicevidError) -> ([String], [(image: Int, seconds: Double)]) {
         guard let entries = object["images"] as? [Any] else {
             throw reader.error("images", object["images"] == nil ? "missing; give at least two stills" : "expected an array of image paths")
         }
@@ -77,20 +96,17 @@ public struct ManifestJob: Sendable {
                 throw reader.error(field, "expected a path, or {\"path\": …, \"hold\": seconds}")
             }
         }
-        self.images = images
+        return (images, holds)
+    }
 
-        // Settings: preset, then defaults' fields, then the job's fields.
-        let preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) } ?? defaults.preset
-        var spec = try reader.apply(defaults.fields, to: preset?.spec ?? TransitionSpec())
-        spec = try reader.apply(object.filter { SpecField(rawValue: $0.key) != nil }, to: spec)
-        self.spec = spec
-        encoder = try reader.encoder(object, base: defaults.encoder)
-
-        var sequence = SequenceSpec(base: spec, imageCount: images.count)
-        for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }
-        if let value = object["transitions"] {
-            guard let transitions = value as? [Any], transitions.count == images.count - 1 else {
-                throw reader.error("transitions", "expected an array of \(images.count - 1) objects, one per pair of images ({} keeps the job's settings)")
+    /// Applies `transitions` (one object per pair, `transitionFields` only), then checks the
+    /// whole sequence.
+    private static func applyTransitions(_ value: Any?, to sequence: inout SequenceSpec,
+                                         reader: ManifestReader) throws(SlicevidError) {
+        if let value {
+            let pairs = sequence.segments.count
+            guard let transitions = value as? [Any], transitions.count == pairs else {
+                throw reader.error("transitions", "expected an array of \(pairs) objects, one per pair of images ({} keeps the job's settings)")
             }
             for (pair, transition) in transitions.enumerated() {
                 let field = "transitions[\(pair)]"
@@ -104,11 +120,12 @@ public struct ManifestJob: Sendable {
         } catch {
             throw reader.error(error.field, error.message)
         }
-        self.sequence = sequence
+    }
 
-        // Outputs: one path or several.
+    /// The output paths (one string or an array), absolute, each of a known type and given once.
+    private static func outputs(_ value: Any?, reader: ManifestReader, context: ManifestContext) throws(SlicevidError) -> [String] {
         let paths: [Any]
-        if let one = object["outputs"] as? String { paths = [one] } else { paths = object["outputs"] as? [Any] ?? [] }
+        if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
         guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
         var outputs: [String] = []
         for (position, item) in paths.enumerated() {
@@ -120,6 +137,6 @@ public struct ManifestJob: Sendable {
             guard !outputs.contains(absolute) else { throw reader.error("outputs", "\(path) is given twice") }
             outputs.append(absolute)
         }
-        self.outputs = outputs
+        return outputs
     }
 }
