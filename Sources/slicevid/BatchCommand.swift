@@ -25,10 +25,10 @@ enum BatchCommand {
         ],
         discussion: """
         MANIFEST is JSON: {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
-        defaults and jobs take "preset" and any preset field (size, fps, hold, duration, end-hold, slices,
-        direction, travel, easing, seed, background, fit) plus "crf" and "encoder-preset"; a job's image may be
-        {"path": ..., "hold": seconds} and "transitions" gives per-pair duration, easing, slices, direction,
-        travel or seed. Relative paths are relative to the manifest's folder. See the README for the format.
+        defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
+        plus "crf" and "encoder-preset"; a job's image may be {"path": ..., "hold": seconds}, and "transitions"
+        gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
+        Relative paths are relative to the manifest's folder. See the README for the format.
         Each output gets a hidden sidecar (.NAME.slicevid.json) with the fingerprint of its inputs' bytes, its
         settings and the slicevid version; jobs whose outputs all match are skipped without decoding.
         A run locks the manifest (.MANIFEST.lock beside it); an overlapping run exits 75 at once.
