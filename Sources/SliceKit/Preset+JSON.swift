@@ -104,10 +104,9 @@ extension Preset {
     /// A JSON number's text (`40`, `1.5`), or nil for anything else, booleans included.
     private static func jsonNumber(_ value: Any) -> String? {
         // Foundation hands JSON true/false over as NSNumber too (and on Linux `1 is Bool`
-        // holds), so booleans are told apart by their C type, which is `char`.
-        guard let number = value as? NSNumber else { return nil }
+        // holds), so booleans are told apart by their class.
+        guard !SpecField.isJSONBoolean(value), let number = value as? NSNumber else { return nil }
         switch String(cString: number.objCType) {
-        case "c", "B": return nil
         case "d", "f": return number.doubleValue.shortText
         default: return number.stringValue
         }

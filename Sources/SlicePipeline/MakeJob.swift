@@ -12,6 +12,11 @@ public struct MakeRequest: Sendable {
     public var from: String?
     /// The incoming still.
     public var to: String?
+    /// Two or more stills shown in turn (`slicevid make a b c`); used instead of `from`/`to`.
+    public var images: [String]
+    /// Per-transition settings for `images`; nil derives them from `spec`
+    /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
+    public var sequence: SequenceSpec?
     /// Output paths; the format follows from each path.
     public var outputs: [String]
     public var encoder: EncoderSettings
@@ -22,12 +27,15 @@ public struct MakeRequest: Sendable {
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
     public var window: Int?
 
-    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil, outputs: [String],
+    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
+                images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
                 encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int? = nil) {
         self.spec = spec
         self.from = from
         self.to = to
+        self.images = images
+        self.sequence = sequence
         self.outputs = outputs
         self.encoder = encoder
         self.force = force
@@ -69,6 +77,7 @@ public enum MakeJob {
             throw SlicevidError(.usage, error.description)
         }
         try validate(request)
+        let sequence = try resolvedSequence(request)
 
         // Every output is checked, and its temporary name reserved, before any decoding.
         // `null` outputs render without a sink: the frames are dropped once rendered.
@@ -78,33 +87,42 @@ public enum MakeJob {
         }
         let layout = canvasLayout(for: targets.map(\.format))
 
-        // Both inputs must exist before anything starts; the source is decoded now, the
-        // destination while the hold frames encode.
+        // Every input must exist before anything starts. The first still is decoded now; the
+        // others while the encoders already work on the first still's hold.
+        let paths = request.stillPaths
         do {
-            for path in [request.from, request.to].compactMap({ $0 }) { try StillDecoder.checkReadable(path: path) }
+            for path in paths { try StillDecoder.checkReadable(path: path) }
         } catch {
             throw SlicevidError(error)
         }
-        let source: PlanarImage
+        let first: PlanarImage
         do {
-            source = try StillLoader.load(request.from, role: 0, spec: spec, layout: layout)
+            first = try StillLoader.load(paths.first, role: 0, spec: spec, layout: layout)
         } catch {
             throw SlicevidError(error)
         }
-        let destination = DeferredStill { () throws(MediaError) in
-            try StillLoader.load(request.to, role: 1, spec: spec, layout: layout)
+        // A still that comes back later in a sequence (a → b → a) is decoded once and shared.
+        var pending: [String: DeferredStill] = [:]
+        let rest = (1..<sequence.imageCount).map { index in
+            let path = paths.isEmpty ? nil : paths[index]
+            if let path, let shared = pending[path] { return shared }
+            let still = DeferredStill { () throws(MediaError) in
+                try StillLoader.load(path, role: index, spec: spec, layout: layout)
+            }
+            if let path { pending[path] = still }
+            return still
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
         let sinks = try targets.map { target throws(SlicevidError) in
             try EncoderSink(target: target, spec: spec, layout: layout, settings: request.encoder)
         }
-        let plan = FramePlan(spec: spec)
-        // "Started" is announced once both inputs decoded, so a bad input still fails with
-        // its one error line and nothing before it.
+        let plan = SequencePlan(spec: sequence)
+        // "Started" is announced once every still decoded, so a bad input still fails with its
+        // one error line and nothing before it.
         let outputs = request.outputs
-        let renderer = TransitionRenderer(plan: plan, source: source, destination: destination, cancellation: cancellation,
-                                          onDestinationReady: { events(.started(frames: plan.frameCount, outputs: outputs)) })
+        let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, cancellation: cancellation,
+                                        onStillsReady: { events(.started(frames: plan.frameCount, outputs: outputs)) })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
 
@@ -128,6 +146,7 @@ public enum MakeJob {
 
     /// Checks the parts of a request that are not spec fields.
     private static func validate(_ request: MakeRequest) throws(SlicevidError) {
+        try validateImages(request)
         if (request.from == nil) != (request.to == nil) {
             throw SlicevidError(.usage, request.from == nil ? "--from is missing: give both --from and --to, or neither for the demo"
                                                             : "--to is missing: give both --from and --to, or neither for the demo")
@@ -139,7 +158,7 @@ public enum MakeJob {
             guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
         }
         guard (1...64).contains(request.jobs) else { throw SlicevidError(.usage, "--jobs: \(request.jobs) must be 1…64") }
-        guard (0...51).contains(request.encoder.crf) else {
+        guard EncoderSettings.crfRange.contains(request.encoder.crf) else {
             throw SlicevidError(.usage, "--crf: \(request.encoder.crf) must be 0…51 (lower is better quality)")
         }
     }

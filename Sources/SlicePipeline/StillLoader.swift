@@ -46,39 +46,46 @@ final class DeferredStill: Sendable {
     }
 }
 
-/// Renders frames of one transition whose destination may still be decoding.
+/// Renders the frames of a sequence (or of one transition) whose later stills may still be
+/// decoding.
 ///
-/// Hold frames are copies of the source and never wait; every other frame waits for the
-/// destination once. If the destination fails, the run is cancelled and `failure` says why.
-final class TransitionRenderer: Sendable {
-    private let plan: FramePlan
-    private let source: PlanarImage
-    private let destination: DeferredStill
-    private let compositor = Mutex<MotionBlur?>(nil)
+/// The first still's hold frames are copies of it and never wait; every other frame waits,
+/// once, for all the stills. If one fails, the run is cancelled and `failure` says why.
+final class SequenceRenderer: Sendable {
+    private let plan: SequencePlan
+    private let first: PlanarImage
+    private let rest: [DeferredStill]
+    private let compositor = Mutex<SequenceCompositor?>(nil)
     private let cancellation: Cancellation
-    private let onDestinationReady: @Sendable () -> Void
+    private let onStillsReady: @Sendable () -> Void
 
-    /// - Parameter onDestinationReady: called once, before the first frame that shows the
-    ///   destination is drawn: from then on the run can no longer fail on its inputs.
-    init(plan: FramePlan, source: PlanarImage, destination: DeferredStill, cancellation: Cancellation,
-         onDestinationReady: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - first: the first image's still, decoded.
+    ///   - rest: the other images' stills, in order, decoding.
+    ///   - onStillsReady: called once, before the first frame that needs a later still is
+    ///     drawn: from then on the run can no longer fail on its inputs.
+    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], cancellation: Cancellation,
+         onStillsReady: @escaping @Sendable () -> Void) {
         self.plan = plan
-        self.source = source
-        self.destination = destination
+        self.first = first
+        self.rest = rest
         self.cancellation = cancellation
-        self.onDestinationReady = onDestinationReady
+        self.onStillsReady = onStillsReady
     }
 
-    /// Why the destination could not be used, once rendering needed it.
+    /// Why a still could not be used, the first in image order, once rendering needed them.
     var failure: MediaError? {
-        if case .failure(let error) = destination.wait() { return error }
+        for still in rest {
+            if case .failure(let error) = still.wait() { return error }
+        }
         return nil
     }
 
     /// Draws frame `index` into `frame`.
     func render(_ index: Int, into frame: PlanarImage) {
-        if plan.showsSourceOnly(frame: index) {
-            frame.copy(from: source)
+        let location = plan.locate(frame: index)
+        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) {
+            frame.copy(from: first)
             return
         }
         guard let compositor = readyCompositor() else {
@@ -88,13 +95,17 @@ final class TransitionRenderer: Sendable {
         compositor.render(frame: index, into: frame)
     }
 
-    private func readyCompositor() -> MotionBlur? {
+    private func readyCompositor() -> SequenceCompositor? {
         if let ready = compositor.withLock({ $0 }) { return ready }
-        guard case .success(let still) = destination.wait() else { return nil }
+        var stills = [first]
+        for still in rest {
+            guard case .success(let picture) = still.wait() else { return nil }
+            stills.append(picture)
+        }
         return compositor.withLock { cached in
             if cached == nil {
-                cached = MotionBlur(Compositor(plan: plan, source: source, destination: still))
-                onDestinationReady()
+                cached = SequenceCompositor(plan: plan, stills: stills)
+                onStillsReady()
             }
             return cached
         }

@@ -7,6 +7,10 @@ import SlicePipeline
 /// A process exit status.
 enum ExitCode: Int32 {
     case success = 0
+    /// `batch`: some jobs failed; the others rendered or were skipped.
+    case someJobsFailed = 1
+    /// `batch`: every job failed (nothing was rendered or up to date).
+    case allJobsFailed = 2
     /// EX_USAGE: a flag, value, preset or output path is wrong.
     case usage = 64
     /// EX_DATAERR: an input file is not a decodable image.
@@ -21,6 +25,8 @@ enum ExitCode: Int32 {
     case outputBlocked = 73
     /// EX_IOERR: encoding or writing failed part-way; nothing was left behind.
     case outputFailed = 74
+    /// EX_TEMPFAIL: another `batch` run holds the manifest's lock; try again later.
+    case busy = 75
     /// 128 + SIGINT.
     case interrupted = 130
     /// 128 + SIGTERM.

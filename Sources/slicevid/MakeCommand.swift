@@ -9,8 +9,8 @@ import SlicePipeline
 struct MakeCommand {
     static let spec = CommandSpec(
         name: "make",
-        abstract: "Render a slice-transition video from two stills (or the built-in demo cards).",
-        usage: "slicevid make [--from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
+        abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
+        usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [
             OptionSpec("from", value: "IMAGE", help: "Outgoing still (PNG, JPEG, WebP, BMP, TIFF). Omit with --to for the demo cards."),
             OptionSpec("to", value: "IMAGE", help: "Incoming still."),
@@ -32,6 +32,8 @@ struct MakeCommand {
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
         1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
         seed \(TransitionSpec.defaultSeed)). Frame i shows time i/fps; the last frame is the destination.
+        Three or more IMAGEs make a sequence: each image is held for --hold (the last for --end-hold), then
+        the transition to the next runs with its own strips (seeded from --seed and the pair's index).
         Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
         73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
         """)
@@ -60,9 +62,6 @@ struct MakeCommand {
     /// Turns parsed flags into a render request.
     /// - Throws: `SlicevidError(.usage)` naming the flag.
     static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
-        if let extra = arguments.positionals.first {
-            throw SlicevidError(.usage, "unexpected argument '\(extra)'; stills are given with --from and --to")
-        }
         let preset = try arguments.value("preset").map { name throws(SlicevidError) in try PresetLibrary.load(name) }
         var spec = preset?.spec ?? TransitionSpec()
         for field in SpecField.allCases {
@@ -79,7 +78,7 @@ struct MakeCommand {
             encoder.crf = crf
         }
         if let name = arguments.value("encoder-preset") {
-            let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+            let presets = EncoderSettings.speedPresets
             guard presets.contains(name) else {
                 throw SlicevidError(.usage, "--encoder-preset: '\(name)' is not an x264 preset; accepted: \(presets.joined(separator: ", "))")
             }
@@ -92,7 +91,8 @@ struct MakeCommand {
         }
         var outputs = arguments.all("output")
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
-        return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"), outputs: outputs,
+        return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
+                           images: arguments.positionals, outputs: outputs,
                            encoder: encoder, force: arguments.has("force"), jobs: jobs)
     }
 

@@ -14,6 +14,7 @@ enum Slicevid {
 
     COMMANDS:
       make      Render a transition video (try: slicevid make --preset spring)
+      batch     Render every job of a JSON manifest; re-runs skip what is up to date
       presets   List presets, or show one as JSON
 
     See 'slicevid <command> --help' for a command's options.
@@ -29,6 +30,8 @@ enum Slicevid {
         switch command {
         case "make":
             return dispatch(MakeCommand.spec, rest, MakeCommand.run)
+        case "batch":
+            return dispatch(BatchCommand.spec, rest, BatchCommand.run)
         case "presets":
             return dispatch(PresetsCommand.spec, rest, PresetsCommand.run)
         case "--help", "-h", "help":
@@ -38,7 +41,7 @@ enum Slicevid {
             Console.shared.output("slicevid \(version)\n")
             return .success
         default:
-            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, presets\n")
+            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, batch, presets\n")
             return .usage
         }
     }
