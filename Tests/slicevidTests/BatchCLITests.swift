@@ -225,10 +225,7 @@ import Testing
 /// Runs the `slicevid` built next to this test binary.
 private enum BatchCLI {
     /// The test bundle and the executable are built into the same folder.
-    static let binary: String = {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("slicevid").path
-    }()
+    static var binary: String { get throws { try CLI.binary() } }
 
     /// `make` flags for a tiny clip: 64x36, 10 fps, 0.2 s hold, 0.3 s transition.
     static let tinyFlags = ["--size", "64x36", "--fps", "10", "--hold", "0.2", "--duration", "0.3", "--slices", "8",
@@ -247,7 +244,7 @@ private enum BatchCLI {
     static func launch(_ arguments: [String], in folder: String, environment: [String: String] = [:],
                        log: String = "stderr.log") throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: try binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = ProcessInfo.processInfo.environment.filter { !["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"].contains($0.key) }

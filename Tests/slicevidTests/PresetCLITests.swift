@@ -117,16 +117,13 @@ private enum PresetCLI {
     }
 
     /// `swift build` puts the slicevid executable beside the test bundle's own executable.
-    static let binary: String = {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("slicevid").path
-    }()
+    static var binary: String { get throws { try CLI.binary() } }
 
     /// Runs slicevid with `arguments`, an environment without `SLICEVID_PRESETS` plus
     /// `environment`, in `directory`.
     static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: try binary)
         process.arguments = arguments
         var base = ProcessInfo.processInfo.environment
         base["SLICEVID_PRESETS"] = nil
