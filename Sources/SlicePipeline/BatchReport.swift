@@ -111,7 +111,7 @@ public struct BatchReport: Sendable {
             "started": started.ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "seconds": rounded(seconds),
             "status": outcomeName,
-            "signal": signal.map { $0 == SIGTERM ? "SIGTERM" : $0 == SIGINT ? "SIGINT" : "signal \($0)" } ?? NSNull(),
+            "signal": signal.map(signalName) ?? NSNull(),
             "counts": counts,
             "jobs": jobs,
         ]

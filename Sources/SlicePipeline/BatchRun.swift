@@ -102,12 +102,16 @@ public enum BatchRun {
             return finish(.failed, error: error.description)
         }
         result.fingerprint = fingerprint.value
-        var outputs: [(path: String, format: OutputFormat, fingerprint: Fingerprint)] = []
+        var formats: [(path: String, format: OutputFormat)] = []
         for path in job.outputs {
             guard let format = OutputFormat(path: path) else {
                 return finish(.failed, error: "\(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
             }
-            outputs.append((path, format, fingerprint.output(format, encoder: job.encoder)))
+            formats.append((path, format))
+        }
+        let canvas = MakeJob.canvasLayout(for: formats.map(\.format))
+        let outputs = formats.map { output in
+            (path: output.path, format: output.format, fingerprint: fingerprint.output(output.format, canvas: canvas, encoder: job.encoder))
         }
 
         if !request.force {

@@ -1,6 +1,16 @@
 // A flag the render loop polls: set by SIGINT/SIGTERM or by the first error.
 
+import Glibc
 import Synchronization
+
+/// The name a user knows a stop signal by (`SIGINT`, `SIGTERM`), for messages and reports.
+public func signalName(_ signal: Int32) -> String {
+    switch signal {
+    case SIGINT: "SIGINT"
+    case SIGTERM: "SIGTERM"
+    default: "signal \(signal)"
+    }
+}
 
 /// Requests that a running render stop as soon as it can.
 public final class Cancellation: Sendable {

@@ -10,7 +10,7 @@ import SliceMedia
 /// Lines, in order: `slicevid VERSION`; `image K SHA256` for each still's bytes (its path does
 /// not matter, its content and position do); `transition K field=value …` with every spec field
 /// of each transition in `SpecField` order and text form; and, for one output,
-/// `output FORMAT` plus `crf=… encoder-preset=…` for formats that take them. The lines are kept in
+/// `output FORMAT canvas=LAYOUT` plus `crf=… encoder-preset=…` for formats that take them. The lines are kept in
 /// the sidecar so a user can see what a fingerprint covers.
 public struct Fingerprint: Sendable, Equatable {
     /// The canonical text, one fact a line.
@@ -33,10 +33,11 @@ public struct Fingerprint: Sendable, Equatable {
 
     private init(lines: [String]) { self.lines = lines }
 
-    /// The fingerprint of one output of this job: the job's lines plus the output's format
-    /// and the encoder settings that format uses.
-    public func output(_ format: OutputFormat, encoder: EncoderSettings) -> Fingerprint {
-        var line = "output \(format.rawValue)"
+    /// The fingerprint of one output of this job: the job's lines plus the output's format,
+    /// the layout frames were rendered in (it follows from all the job's outputs, and a
+    /// conversion from a richer one changes the bytes) and the encoder settings the format uses.
+    public func output(_ format: OutputFormat, canvas: PixelLayout, encoder: EncoderSettings) -> Fingerprint {
+        var line = "output \(format.rawValue) canvas=\(canvas.rawValue)"
         if format.takesCRF { line += " crf=\(encoder.crf) encoder-preset=\(encoder.preset)" }
         return Fingerprint(lines: lines + [line])
     }

@@ -27,6 +27,10 @@ public struct MakeRequest: Sendable {
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
     public var window: Int?
 
+    /// The render threads accepted: more than cores only adds contention, but 64 keeps big
+    /// machines usable.
+    public static let jobsRange = 1...64
+
     public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
                 images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
                 encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
@@ -103,6 +107,7 @@ public enum MakeJob {
         }
         // A still that comes back later in a sequence (a → b → a) is decoded once and shared.
         var pending: [String: DeferredStill] = [:]
+        if let path = paths.first { pending[path] = DeferredStill(ready: first) }
         let rest = (1..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
             if let path, let shared = pending[path] { return shared }
@@ -134,7 +139,7 @@ public enum MakeJob {
         } catch let error as SlicevidError {
             throw error
         } catch is RenderCancelled {
-            if let failure = renderer.failure { throw SlicevidError(failure) }
+            if cancellation.signal == nil, let failure = renderer.failure { throw SlicevidError(failure) }
             throw interrupted(cancellation)
         } catch {
             throw SlicevidError(.outputFailed, "\(error)")
@@ -157,7 +162,9 @@ public enum MakeJob {
             let key = URL(fileURLWithPath: path).standardizedFileURL.path
             guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
         }
-        guard (1...64).contains(request.jobs) else { throw SlicevidError(.usage, "--jobs: \(request.jobs) must be 1…64") }
+        guard MakeRequest.jobsRange.contains(request.jobs) else {
+            throw SlicevidError(.usage, "--jobs: \(request.jobs) must be \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
+        }
         guard EncoderSettings.crfRange.contains(request.encoder.crf) else {
             throw SlicevidError(.usage, "--crf: \(request.encoder.crf) must be 0…51 (lower is better quality)")
         }
@@ -172,6 +179,6 @@ public enum MakeJob {
 
     private static func interrupted(_ cancellation: Cancellation) -> SlicevidError {
         let signal = cancellation.signal ?? SIGINT
-        return SlicevidError(.interrupted(signal: signal), "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); no output was written")
+        return SlicevidError(.interrupted(signal: signal), "interrupted by \(signalName(signal)); no output was written")
     }
 }

@@ -130,6 +130,11 @@ public struct ManifestJob: Sendable {
         var outputs: [String] = []
         for (position, item) in paths.enumerated() {
             guard let path = item as? String, !path.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
+            // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
+            // for jobs that run unattended and are skipped by their recorded outputs.
+            guard path != OutputTarget.standardOutput, path != OutputTarget.discard else {
+                throw reader.error("outputs[\(position)]", "'\(path)' is for slicevid make; a batch job writes files")
+            }
             guard OutputFormat(path: path) != nil else {
                 throw reader.error("outputs", "\(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
             }

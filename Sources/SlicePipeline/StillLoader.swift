@@ -29,6 +29,11 @@ final class DeferredStill: Sendable {
     private let done = DispatchGroup()
     private let result = Mutex<Result<PlanarImage, MediaError>?>(nil)
 
+    /// A still that is already decoded (an image shown again later in a sequence).
+    init(ready still: PlanarImage) {
+        result.withLock { $0 = .success(still) }
+    }
+
     /// Starts `load` at once on a global queue.
     init(_ load: @escaping @Sendable () throws(MediaError) -> PlanarImage) {
         done.enter()
@@ -43,6 +48,11 @@ final class DeferredStill: Sendable {
     func wait() -> Result<PlanarImage, MediaError> {
         done.wait()
         return result.withLock { $0! }
+    }
+
+    /// The outcome if decoding has ended, without waiting.
+    func peek() -> Result<PlanarImage, MediaError>? {
+        result.withLock { $0 }
     }
 }
 
@@ -73,10 +83,11 @@ final class SequenceRenderer: Sendable {
         self.onStillsReady = onStillsReady
     }
 
-    /// Why a still could not be used, the first in image order, once rendering needed them.
+    /// Why a still could not be used: the first failed one in image order among those whose
+    /// decoding has ended. Never waits, so a signal is answered at once.
     var failure: MediaError? {
         for still in rest {
-            if case .failure(let error) = still.wait() { return error }
+            if case .failure(let error) = still.peek() { return error }
         }
         return nil
     }
@@ -102,12 +113,14 @@ final class SequenceRenderer: Sendable {
             guard case .success(let picture) = still.wait() else { return nil }
             stills.append(picture)
         }
-        return compositor.withLock { cached in
-            if cached == nil {
-                cached = SequenceCompositor(plan: plan, stills: stills)
-                onStillsReady()
-            }
-            return cached
+        // The announcement is made outside the lock the other render threads are waiting on.
+        let (ready, first) = compositor.withLock { cached in
+            if let cached { return (cached, false) }
+            let made = SequenceCompositor(plan: plan, stills: stills)
+            cached = made
+            return (made, true)
         }
+        if first { onStillsReady() }
+        return ready
     }
 }

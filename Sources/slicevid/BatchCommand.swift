@@ -18,7 +18,7 @@ enum BatchCommand {
             OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose FNV-1a 64 hash of the id, mod N, is K. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
             OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match."),
             OptionSpec("log-format", value: "FORMAT", help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
-            OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job (default: the number of cores)."),
+            SharedOptions.jobs,
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary."),
             OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
             OptionSpec("help", short: "h", help: "Show this help."),
@@ -73,7 +73,7 @@ enum BatchCommand {
                 }
             }
             log.summary(report, reportPath: written)
-            if options.report != nil && written == nil, report.signal == nil { return .outputFailed }
+            if options.report != nil && written == nil, report.signal == nil { return .outputBlocked }
             return ExitCode(report.outcome)
         } catch {
             console.error("slicevid: error: \(error.message)\n")
@@ -132,11 +132,7 @@ struct BatchOptions {
             throw SlicevidError(.usage, "--log-format: '\(formatText)' is not valid; accepted: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         logFormat = format
-        jobs = ProcessInfo.processInfo.activeProcessorCount
-        if let text = arguments.value("jobs") {
-            guard let value = Int(text), (1...64).contains(value) else { throw SlicevidError(.usage, "--jobs: '\(text)' is not a whole number 1–64") }
-            jobs = value
-        }
+        jobs = try SharedOptions.jobs(from: arguments)
         quiet = arguments.has("quiet")
     }
 }
@@ -148,7 +144,7 @@ extension ExitCode {
         case .success: self = .success
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
-        case .interrupted(let signal): self = signal == SIGTERM ? .terminated : .interrupted
+        case .interrupted(let signal): self.init(signal: signal)
         }
     }
 }

@@ -5,7 +5,6 @@
 import Foundation
 import SliceKit
 import SlicePipeline
-import Synchronization
 
 /// The `--log-format` values.
 enum LogFormat: String, CaseIterable {
@@ -26,7 +25,6 @@ final class BatchLog: Sendable {
     private let quiet: Bool
     private let manifest: String
     private let shard: Shard
-    private let lastDrawn = Mutex<UInt64>(0)
 
     /// - Parameters:
     ///   - console: where lines go.
@@ -76,7 +74,7 @@ final class BatchLog: Sendable {
             emit(fields)
             return
         }
-        let stopped = report.signal.map { $0 == SIGTERM ? " (stopped by SIGTERM)" : " (stopped by SIGINT)" } ?? ""
+        let stopped = report.signal.map { " (stopped by \(signalName($0)))" } ?? ""
         line("\(manifest): \(counts.isEmpty ? "no jobs in this shard" : counts.joined(separator: ", ")) in \(String(format: "%.2f", report.seconds)) s\(stopped)")
         for job in report.jobs where job.status == .failed {
             line("failed: job '\(job.id)': \(job.error ?? "unknown error")")
@@ -104,21 +102,13 @@ final class BatchLog: Sendable {
         case .skipped: text = "up to date, skipped"
         case .failed, .interrupted, .pending: text = "\(result.status.rawValue): \(result.error ?? "unknown error")"
         }
-        if format == .progress { console.error("\r\u{1B}[K") }
         line("[\(position)/\(count)] \(result.id): \(text)")
     }
 
     /// Redraws the terminal line: the batch's bar, then the job's (at most ten times a second).
     private func draw(id: String, position: Int, count: Int, done: Int, total: Int, force: Bool) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let due = lastDrawn.withLock { last -> Bool in
-            guard force || now - last > 100_000_000 else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
         let job = total == 0 ? "starting" : "\(BatchLog.bar(done, total, width: 20)) \(done * 100 / total)%"
-        console.error("\r\u{1B}[Kbatch \(BatchLog.bar(position - 1, count, width: 20)) \(position)/\(count) · \(id) \(job)")
+        console.status("batch \(BatchLog.bar(position - 1, count, width: 20)) \(position)/\(count) · \(id) \(job)", force: force)
     }
 
     private static func bar(_ done: Int, _ total: Int, width: Int) -> String {

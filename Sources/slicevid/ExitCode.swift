@@ -32,6 +32,7 @@ enum ExitCode: Int32 {
     /// 128 + SIGTERM.
     case terminated = 143
 
+    /// The documented code for an error of `category`.
     init(_ category: SlicevidError.Category) {
         switch category {
         case .usage: self = .usage
@@ -40,7 +41,12 @@ enum ExitCode: Int32 {
         case .outputBlocked: self = .outputBlocked
         case .unavailable: self = .unavailable
         case .outputFailed: self = .outputFailed
-        case .interrupted(let signal): self = signal == SIGTERM ? .terminated : .interrupted
+        case .interrupted(let signal): self.init(signal: signal)
         }
+    }
+
+    /// 128 + the signal, as shells report a process a signal stopped.
+    init(signal: Int32) {
+        self = signal == SIGTERM ? .terminated : .interrupted
     }
 }

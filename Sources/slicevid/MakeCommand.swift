@@ -22,7 +22,7 @@ struct MakeCommand {
         } + [
             OptionSpec("crf", value: "N", help: "Quality for video outputs, 0–51, lower is better (default 18)."),
             OptionSpec("encoder-preset", value: "NAME", help: "x264 speed preset: ultrafast … veryslow (default medium)."),
-            OptionSpec("jobs", short: "j", value: "N", help: "Render threads (default: the number of cores). Output is identical for any value."),
+            SharedOptions.jobs,
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
             OptionSpec("quiet", short: "q", help: "Print nothing but errors."),
             OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
@@ -84,11 +84,7 @@ struct MakeCommand {
             }
             encoder.preset = name
         }
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
-        if let text = arguments.value("jobs") {
-            guard let value = Int(text) else { throw SlicevidError(.usage, "--jobs: '\(text)' is not a whole number 1–64") }
-            jobs = value
-        }
+        let jobs = try SharedOptions.jobs(from: arguments)
         var outputs = arguments.all("output")
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
         return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),

@@ -1,5 +1,6 @@
 // Fingerprints change exactly when an output would: a still's bytes, a setting of any
-// transition, the encoder settings of a video, or the slicevid version.
+// transition, the layout the frames were rendered in, the encoder settings of a video, or the
+// slicevid version.
 
 import SliceKit
 import SliceMedia
@@ -11,9 +12,10 @@ import Testing
     private let hashes = ["aa", "bb", "cc"]
 
     private func value(_ sequence: SequenceSpec? = nil, hashes: [String]? = nil, version: String = "1.0",
-                       format: OutputFormat = .mp4, encoder: EncoderSettings = EncoderSettings()) -> String {
+                       format: OutputFormat = .mp4, canvas: PixelLayout = .yuv420p,
+                       encoder: EncoderSettings = EncoderSettings()) -> String {
         Fingerprint(sequence: sequence ?? self.sequence, imageHashes: hashes ?? self.hashes, version: version)
-            .output(format, encoder: encoder).value
+            .output(format, canvas: canvas, encoder: encoder).value
     }
 
     @Test func sameInputsGiveTheSameFingerprint() {
@@ -33,6 +35,7 @@ import Testing
             value(held),
             value(version: "1.1"),
             value(format: .pngSequence),
+            value(canvas: .gbrp),
             value(encoder: EncoderSettings(crf: 20)),
             value(encoder: EncoderSettings(preset: "fast")),
         ]
@@ -44,10 +47,10 @@ import Testing
     }
 
     @Test func theLinesSayWhatIsCovered() {
-        let lines = Fingerprint(sequence: sequence, imageHashes: hashes, version: "1.0").output(.mp4, encoder: EncoderSettings()).lines
+        let lines = Fingerprint(sequence: sequence, imageHashes: hashes, version: "1.0").output(.mp4, canvas: .yuv420p, encoder: EncoderSettings()).lines
         #expect(lines.first == "slicevid 1.0")
         #expect(lines.contains("image 2 cc"))
         #expect(lines.contains { $0.hasPrefix("transition 1 size=1920x1080 fps=30 ") && $0.contains(" easing=spring ") })
-        #expect(lines.last == "output mp4 crf=18 encoder-preset=medium")
+        #expect(lines.last == "output mp4 canvas=yuv420p crf=18 encoder-preset=medium")
     }
 }

@@ -98,6 +98,8 @@ import Testing
             (["jobs": [job("a", ["easing": true])]], "campaign.json: job 'a': easing: wrong type"),
             (["jobs": [job("a", ["preset": "nope"])]], "campaign.json: job 'a': preset: nope: unknown preset"),
             (["jobs": [job("a", ["outputs": "a.avi"])]], "campaign.json: job 'a': outputs: a.avi: unknown output type"),
+            (["jobs": [job("a", ["outputs": ["a.mp4", "-"]])]], "campaign.json: job 'a': outputs[1]: '-' is for slicevid make"),
+            (["jobs": [job("a", ["outputs": "null"])]], "campaign.json: job 'a': outputs[0]: 'null' is for slicevid make"),
             (["jobs": [job("a", ["crf": 52])]], "campaign.json: job 'a': crf: expected a whole number 0–51"),
             (["jobs": [job("a", ["transitions": [["size": "2x2"]]])]], "campaign.json: job 'a': transitions[0].size: unknown field"),
             (["jobs": [job("a", ["transitions": [[:], [:]]])]], "campaign.json: job 'a': transitions: expected an array of 1 objects"),
