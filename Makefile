@@ -32,6 +32,12 @@ demo: build
 	$(RELEASE) make --preset spring -o out/demo.mp4 --force
 	@echo "demo written to out/demo.mp4"
 
+# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it).
+bench: build
+	@command -v ffmpeg >/dev/null 2>&1 || { echo "make: installing the ffmpeg CLI (benchmark peer only)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
+	python3 bench/bench.py $(BENCH_ARGS)
+
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 test: deps
 	$(SWIFT) build --build-tests

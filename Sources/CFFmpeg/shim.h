@@ -10,6 +10,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 
 /// AVERROR(EAGAIN): "output not ready, feed more input".

@@ -39,8 +39,14 @@ public struct Compositor: Sendable {
     /// Draws frame `index` into `target`, overwriting every pixel.
     /// - Precondition: `target` has the stills' size and layout.
     public func render(frame index: Int, into target: PlanarImage) {
+        render(plan.content(ofFrame: index), into: target)
+    }
+
+    /// Draws `content` (a frame's, or a motion-blur sample's between frames) into `target`.
+    /// - Precondition: `target` has the stills' size and layout.
+    public func render(_ content: FrameContent, into target: PlanarImage) {
         precondition(target.width == source.width && target.height == source.height && target.layout == layout)
-        switch plan.content(ofFrame: index) {
+        switch content {
         case .source:
             target.copy(from: source)
         case .destination:
@@ -73,16 +79,43 @@ public struct Compositor: Sendable {
             // Rows covered by each still after the shift, clipped to the plane.
             let inRows = Compositor.clip(dyIn, rows)..<Compositor.clip(dyIn + rows, rows)
             let outRows = Compositor.clip(dyOut, rows)..<Compositor.clip(dyOut + rows, rows)
-            for y in 0..<rows {
-                let to = dst.row(y) + x0
+            // Walk the rows as runs (destination, source or background) so the inner loops
+            // are plain strided copies with no per-row decisions.
+            var y = 0
+            while y < rows {
                 if inRows.contains(y) {
-                    memcpy(to, dest.row(y - dyIn) + x0, width)
-                } else if outRows.contains(y) {
-                    memcpy(to, src.row(y - dyOut) + x0, width)
+                    Compositor.copyRuns(to: dst, from: dest, rows: y..<inRows.upperBound, shift: dyIn, x: x0, width: width)
+                    y = inRows.upperBound
+                    continue
+                }
+                let nextIn = y < inRows.lowerBound ? inRows.lowerBound : rows
+                if outRows.contains(y) {
+                    let end = min(outRows.upperBound, nextIn)
+                    Compositor.copyRuns(to: dst, from: src, rows: y..<end, shift: dyOut, x: x0, width: width)
+                    y = end
                 } else {
-                    memset(to, Int32(fill), width)
+                    let end = min(nextIn, y < outRows.lowerBound ? outRows.lowerBound : rows)
+                    var to = dst.row(y) + x0
+                    for _ in y..<end {
+                        memset(to, Int32(fill), width)
+                        to += dst.stride
+                    }
+                    y = end
                 }
             }
+        }
+    }
+
+    /// Copies `width` bytes at column `x` of each row in `rows` from row `r - shift` of `from`.
+    @inline(__always)
+    private static func copyRuns(to: Plane, from: Plane, rows: Range<Int>, shift: Int, x: Int, width: Int) {
+        guard !rows.isEmpty else { return }
+        var target = to.row(rows.lowerBound) + x
+        var source = from.row(rows.lowerBound - shift) + x
+        for _ in rows {
+            memcpy(target, source, width)
+            target += to.stride
+            source += from.stride
         }
     }
 

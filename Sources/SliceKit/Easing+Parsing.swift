@@ -1,4 +1,5 @@
-// Reading and printing easing names: `spring`, `ease-in-out`, `cubic-bezier(…)`, `spring(damping: 0.6)`.
+// Reading and printing easing names: `spring`, `ease-in-out`, `ease-out-bounce`, `cubic-bezier(…)`,
+// `spring(damping: 0.6)`, `spring(stiffness: 170, damping: 26)`.
 
 import Foundation
 
@@ -18,16 +19,18 @@ extension Easing: CustomStringConvertible {
         ("ease-in", .cubicBezier(.easeIn)),
         ("ease-out", .cubicBezier(.easeOut)),
         ("ease-in-out", .cubicBezier(.easeInOut)),
-    ]
+    ] + PennerCurve.all.map { ($0.name, .penner($0)) }
 
     /// One line naming everything `Easing(parsing:)` accepts, for errors and `--help`.
-    public static let acceptedForms =
-        namedCurves.map(\.name).joined(separator: ", ")
-        + ", cubic-bezier(x1,y1,x2,y2), spring(damping: 0.8, velocity: 0)"
+    public static let acceptedForms = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2), "
+        + "ease-{\(PennerCurve.Mode.allCases.map(\.rawValue).joined(separator: ","))}-"
+        + "{\(PennerCurve.Family.allCases.map(\.rawValue).joined(separator: ","))} (e.g. ease-out-bounce), "
+        + "spring or spring(damping: 0.8, velocity: 0) (UIKit, fitted to the duration, 0 < damping ≤ 1), "
+        + "spring(stiffness: 100, damping: 10, mass: 1) (physical, real time, snapped to rest at the end)"
 
     /// Parses the text form of an easing.
-    /// - Parameter text: e.g. `spring`, `ease-in`, `cubic-bezier(0.4,0,0.2,1)`,
-    ///   `spring(damping: 0.6, velocity: 0)`.
+    /// - Parameter text: e.g. `spring`, `ease-in`, `ease-out-bounce`, `cubic-bezier(0.4,0,0.2,1)`,
+    ///   `spring(damping: 0.6, velocity: 0)`, `spring(stiffness: 170, damping: 26)`.
     /// - Throws: `EasingParseError` naming what is accepted.
     public init(parsing text: String) throws(EasingParseError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
@@ -36,7 +39,7 @@ extension Easing: CustomStringConvertible {
             return
         }
         guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else {
-            throw EasingParseError(text: text, reason: "unknown easing; accepted: \(Easing.acceptedForms)")
+            throw EasingParseError(text: text, reason: Easing.unknownReason(trimmed))
         }
         let name = trimmed[..<open].trimmingCharacters(in: .whitespaces)
         let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
@@ -52,31 +55,71 @@ extension Easing: CustomStringConvertible {
             }
             self = .cubicBezier(CubicBezier(values[0], values[1], values[2], values[3]))
         case "spring":
-            var damping = 0.8, velocity = 0.0
+            var given: [String: Double] = [:]
             for argument in arguments {
-                switch argument.label {
-                case "damping": damping = argument.value
-                case "velocity": velocity = argument.value
-                default:
-                    throw EasingParseError(text: text, reason: "spring takes damping: and velocity:")
+                guard let label = argument.label, given.updateValue(argument.value, forKey: label) == nil else {
+                    throw EasingParseError(text: text, reason: "spring takes each labelled value once, e.g. spring(damping: 0.8) or spring(stiffness: 100, damping: 10, mass: 1)")
                 }
             }
-            guard damping > 0, damping <= 1 else {
-                throw EasingParseError(text: text, reason: "spring damping \(damping) is out of range 0 < damping ≤ 1")
-            }
-            guard abs(velocity) <= 100 else {
-                throw EasingParseError(text: text, reason: "spring velocity \(velocity) is out of range -100…100")
-            }
-            self = .uikitSpring(damping: damping, velocity: velocity)
+            // `stiffness:` is what tells the physical form from UIKit's.
+            self = given["stiffness"] == nil ? try Easing.uikitSpring(given, text) : try Easing.physicalSpring(given, text)
         default:
-            throw EasingParseError(text: text, reason: "unknown easing; accepted: \(Easing.acceptedForms)")
+            throw EasingParseError(text: text, reason: Easing.unknownReason(trimmed))
         }
+    }
+
+    /// `spring(damping: ζ, velocity: v0)`: UIKit's duration-fitted form.
+    private static func uikitSpring(_ given: [String: Double], _ text: String) throws(EasingParseError) -> Easing {
+        if let label = given.keys.sorted().first(where: { !["damping", "velocity"].contains($0) }) {
+            throw EasingParseError(text: text, reason: label == "mass"
+                ? "a physical spring needs stiffness:, e.g. spring(stiffness: 100, damping: 10, mass: 1)"
+                : "spring takes damping: and velocity: (UIKit) or stiffness:, damping:, mass: (physical), not \(label):")
+        }
+        let damping = given["damping"] ?? 0.8, velocity = given["velocity"] ?? 0
+        guard damping > 0, damping <= 1 else {
+            throw EasingParseError(text: text, reason: "spring damping \(damping.shortText) is out of range 0 < damping ≤ 1"
+                + (damping > 1 ? " (for a physical spring give stiffness:, e.g. spring(stiffness: 100, damping: 10, mass: 1))" : ""))
+        }
+        guard abs(velocity) <= 100 else {
+            throw EasingParseError(text: text, reason: "spring velocity \(velocity.shortText) is out of range -100…100")
+        }
+        return .uikitSpring(damping: damping, velocity: velocity)
+    }
+
+    /// `spring(stiffness: k, damping: c, mass: m)`: the physical form, Remotion's defaults.
+    private static func physicalSpring(_ given: [String: Double], _ text: String) throws(EasingParseError) -> Easing {
+        if let label = given.keys.sorted().first(where: { !["stiffness", "damping", "mass"].contains($0) }) {
+            throw EasingParseError(text: text, reason: "a physical spring takes stiffness:, damping: and mass:, not \(label):")
+        }
+        let spring = PhysicalSpring(stiffness: given["stiffness"]!,
+                                    damping: given["damping"] ?? PhysicalSpring.defaultDamping,
+                                    mass: given["mass"] ?? PhysicalSpring.defaultMass)
+        let limit = PhysicalSpring.limit.shortText
+        for (label, value) in [("stiffness", spring.stiffness), ("damping", spring.damping), ("mass", spring.mass)]
+            where !(value > 0 && value <= PhysicalSpring.limit) {
+            throw EasingParseError(text: text, reason: "spring \(label) \(value.shortText) is out of range 0 < \(label) ≤ \(limit)")
+        }
+        return .physicalSpring(spring)
+    }
+
+    /// Why `text` is not an easing, with the canonical spelling when it is a Penner curve
+    /// written another way (`bounce-out`, `easeOutBounce`).
+    private static func unknownReason(_ text: String) -> String {
+        let letters = text.filter(\.isLetter)
+        if let curve = PennerCurve.all.first(where: { curve in
+            let family = curve.family.rawValue, mode = curve.mode.rawValue.filter(\.isLetter)
+            return [family + mode, "ease" + family + mode, "ease" + mode + family].contains(letters)
+        }) {
+            return "unknown easing; did you mean \(curve.name)? accepted: \(acceptedForms)"
+        }
+        return "unknown easing; accepted: \(acceptedForms)"
     }
 
     /// Splits `a, b` or `label: a, label: b` into numbers with optional labels.
     private static func arguments(_ inner: String, in text: String) throws(EasingParseError) -> [(label: String?, value: Double)] {
         var result: [(label: String?, value: Double)] = []
-        for part in inner.split(separator: ",") {
+        if inner.allSatisfy(\.isWhitespace) { return result }
+        for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
             let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let label = pieces.count == 2 ? pieces[0] : nil
             guard let valueText = pieces.last, let value = Double(valueText), value.isFinite else {
@@ -99,6 +142,10 @@ extension Easing: CustomStringConvertible {
             return "cubic-bezier(\(c.x1.shortText),\(c.y1.shortText),\(c.x2.shortText),\(c.y2.shortText))"
         case .uikitSpring(let damping, let velocity):
             return "spring(damping: \(damping.shortText), velocity: \(velocity.shortText))"
+        case .penner(let curve):
+            return curve.name
+        case .physicalSpring(let s):
+            return "spring(stiffness: \(s.stiffness.shortText), damping: \(s.damping.shortText), mass: \(s.mass.shortText))"
         }
     }
 }

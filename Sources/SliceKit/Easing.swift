@@ -11,6 +11,11 @@ public enum Easing: Sendable, Equatable {
     case cubicBezier(CubicBezier)
     /// UIKit's duration-fitted spring: `spring(damping: ζ, velocity: v0)`; the seed uses ζ 0.8.
     case uikitSpring(damping: Double, velocity: Double)
+    /// One of Penner's curves, `ease-in-quad` … `ease-in-out-bounce`.
+    case penner(PennerCurve)
+    /// A spring given physically, `spring(stiffness: k, damping: c, mass: m)`, running in real
+    /// time and snapped to 1 at the end of the duration.
+    case physicalSpring(PhysicalSpring)
 
     /// The seed's curve: UIKit `usingSpringWithDamping: 0.8, initialSpringVelocity: 0`.
     public static let seedSpring = Easing.uikitSpring(damping: 0.8, velocity: 0)
@@ -30,6 +35,10 @@ public enum Easing: Sendable, Equatable {
         case .uikitSpring(let damping, let velocity):
             return UIKitSpring(damping: damping, initialVelocity: velocity, duration: duration)
                 .value(at: elapsed)
+        case .penner(let curve):
+            return curve.value(at: x)
+        case .physicalSpring(let spring):
+            return spring.value(at: elapsed, duration: duration)
         }
     }
 }

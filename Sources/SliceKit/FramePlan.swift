@@ -13,9 +13,10 @@ public enum FrameContent: Sendable, Equatable {
 
 /// The timeline of a transition video and the strip offsets of each of its frames.
 ///
-/// Frame `i` shows time `i / fps`. The last frame shows the end of the timeline
-/// (`hold + duration + endHold`), so the destination is reached exactly on the last frame and
-/// a clip has `round(total × fps) + 1` frames.
+/// Frame `i` shows time `i / fps`. The timeline is `hold + duration + stagger × (strips − 1)
+/// + endHold` seconds long and the clip has `⌈total × fps⌉ + 1` frames, so the last frame's
+/// time is at or just past the end of the timeline; the last frame always shows the
+/// destination, exactly.
 public struct FramePlan: Sendable {
     public let spec: TransitionSpec
     public let layout: StripLayout
@@ -25,7 +26,10 @@ public struct FramePlan: Sendable {
     public init(spec: TransitionSpec) {
         self.spec = spec
         layout = StripLayout(count: spec.strips, seed: spec.seed, travel: spec.travel)
-        frameCount = Int((spec.totalSeconds * spec.frameRate.value).rounded()) + 1
+        // Rounded up so the last frame is not before the end of the timeline (a staggered
+        // transition rarely ends on a frame boundary); the tolerance keeps sums such as
+        // 0.1 + 0.2 s at 20 fps at 6 frame intervals, not 7.
+        frameCount = Int((spec.totalSeconds * spec.frameRate.value - 1e-6).rounded(.up)) + 1
     }
 
     /// Seconds at which frame `index` is shown.
@@ -38,16 +42,33 @@ public struct FramePlan: Sendable {
         Double(spec.direction == .vertical ? spec.height : spec.width)
     }
 
-    /// What frame `index` shows.
+    /// Whether frame `index` is the unchanged source (the hold), which needs no destination.
+    public func showsSourceOnly(frame index: Int) -> Bool {
+        index < frameCount - 1 && time(ofFrame: index) - spec.hold <= 0
+    }
+
+    /// What frame `index` shows. The last frame is the destination by definition.
     public func content(ofFrame index: Int) -> FrameContent {
-        let elapsed = time(ofFrame: index) - spec.hold
+        if index >= frameCount - 1 { return .destination }
+        return content(atTime: time(ofFrame: index))
+    }
+
+    /// What the timeline shows at `time` seconds, which need not fall on a frame (motion blur
+    /// samples between frames).
+    ///
+    /// Strip i moves during `[hold + i × stagger, hold + i × stagger + duration]`; before the
+    /// first strip moves it is the source, after the last one settles the destination.
+    public func content(atTime time: Double) -> FrameContent {
+        let elapsed = time - spec.hold
         if elapsed <= 0 { return .source }
-        if elapsed >= spec.duration { return .destination }
-        let progress = spec.easing.progress(elapsed: elapsed, duration: spec.duration)
+        if elapsed >= spec.transitionSeconds { return .destination }
         let extent = travelExtent
+        // Without stagger every strip shares one progress value: evaluate the curve once.
+        let shared = spec.stagger == 0 ? spec.easing.progress(elapsed: elapsed, duration: spec.duration) : nil
         var outgoing = [Double](repeating: 0, count: layout.count)
         var incoming = [Double](repeating: 0, count: layout.count)
         for i in 0..<layout.count {
+            let progress = shared ?? spec.easing.progress(elapsed: elapsed - Double(i) * spec.stagger, duration: spec.duration)
             outgoing[i] = StripLayout.outgoingSign(i) * layout.outgoingTravel[i] * extent * progress
             incoming[i] = StripLayout.incomingSign(i) * layout.incomingTravel[i] * extent * (1 - progress)
         }

@@ -6,7 +6,8 @@
 public enum SpecField: String, Sendable, CaseIterable {
     case size, fps, hold, duration
     case endHold = "end-hold"
-    case slices, direction, travel, easing, seed, background, fit
+    case slices, direction, travel, easing, stagger, seed, background, fit
+    case motionBlur = "motion-blur"
 
     /// What the field accepts, for `--help` and errors.
     public var accepted: String {
@@ -16,13 +17,15 @@ public enum SpecField: String, Sendable, CaseIterable {
         case .hold: "seconds the source is held before the transition (≥ 0)"
         case .duration: "seconds the transition takes (> 0)"
         case .endHold: "extra seconds the destination is held at the end (≥ 0)"
-        case .slices: "number of strips, 1…\(TransitionSpec.maximumSide)"
+        case .slices: "number of strips 1…\(TransitionSpec.maximumSide), or a strip width in pixels such as 24px"
         case .direction: StripDirection.allCases.map(\.rawValue).joined(separator: " or ")
         case .travel: "MIN,MAX: strip travel in frame sizes, e.g. 1,4"
         case .easing: Easing.acceptedForms
+        case .stagger: "seconds between consecutive strips starting to move (≥ 0, a wave); the clip gets stagger × (strips − 1) longer"
         case .seed: "a whole number 0…18446744073709551615"
         case .background: "#RRGGBB, #RRGGBBAA or transparent (gaps see through; needs an output that keeps alpha)"
         case .fit: FitMode.allCases.map(\.rawValue).joined(separator: " or ")
+        case .motionBlur: "sub-frame samples averaged per moving frame, 1 (off) to \(MotionBlur.maximumSamples)"
         }
     }
 }
@@ -42,16 +45,22 @@ extension TransitionSpec {
         case .fps:
             guard let rate = FrameRate(parsing: text) else { throw bad }
             frameRate = rate
-        case .hold, .duration, .endHold:
+        case .hold, .duration, .endHold, .stagger:
             guard let seconds = Double(text), seconds.isFinite else { throw bad }
             switch field {
             case .hold: hold = seconds
             case .duration: duration = seconds
+            case .stagger: stagger = seconds
             default: endHold = seconds
             }
         case .slices:
-            guard let count = Int(text) else { throw bad }
-            strips = count
+            if text.lowercased().hasSuffix("px") {
+                guard let pixels = Int(text.dropLast(2)) else { throw bad }
+                division = .width(pixels: pixels)
+            } else {
+                guard let count = Int(text) else { throw bad }
+                division = .count(count)
+            }
         case .direction:
             guard let value = StripDirection(rawValue: text.lowercased()) else { throw bad }
             direction = value
@@ -77,6 +86,9 @@ extension TransitionSpec {
         case .fit:
             guard let value = FitMode(rawValue: text.lowercased()) else { throw bad }
             fit = value
+        case .motionBlur:
+            guard let samples = Int(text) else { throw bad }
+            motionBlur = samples
         }
     }
 
@@ -88,13 +100,19 @@ extension TransitionSpec {
         case .hold: hold.shortText
         case .duration: duration.shortText
         case .endHold: endHold.shortText
-        case .slices: String(strips)
+        case .slices:
+            switch division {
+            case .count(let count): String(count)
+            case .width(let pixels): "\(pixels)px"
+            }
         case .direction: direction.rawValue
         case .travel: "\(travel.lowerBound.shortText),\(travel.upperBound.shortText)"
         case .easing: easing.description
+        case .stagger: stagger.shortText
         case .seed: String(seed)
         case .background: background.description
         case .fit: fit.rawValue
+        case .motionBlur: String(motionBlur)
         }
     }
 }

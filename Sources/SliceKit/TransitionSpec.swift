@@ -9,6 +9,15 @@ public enum FitMode: String, Sendable, CaseIterable {
     case contain
 }
 
+/// How the frame is cut into strips: a fixed number, or strips of a fixed width that keep
+/// their look at every frame size.
+public enum StripDivision: Sendable, Equatable {
+    /// Exactly this many strips.
+    case count(Int)
+    /// As many strips of about this many pixels as fit across the frame (at least one).
+    case width(pixels: Int)
+}
+
 /// The fully resolved look and timing of one transition video.
 public struct TransitionSpec: Sendable, Equatable {
     /// The seed default: documented in the README; any fixed value would do, this one is the
@@ -24,14 +33,37 @@ public struct TransitionSpec: Sendable, Equatable {
     public var duration: Double = 1.0
     /// Extra seconds the destination is shown after the transition.
     public var endHold: Double = 0.0
-    public var strips: Int = 75
+    /// How the frame is cut into strips; the seed's 75 strips by default.
+    public var division: StripDivision = .count(75)
     public var direction: StripDirection = .vertical
     /// The range of the random travel factor K (in frame heights, or widths when horizontal).
     public var travel: ClosedRange<Double> = 1...4
     public var easing: Easing = .seedSpring
+    /// Seconds between consecutive strips starting to move (0: all at once, as in the seed).
+    /// Strip i starts `i × stagger` after the hold and moves for `duration`, so the transition
+    /// lasts `duration + stagger × (strips − 1)`.
+    public var stagger: Double = 0
     public var seed: UInt64 = TransitionSpec.defaultSeed
     public var background: RGBAColor = .black
     public var fit: FitMode = .cover
+    /// Sub-frame samples averaged into each moving frame (1: no motion blur). See `MotionBlur`.
+    public var motionBlur: Int = 1
+
+    /// The number of strips: the count, or as many strips of the given width as fit across
+    /// the frame (across its width for vertical strips, its height for horizontal ones).
+    /// Setting it asks for exactly that many strips.
+    public var strips: Int {
+        get {
+            switch division {
+            case .count(let count):
+                return count
+            case .width(let pixels):
+                let across = direction == .vertical ? width : height
+                return max(1, Int((Double(across) / Double(pixels)).rounded()))
+            }
+        }
+        set { division = .count(newValue) }
+    }
 
     public init() {}
 
@@ -48,25 +80,39 @@ public struct TransitionSpec: Sendable, Equatable {
         guard width % 2 == 0, height % 2 == 0 else {
             throw fail("size", "\(width)x\(height) has an odd side; yuv420p video needs even width and height")
         }
-        guard hold.isFinite, hold >= 0, hold <= 3600 else { throw fail("hold", "\(hold) must be between 0 and 3600 seconds") }
+        guard hold.isFinite, hold >= 0, hold <= 3600 else { throw fail("hold", "\(hold.shortText) must be between 0 and 3600 seconds") }
         guard duration.isFinite, duration > 0, duration <= 3600 else {
-            throw fail("duration", "\(duration) must be greater than 0 and at most 3600 seconds")
+            throw fail("duration", "\(duration.shortText) must be greater than 0 and at most 3600 seconds")
         }
         guard endHold.isFinite, endHold >= 0, endHold <= 3600 else {
-            throw fail("end-hold", "\(endHold) must be between 0 and 3600 seconds")
+            throw fail("end-hold", "\(endHold.shortText) must be between 0 and 3600 seconds")
         }
         // More strips than pixels is allowed (some strips are then empty): the strips still
         // tile the frame exactly, and a preset made for 1080p keeps working at preview sizes.
-        guard (1...TransitionSpec.maximumSide).contains(strips) else {
-            throw fail("slices", "\(strips) must be between 1 and \(TransitionSpec.maximumSide)")
+        switch division {
+        case .count(let count) where !(1...TransitionSpec.maximumSide).contains(count):
+            throw fail("slices", "\(count) must be between 1 and \(TransitionSpec.maximumSide)")
+        case .width(let pixels) where !(1...TransitionSpec.maximumSide).contains(pixels):
+            throw fail("slices", "\(pixels)px must be a strip width between 1px and \(TransitionSpec.maximumSide)px")
+        default:
+            break
         }
         guard travel.lowerBound >= 0, travel.upperBound <= 100 else {
-            throw fail("travel", "\(travel.lowerBound)…\(travel.upperBound) must lie within 0…100 frame sizes")
+            throw fail("travel", "\(travel.lowerBound.shortText)…\(travel.upperBound.shortText) must lie within 0…100 frame sizes")
+        }
+        guard stagger.isFinite, stagger >= 0, transitionSeconds <= 3600 else {
+            throw fail("stagger", "\(stagger.shortText) must be at least 0 and keep the transition (duration + stagger × (strips − 1)) within 3600 seconds")
+        }
+        guard (1...MotionBlur.maximumSamples).contains(motionBlur) else {
+            throw fail("motion-blur", "\(motionBlur) must be 1 (off) to \(MotionBlur.maximumSamples) samples per frame")
         }
     }
 
-    /// Total seconds from the first frame's time to the last frame's.
-    public var totalSeconds: Double { hold + duration + endHold }
+    /// Seconds from the first strip starting to move to the last strip coming to rest.
+    public var transitionSeconds: Double { duration + stagger * Double(strips - 1) }
+
+    /// Total seconds of the timeline: hold, transition and end hold.
+    public var totalSeconds: Double { hold + transitionSeconds + endHold }
 }
 
 /// A spec field out of range. `field` is the flag name without dashes (also the preset key).

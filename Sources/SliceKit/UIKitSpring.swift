@@ -40,18 +40,9 @@ public struct UIKitSpring: Sendable, Equatable {
     public func value(at t: Double) -> Double {
         if t <= 0 { return 0 }
         if t >= duration { return 1 }
-        return UIKitSpring.position(zeta: damping, omega0: omega0, v0: initialVelocity, t: t)
+        return DampedOscillator(zeta: damping, omega0: omega0, v0: initialVelocity).position(at: t)
     }
 
-    /// The closed-form solution of the damped oscillator released at 0 toward 1.
-    static func position(zeta: Double, omega0: Double, v0: Double, t: Double) -> Double {
-        if zeta >= 1 {
-            return 1 - exp(-omega0 * t) * (1 + (omega0 - v0) * t)
-        }
-        let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
-        let decay = exp(-zeta * omega0 * t)
-        return 1 - decay * (cos(omegaD * t) + ((zeta * omega0 - v0) / omegaD) * sin(omegaD * t))
-    }
 
     /// The envelope of the oscillation at the end of the duration, minus ε. The fitted ω0 is
     /// a root of this function.

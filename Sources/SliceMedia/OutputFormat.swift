@@ -52,8 +52,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// Whether `path` has exactly one printf frame-number pattern (`%d`, `%05d`), in its file
-    /// name. libavformat's image2 muxer expands the whole path, reads `%%` as a literal `%` and
-    /// refuses any other `%` sequence, so the directories are checked too.
+    /// name, and no other `%` anywhere: libavformat's image2 muxer expands the whole path, and
+    /// a literal `%%` is refused here so that every reader of the pattern agrees with it.
     public static func hasFramePattern(_ path: String) -> Bool {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
         return framePatternCount(Substring(path)) == 1 && framePatternCount(name) == 1
@@ -65,10 +65,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         var rest = text
         while let percent = rest.firstIndex(of: "%") {
             rest = rest[rest.index(after: percent)...]
-            if rest.first == "%" {
-                rest = rest.dropFirst()
-                continue
-            }
+            // `%%` (a literal `%` to image2) is refused: every other reader of the pattern
+            // (overwrite checks, batch records) would see a different name than image2 writes.
+            if rest.first == "%" { return nil }
             rest = rest.drop { $0.isASCII && $0.isNumber }
             guard rest.first == "d" else { return nil }
             rest = rest.dropFirst()

@@ -9,6 +9,8 @@ import SliceMedia
 public struct MakePlan: Sendable {
     /// What the render produces.
     public let clip: Clip
+    /// The transitions rendered, checked (one for `--from/--to` and the demo cards).
+    public let sequence: SequenceSpec
     /// The layout frames are rendered in: the one that feeds every output without loss.
     public let renderLayout: PixelLayout
     /// The outputs that are written, in request order (`null` has none).
@@ -29,10 +31,13 @@ extension MakeJob {
             throw SlicevidError(.usage, error.description)
         }
         try validate(request)
+        let sequence = try resolvedSequence(request)
         if request.encoder.crf != nil && request.encoder.bitrate != nil {
             throw SlicevidError(.usage, "--crf and --bitrate are two ways to set quality; give one (or give them to different outputs: -o a.mp4:crf=20 -o b.webm:bitrate=2M)")
         }
-        let clip = Clip(spec: request.spec)
+        let spec = request.spec
+        let clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
+                        frameCount: SequencePlan(spec: sequence).frameCount, isTransparent: spec.background.alpha < 255)
         var paths: [String] = []
         var plans: [EncodingPlan] = []
         for text in request.outputs {
@@ -56,7 +61,7 @@ extension MakeJob {
         }
         // A flag that would change what is written but fits no output is a mistake worth
         // hearing about (a crf for a GIF); a tuning flag no output has is just unused.
-        for option in request.encoder.givenOptions where !plans.isEmpty && !option.isTuning {
+        for option in request.encoder.givenOptions where request.refusesUnusedSettings && !plans.isEmpty && !option.isTuning {
             let reasons = plans.compactMap { plan in plan.ignored[option].map { "\(plan.path): \($0)" } }
             if reasons.count == plans.count {
                 throw SlicevidError(.usage, "--\(option.rawValue) applies to none of the outputs (\(reasons.joined(separator: "; ")))")
@@ -64,7 +69,7 @@ extension MakeJob {
         }
         for plan in plans { try OutputTarget.check(path: plan.path, force: request.force) }
         let layout = PixelLayout.covering(plans.map(\.renderLayout))
-        return MakePlan(clip: clip, renderLayout: layout, outputs: plans, paths: paths)
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths)
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills.

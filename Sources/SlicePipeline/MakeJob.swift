@@ -12,6 +12,11 @@ public struct MakeRequest: Sendable {
     public var from: String?
     /// The incoming still.
     public var to: String?
+    /// Two or more stills shown in turn (`slicevid make a b c`); used instead of `from`/`to`.
+    public var images: [String]
+    /// Per-transition settings for `images`; nil derives them from `spec`
+    /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
+    public var sequence: SequenceSpec?
     /// `-o` values: a path, whose extension gives the format, and optionally that output's own
     /// options (`promo.webm:crf=32`).
     public var outputs: [String]
@@ -25,13 +30,24 @@ public struct MakeRequest: Sendable {
     public var window: Int?
     /// The encoders outputs may use (tests stand in for a libavcodec that lacks some).
     public var catalog: EncoderCatalog = .installed
+    /// Whether a setting in `encoder` that would change what is written but fits none of the
+    /// outputs is an error (flags typed for this run) or ignored (a manifest's settings, meant
+    /// for jobs with many kinds of outputs).
+    public var refusesUnusedSettings = true
 
-    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil, outputs: [String],
+    /// The render threads accepted: more than cores only adds contention, but 64 keeps big
+    /// machines usable.
+    public static let jobsRange = 1...64
+
+    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
+                images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
                 encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int? = nil) {
         self.spec = spec
         self.from = from
         self.to = to
+        self.images = images
+        self.sequence = sequence
         self.outputs = outputs
         self.encoder = encoder
         self.force = force
@@ -42,7 +58,7 @@ public struct MakeRequest: Sendable {
 
 /// What a render reports as it goes.
 public enum MakeEvent: Sendable {
-    /// Inputs decoded, encoders open; rendering starts.
+    /// Both stills decoded and every encoder open: from here on only output can fail.
     case started(frames: Int, outputs: [String])
     /// `done` of `total` frames consumed by every output.
     case progress(done: Int, total: Int)
@@ -70,31 +86,70 @@ public enum MakeJob {
         // Every output is checked against its codec and the filesystem, then its temporary name
         // reserved, before any decoding. `null` outputs render without a sink.
         let planned = try plan(request)
+        let sequence = planned.sequence
         var targets: [OutputTarget] = []
         for output in planned.outputs {
             targets.append(try OutputTarget(path: output.path, force: request.force))
         }
         let layout = planned.renderLayout
 
-        let stills = try loadStills(request, layout: layout)
+        // Every input must exist before anything starts. The first still is decoded now; the
+        // others while the encoders already work on the first still's hold.
+        let paths = request.stillPaths
+        do {
+            for path in paths { try StillDecoder.checkReadable(path: path) }
+        } catch {
+            throw SlicevidError(error)
+        }
+        let first: PlanarImage
+        do {
+            first = try StillLoader.load(paths.first, role: 0, spec: spec, layout: layout)
+        } catch {
+            throw SlicevidError(error)
+        }
+        // A still that comes back later in a sequence (a → b → a) is decoded once and shared.
+        var pending: [String: DeferredStill] = [:]
+        if let path = paths.first { pending[path] = DeferredStill(ready: first) }
+        let rest = (1..<sequence.imageCount).map { index in
+            let path = paths.isEmpty ? nil : paths[index]
+            if let path, let shared = pending[path] { return shared }
+            let still = DeferredStill { () throws(MediaError) in
+                try StillLoader.load(path, role: index, spec: spec, layout: layout)
+            }
+            if let path { pending[path] = still }
+            return still
+        }
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
-        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout,
-                              stills: [stills.source, stills.destination], background: spec.background)
-        let plan = FramePlan(spec: spec)
-        let compositor = Compositor(plan: plan, source: stills.source, destination: stills.destination)
+        // A GIF's palette is chosen from every still, so it waits for those still decoding.
+        var stills = [first]
+        if planned.outputs.contains(where: \.needsPalette) {
+            for still in rest {
+                switch still.wait() {
+                case .success(let image): stills.append(image)
+                case .failure(let error): throw SlicevidError(error)
+                }
+            }
+        }
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: stills, background: spec.background)
+        let plan = SequencePlan(spec: sequence)
+        // "Started" is announced once every still decoded, so a bad input still fails with its
+        // one error line and nothing before it.
+        let outputs = planned.paths
+        let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, cancellation: cancellation,
+                                        onStillsReady: { events(.started(frames: plan.frameCount, outputs: outputs)) })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
-        events(.started(frames: plan.frameCount, outputs: planned.paths))
 
         let stats: RenderStats
         do {
             stats = try loop.run(pool: pool, sinks: sinks, cancellation: cancellation,
-                                 render: { compositor.render(frame: $0, into: $1) },
+                                 render: { renderer.render($0, into: $1) },
                                  progress: { events(.progress(done: $0, total: plan.frameCount)) })
         } catch let error as SlicevidError {
             throw error
         } catch is RenderCancelled {
+            if cancellation.signal == nil, let failure = renderer.failure { throw SlicevidError(failure) }
             throw interrupted(cancellation)
         } catch {
             throw SlicevidError(.outputFailed, "\(error)")
@@ -106,6 +161,7 @@ public enum MakeJob {
 
     /// Checks the parts of a request that are not spec fields or output settings.
     static func validate(_ request: MakeRequest) throws(SlicevidError) {
+        try validateImages(request)
         if (request.from == nil) != (request.to == nil) {
             throw SlicevidError(.usage, request.from == nil ? "--from is missing: give both --from and --to, or neither for the demo"
                                                             : "--to is missing: give both --from and --to, or neither for the demo")
@@ -118,30 +174,13 @@ public enum MakeJob {
             let key = URL(fileURLWithPath: path).standardizedFileURL.path
             guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
         }
-        guard (1...64).contains(request.jobs) else { throw SlicevidError(.usage, "--jobs: \(request.jobs) must be 1…64") }
-    }
-
-    /// Decodes and fits both stills (or draws the demo cards) into `layout`.
-    private static func loadStills(_ request: MakeRequest, layout: PixelLayout) throws(SlicevidError)
-        -> (source: PlanarImage, destination: PlanarImage) {
-        let spec = request.spec
-        do {
-            let pictures: (RGBAImage, RGBAImage)
-            if let from = request.from, let to = request.to {
-                pictures = (try StillDecoder.load(path: from, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background),
-                            try StillDecoder.load(path: to, width: spec.width, height: spec.height, fit: spec.fit, background: spec.background))
-            } else {
-                pictures = (DemoCards.source(width: spec.width, height: spec.height),
-                            DemoCards.destination(width: spec.width, height: spec.height))
-            }
-            return (try StillConverter.planar(pictures.0, layout: layout), try StillConverter.planar(pictures.1, layout: layout))
-        } catch {
-            throw SlicevidError(error)
+        guard MakeRequest.jobsRange.contains(request.jobs) else {
+            throw SlicevidError(.usage, "--jobs: \(request.jobs) must be \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
         }
     }
 
     private static func interrupted(_ cancellation: Cancellation) -> SlicevidError {
         let signal = cancellation.signal ?? SIGINT
-        return SlicevidError(.interrupted(signal: signal), "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); no output was written")
+        return SlicevidError(.interrupted(signal: signal), "interrupted by \(signalName(signal)); no output was written")
     }
 }

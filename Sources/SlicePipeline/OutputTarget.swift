@@ -80,9 +80,21 @@ public final class OutputTarget: @unchecked Sendable {
         guard access(folder, W_OK) == 0 else {
             throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
         }
-        let existing = format.isSequence ? OutputTarget.firstFrameName(pattern: url.path) : url.path
-        if !force, FileManager.default.fileExists(atPath: existing) {
-            throw SlicevidError(.outputBlocked, "-o \(path): \(existing) already exists; pass --force to replace it")
+        if format.isSequence {
+            // Any frame of an earlier sequence counts, not just frame 0: they would be mixed.
+            if !force, let existing = OutputTarget.existingFrames(pattern: url.path).first {
+                throw SlicevidError(.outputBlocked, "-o \(path): \(existing) already exists; pass --force to replace the sequence")
+            }
+        } else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+                guard !isDirectory.boolValue else {
+                    throw SlicevidError(.outputBlocked, "-o \(path): is a folder; give a file name")
+                }
+                guard force else {
+                    throw SlicevidError(.outputBlocked, "-o \(path): already exists; pass --force to replace it")
+                }
+            }
         }
         return format
     }
@@ -119,6 +131,23 @@ public final class OutputTarget: @unchecked Sendable {
         } else {
             unlink(temporaryPath)
         }
+    }
+
+    /// Files in the pattern's folder that the pattern could have written (`%05d` matches five
+    /// or more digits, as printf pads), sorted.
+    static func existingFrames(pattern: String) -> [String] {
+        let url = URL(fileURLWithPath: pattern)
+        let name = url.lastPathComponent
+        guard let percent = name.lastIndex(of: "%"), let d = name[percent...].firstIndex(of: "d") else { return [] }
+        let prefix = String(name[..<percent]), suffix = String(name[name.index(after: d)...])
+        let width = Int(name[name.index(after: percent)..<d]) ?? 1
+        let folder = url.deletingLastPathComponent().path
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return files.filter { file in
+            guard file.hasPrefix(prefix), file.hasSuffix(suffix), file.count >= prefix.count + suffix.count + width else { return false }
+            let digits = file.dropFirst(prefix.count).dropLast(suffix.count)
+            return digits.allSatisfy { $0.isASCII && $0.isNumber }
+        }.sorted().map { folder + "/" + $0 }
     }
 
     /// The file frame 0 of a sequence pattern is written to.

@@ -93,8 +93,11 @@ public struct RenderLoop: Sendable {
         ordering.drain()
         for runner in runners { runner.queue.sync {} }
 
+        // A signal wins over the errors it provokes (a reader closing the pipe it was told to
+        // close): the user asked to stop, and the exit code must say so.
+        if let signal = cancellation.signal { throw RenderCancelled(signal: signal) }
         if let error = firstError.withLock({ $0 }) { throw error }
-        if cancellation.isCancelled { throw RenderCancelled(signal: cancellation.signal) }
+        if cancellation.isCancelled { throw RenderCancelled(signal: nil) }
 
         // Flush every encoder at once: each finishes on its own queue.
         let finishing = DispatchGroup()
@@ -104,6 +107,9 @@ public struct RenderLoop: Sendable {
             }
         }
         finishing.wait()
+        // A signal during the flush still means "stop": the outputs are discarded, as they
+        // would have been a frame earlier.
+        if let signal = cancellation.signal { throw RenderCancelled(signal: signal) }
         if let error = firstError.withLock({ $0 }) { throw error }
         return RenderStats(frames: ordering.delivered, peakFramesInFlight: pool.peakInUse, window: pool.capacity)
     }

@@ -9,21 +9,21 @@ import SlicePipeline
 struct MakeCommand {
     static let spec = CommandSpec(
         name: "make",
-        abstract: "Render a slice-transition video from two stills (or the built-in demo cards).",
-        usage: "slicevid make [--from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
+        abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
+        usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [
             OptionSpec("from", value: "IMAGE", help: "Outgoing still (PNG, JPEG, WebP, BMP, TIFF). Omit with --to for the demo cards."),
             OptionSpec("to", value: "IMAGE", help: "Incoming still."),
             OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", repeatable: true,
                        help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
-            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it."),
+            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
         ] + SpecField.allCases.map { field in
             OptionSpec(field.rawValue, value: MakeCommand.valueName(field), help: MakeCommand.help(field))
         } + OutputOption.allCases.map { option in
             OptionSpec(option.rawValue, value: option.valueName, help: MakeCommand.help(option))
         } + [
             OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
-            OptionSpec("jobs", short: "j", value: "N", help: "Render threads (default: the number of cores). Output is identical for any value."),
+            SharedOptions.jobs,
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
             OptionSpec("quiet", short: "q", help: "Print nothing but errors."),
             OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
@@ -33,6 +33,8 @@ struct MakeCommand {
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
         1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
         seed \(TransitionSpec.defaultSeed)). Frame i shows time i/fps; the last frame is the destination.
+        Three or more IMAGEs make a sequence: each image is held for --hold (the last for --end-hold), then
+        the transition to the next runs with its own strips (seeded from --seed and the pair's index).
         Encoding flags (--codec … --poster-at) apply to every output that can use them; an output's own
         options (-o clip.mp4:codec=hevc:crf=24) apply to it alone, override the flags, and must fit it.
         Formats: .mp4 H.264 (or hevc), .webm VP9 (or av1), .mov ProRes 422 HQ (4444 with alpha),
@@ -46,8 +48,9 @@ struct MakeCommand {
         switch field {
         case .size: "WxH"
         case .fps: "RATE"
-        case .hold, .duration, .endHold: "SECONDS"
-        case .slices: "N"
+        case .hold, .duration, .endHold, .stagger: "SECONDS"
+        case .slices: "N|Wpx"
+        case .motionBlur: "N"
         case .direction: "AXIS"
         case .travel: "MIN,MAX"
         case .easing: "CURVE"
@@ -78,9 +81,6 @@ struct MakeCommand {
     /// Turns parsed flags into a render request.
     /// - Throws: `SlicevidError(.usage)` naming the flag.
     static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
-        if let extra = arguments.positionals.first {
-            throw SlicevidError(.usage, "unexpected argument '\(extra)'; stills are given with --from and --to")
-        }
         let preset = try arguments.value("preset").map { name throws(SlicevidError) in try PresetLibrary.load(name) }
         var spec = preset?.spec ?? TransitionSpec()
         for field in SpecField.allCases {
@@ -100,14 +100,11 @@ struct MakeCommand {
                 throw SlicevidError(.usage, "--\(option.rawValue): \(error.message)")
             }
         }
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
-        if let text = arguments.value("jobs") {
-            guard let value = Int(text) else { throw SlicevidError(.usage, "--jobs: '\(text)' is not a whole number 1–64") }
-            jobs = value
-        }
+        let jobs = try SharedOptions.jobs(from: arguments)
         var outputs = arguments.all("output")
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
-        return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"), outputs: outputs,
+        return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
+                           images: arguments.positionals, outputs: outputs,
                            encoder: encoder, force: arguments.has("force"), jobs: jobs)
     }
 

@@ -1,29 +1,27 @@
-// Finding a preset by name or path.
+// Finding a preset by name or path, with the lookup order PresetCatalog documents.
 
 import Foundation
 import SliceKit
 import SlicePipeline
 
-/// Resolves `--preset` values.
+/// Resolves `--preset` values for the commands.
 enum PresetLibrary {
-    /// A path (anything with a slash or ending in .json) is read as a file; otherwise the name
-    /// is looked up among the built-in presets.
-    /// - Throws: `SlicevidError(.usage)` naming the file or listing the available names.
+    /// The standard catalog for this process: `$SLICEVID_PRESETS`, then the presets installed
+    /// beside this binary, then the built-ins.
+    static var catalog: PresetCatalog {
+        // /proc/self/exe is the real binary even when run through a symlink (/usr/local/bin).
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        return PresetCatalog.standard(environment: ProcessInfo.processInfo.environment, executable: executable)
+    }
+
+    /// Loads a preset by path or name.
+    /// - Throws: `SlicevidError(.usage)` naming the file and field, or listing the available names.
     static func load(_ value: String) throws(SlicevidError) -> Preset {
-        if value.contains("/") || value.lowercased().hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: value) else {
-                throw SlicevidError(.usage, "--preset \(value): no such preset file, or it cannot be read")
-            }
-            let name = URL(fileURLWithPath: value).deletingPathExtension().lastPathComponent
-            do {
-                return try Preset(json: data, name: name, source: value)
-            } catch {
-                throw SlicevidError(.usage, error.message)
-            }
+        do {
+            return try catalog.load(value)
+        } catch {
+            throw SlicevidError(.usage, error.message)
         }
-        guard let preset = Preset.builtIn.first(where: { $0.name == value }) else {
-            throw SlicevidError(.usage, "--preset \(value): unknown preset; available: \(Preset.builtIn.map(\.name).joined(separator: ", "))")
-        }
-        return preset
     }
 }

@@ -1,4 +1,4 @@
-// `slicevid presets`: list the presets, or print one fully resolved as JSON.
+// `slicevid presets`: list the presets every source offers, or print one fully resolved as JSON.
 
 import SliceKit
 import SlicePipeline
@@ -9,17 +9,27 @@ enum PresetsCommand {
         name: "presets",
         abstract: "List presets, or print one (fully resolved) as JSON to copy and edit.",
         usage: "slicevid presets [show NAME|FILE]",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")])
+        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        discussion: """
+        LOOKUP: --preset VALUE (and presets show VALUE) is resolved in this order; the first match wins:
+          1. a path: VALUE contains '/' or ends in .json, and names a preset file
+          2. VALUE.json in each folder of $SLICEVID_PRESETS (colon-separated), left to right
+          3. VALUE.json in the installed presets, <binary dir>/../share/slicevid/presets
+          4. the presets built into the binary: \(Preset.builtIn.map(\.name).joined(separator: ", "))
+        'slicevid presets' lists every name once, as that order resolves it, with where it comes from.
+
+        A preset file is a JSON object: an optional "description" (one line) and any of the make flags
+        without dashes as keys ("size": "1080x1920", "slices": 40 or "24px", "travel": [1, 4],
+        "easing": "ease-out-bounce", "stagger": 0.01, "motion-blur": 4, ...). Fields left out take the
+        defaults (the spring preset); flags given to make override the preset. An unknown key, a wrong
+        type or a value out of range is an error naming the file and field (exit code 64).
+        """)
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let words = arguments.positionals
         switch words.first {
         case nil:
-            let width = Preset.builtIn.map(\.name.count).max() ?? 0
-            for preset in Preset.builtIn {
-                Console.shared.output(preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + preset.summary + "\n")
-            }
-            return .success
+            return list()
         case "show" where words.count == 2:
             do {
                 Console.shared.output(try PresetLibrary.load(words[1]).json)
@@ -33,6 +43,18 @@ enum PresetsCommand {
             return .usage
         }
     }
-}
 
-import Foundation
+    /// One line per preset name; presets from files say which file. A file that does not
+    /// load is reported on stderr and makes the exit code 64, after the list.
+    private static func list() -> ExitCode {
+        let (entries, problems) = PresetLibrary.catalog.all()
+        let width = entries.map(\.preset.name.count).max() ?? 0
+        for entry in entries {
+            let origin = entry.path.map { "  (\($0))" } ?? ""
+            Console.shared.output(entry.preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                                  + entry.preset.summary + origin + "\n")
+        }
+        for problem in problems { Console.shared.error("slicevid: error: \(problem.message)\n") }
+        return problems.isEmpty ? .success : .usage
+    }
+}

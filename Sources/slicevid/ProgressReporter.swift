@@ -2,13 +2,11 @@
 
 import Foundation
 import SlicePipeline
-import Synchronization
 
 /// Prints a render's progress to stderr.
 final class ProgressReporter: Sendable {
     private let console: Console
     private let quiet: Bool
-    private let lastDrawn = Mutex<UInt64>(0)
 
     init(console: Console, quiet: Bool) {
         self.console = console
@@ -24,25 +22,15 @@ final class ProgressReporter: Sendable {
                 console.error("slicevid: rendering \(frames) frames, \(spec.width)x\(spec.height) at \(spec.frameRate) fps, to \(outputs.joined(separator: ", "))\n")
             }
         case .progress(let done, let total):
-            guard console.isTerminal else { return }
-            // Redraw at most ten times a second, and always for the last frame.
-            let now = DispatchTime.now().uptimeNanoseconds
-            let draw = lastDrawn.withLock { last -> Bool in
-                guard done == total || now - last > 100_000_000 else { return false }
-                last = now
-                return true
-            }
-            guard draw else { return }
             let width = 30
             let filled = total == 0 ? width : done * width / total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            console.error("\r[\(bar)] \(done * 100 / max(total, 1))% \(done)/\(total) frames")
+            console.status("[\(bar)] \(done * 100 / max(total, 1))% \(done)/\(total) frames", force: done == total)
         }
     }
 
     func finished(_ report: MakeReport, request: MakeRequest) {
         guard !quiet else { return }
-        if console.isTerminal { console.error("\n") }
         let seconds = String(format: "%.2f", report.seconds)
         for output in report.outputs {
             let what = switch output {

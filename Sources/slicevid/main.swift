@@ -14,6 +14,7 @@ enum Slicevid {
 
     COMMANDS:
       make      Render a transition video (try: slicevid make --preset spring)
+      batch     Render every job of a JSON manifest; re-runs skip what is up to date
       presets   List presets, or show one as JSON
       probe     Describe media files (codec, size, pixel format, colour tags, frames)
 
@@ -30,6 +31,8 @@ enum Slicevid {
         switch command {
         case "make":
             return dispatch(MakeCommand.spec, rest, MakeCommand.run)
+        case "batch":
+            return dispatch(BatchCommand.spec, rest, BatchCommand.run)
         case "presets":
             return dispatch(PresetsCommand.spec, rest, PresetsCommand.run)
         case "probe":
@@ -41,7 +44,7 @@ enum Slicevid {
             Console.shared.output("slicevid \(version)\n")
             return .success
         default:
-            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, presets, probe\n")
+            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, batch, presets, probe\n")
             return .usage
         }
     }

@@ -22,7 +22,8 @@ struct EasingParsingTests {
 
     @Test("the named list is the one --help shows")
     func namedListIsComplete() {
-        #expect(Easing.namedCurves.map(\.name) == ["spring", "linear", "ease", "ease-in", "ease-out", "ease-in-out"])
+        #expect(Array(Easing.namedCurves.map(\.name).prefix(6)) == ["spring", "linear", "ease", "ease-in", "ease-out", "ease-in-out"])
+        #expect(Easing.namedCurves.count == 6 + 30, "the CSS names plus 10 Penner families × in/out/in-out")
     }
 
     @Test("cubic-bezier(x1,y1,x2,y2) with or without spaces")
@@ -103,7 +104,7 @@ struct EasingParsingTests {
         #expect(error.description.contains("0 < damping ≤ 1"))
     }
 
-    @Test("spring takes only damping: and velocity:", arguments: ["spring(stiffness: 100)", "spring(0.6)"])
+    @Test("spring takes labelled arguments", arguments: ["spring(0.6)"])
     func springLabels(text: String) throws {
         let error = try #require(throws: EasingParseError.self) { try Easing(parsing: text) }
         #expect(error.description.contains("damping:"))

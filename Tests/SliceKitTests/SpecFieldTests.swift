@@ -8,7 +8,8 @@ struct SpecFieldTests {
     @Test("each field's name is its flag and preset key")
     func names() {
         #expect(SpecField.allCases.map(\.rawValue) == [
-            "size", "fps", "hold", "duration", "end-hold", "slices", "direction", "travel", "easing", "seed", "background", "fit",
+            "size", "fps", "hold", "duration", "end-hold", "slices", "direction", "travel", "easing", "stagger", "seed",
+            "background", "fit", "motion-blur",
         ])
     }
 

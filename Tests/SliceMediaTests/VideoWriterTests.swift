@@ -51,19 +51,6 @@ struct VideoWriterMP4Tests {
         }
     }
 
-    @Test("only an explicit crf 0 writes lossless H.264 (High 4:4:4 Predictive, which Apple players refuse)")
-    func losslessOnRequest() throws {
-        try withTemporaryDirectory { dir in
-            let path = "\(dir)/lossless.mp4"
-            let written = try Self.writeClip(to: path, layout: .yuv420p, settings: EncoderSettings(crf: 0, preset: "ultrafast"))
-            let info = try MediaReader.info(path: path)
-            #expect(info.profileName == "High 4:4:4 Predictive")
-            let decoded = try MediaReader.frames(path: path, layout: .yuv420p)
-            #expect(decoded.count == written.count)
-            for (index, (a, b)) in zip(written, decoded).enumerated() { #expect(a.hasSamePixels(as: b), "frame \(index)") }
-        }
-    }
-
     @Test("the default preset signals High profile")
     func highProfile() throws {
         try withTemporaryDirectory { dir in
@@ -261,6 +248,20 @@ struct VideoWriterErrorTests {
             #expect(error?.subject.contains(path) == true)
             #expect(error?.message.contains("warp-speed") == true && error?.message.contains("ultrafast") == true)
             #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test("only an explicit crf 0 gives lossless H.264 (High 4:4:4 Predictive); other crfs stay within High")
+    func losslessOnlyWhenAsked() throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/lossless.mp4"
+            let written = try VideoWriterMP4Tests.writeClip(to: path, layout: .yuv420p,
+                                                             settings: EncoderSettings(crf: 0, preset: "ultrafast"))
+            let info = try MediaReader.info(path: path)
+            #expect(info.profileName == "High 4:4:4 Predictive")
+            let decoded = try MediaReader.frames(path: path, layout: .yuv420p)
+            #expect(decoded.count == written.count)
+            #expect(zip(decoded, written).allSatisfy { $0.hasSamePixels(as: $1) }, "crf 0 must be lossless")
         }
     }
 

@@ -79,6 +79,25 @@ import Testing
         #expect(contents(dir) == ["clip.mp4", "s00.png"])
     }
 
+    @Test func anyFrameOfAnEarlierSequenceBlocksItAndAFolderIsNoFile() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = FileManager.default.createFile(atPath: dir + "/f003.png", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/f3.png", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/other.png", contents: Data())
+        try FileManager.default.createDirectory(atPath: dir + "/clip.mp4", withIntermediateDirectories: false)
+        #expect(OutputTarget.existingFrames(pattern: dir + "/f%03d.png") == [dir + "/f003.png"])
+        #expect(throws: SlicevidError.self) { _ = try OutputTarget(path: dir + "/f%03d.png", force: false) }
+        #expect((try? OutputTarget(path: dir + "/g%03d.png", force: false)) != nil)
+        do {
+            _ = try OutputTarget(path: dir + "/clip.mp4", force: true)
+            Issue.record("a folder must not be accepted as an output file")
+        } catch {
+            #expect(error.category == .outputBlocked)
+            #expect(error.message.contains("is a folder"))
+        }
+    }
+
     @Test func firstFrameNameExpandsThePattern() {
         #expect(OutputTarget.firstFrameName(pattern: "a/%05d.png") == "a/00000.png")
         #expect(OutputTarget.firstFrameName(pattern: "f%d.png") == "f0.png")

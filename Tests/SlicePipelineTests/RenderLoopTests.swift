@@ -83,6 +83,30 @@ import Testing
         #expect(sink.indices == Array(0..<sink.indices.count))
     }
 
+    @Test func aSignalWinsOverTheErrorsItProvokes() {
+        // SIGTERM first, then a sink fails (a reader closed the pipe it was told to close):
+        // the run reports the signal, not the write error.
+        let cancellation = Cancellation()
+        let failing = RecordingSink(failAt: 30)
+        #expect(throws: RenderCancelled.self) {
+            _ = try RenderLoop(frameCount: 10_000, jobs: 2, window: 4)
+                .run(pool: pool(4), sinks: [failing], cancellation: cancellation, render: { index, frame in
+                    if index == 20 { cancellation.cancel(signal: SIGTERM) }
+                    Self.render(index, frame)
+                })
+        }
+    }
+
+    @Test func aSignalDuringTheFlushDiscardsTheRun() {
+        let cancellation = Cancellation()
+        let sink = SignallingSink(cancellation: cancellation)
+        #expect(throws: RenderCancelled.self) {
+            _ = try RenderLoop(frameCount: 12, jobs: 2, window: 4)
+                .run(pool: pool(4), sinks: [sink], cancellation: cancellation, render: Self.render)
+        }
+        #expect(sink.finished)
+    }
+
     @Test func framesAreIdenticalWhateverTheNumberOfJobs() throws {
         var spec = TransitionSpec()
         spec.width = 96

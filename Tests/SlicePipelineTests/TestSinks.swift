@@ -79,3 +79,20 @@ final class CountingSink: FrameSink {
 
     func finish() throws {}
 }
+
+/// A sink whose flush is interrupted by SIGTERM, as a cron timeout would.
+final class SignallingSink: FrameSink, @unchecked Sendable {
+    // @unchecked: mutated only from the sink's serial queue; read after the run finished.
+    let name = "signalling"
+    let cancellation: Cancellation
+    var finished = false
+
+    init(cancellation: Cancellation) { self.cancellation = cancellation }
+
+    func consume(_ frame: PlanarImage, index: Int) throws {}
+
+    func finish() throws {
+        finished = true
+        cancellation.cancel(signal: SIGTERM)
+    }
+}

@@ -9,24 +9,24 @@ import Testing
 struct FormatCommandTests {
     @Test("one run writes MP4, WebM, GIF and a poster, and probe finds what --dry-run predicted")
     func fanOutMatchesDryRun() throws {
-        try FormatCLI.inScratch { dir in
+        try withScratchFolder { dir in
             let outputs = ["-o", "promo.mp4", "-o", "promo.webm:crf=40", "-o", "preview.gif:gif-width=32:gif-fps=5", "-o", "poster.png"]
-            let dry = try FormatCLI.run(["make"] + FormatCLI.tiny + outputs + ["--dry-run"], in: dir)
+            let dry = try CLI.make(tinyClip + outputs + ["--dry-run"], in: dir)
             #expect(dry.status == 0, "\(dry)")
             #expect(dry.stderr.contains("dry run") && dry.stderr.contains("nothing was written"))
-            #expect(FormatCLI.snapshot(dir).isEmpty, "a dry run writes nothing")
+            #expect(FolderSnapshot(dir).entries.isEmpty, "a dry run writes nothing")
             let predicted = dry.stdout.split(separator: "\n")
             #expect(predicted.count == 4)
 
-            let made = try FormatCLI.run(["make"] + FormatCLI.tiny + outputs, in: dir)
+            let made = try CLI.make(tinyClip + outputs, in: dir)
             #expect(made.status == 0, "\(made)")
-            #expect(Set(FormatCLI.snapshot(dir).keys) == ["promo.mp4", "promo.webm", "preview.gif", "poster.png"])
-            let probed = try FormatCLI.run(["probe", "promo.mp4", "promo.webm", "preview.gif", "poster.png"], in: dir)
+            #expect(Set(FolderSnapshot(dir).entries.keys) == ["promo.mp4", "promo.webm", "preview.gif", "poster.png"])
+            let probed = try CLI.run(["probe", "promo.mp4", "promo.webm", "preview.gif", "poster.png"], in: dir)
             #expect(probed.status == 0, "\(probed)")
             let found = probed.stdout.split(separator: "\n")
             #expect(found.count == 4)
             for (plan, file) in zip(predicted, found) {
-                let want = FormatCLI.fields(plan), got = FormatCLI.fields(file)
+                let want = ProbeLine.fields(plan), got = ProbeLine.fields(file)
                 #expect(plan.prefix { $0 != ":" } == file.prefix { $0 != ":" })
                 #expect(want["codec"] == got["codec"] && want["size"] == got["size"] && want["frames"] == got["frames"], "\(plan)\n\(file)")
                 if want["container"] != "poster" {
@@ -35,18 +35,18 @@ struct FormatCommandTests {
                     #expect(abs(wanted - gotten) < 0.011, "\(plan)\n\(file)")
                 }
             }
-            let mp4 = FormatCLI.fields(found[0])
+            let mp4 = ProbeLine.fields(found[0])
             #expect(mp4["tag"] == "avc1" && mp4["color_primaries"] == "bt709" && mp4["color_range"] == "tv")
-            #expect(FormatCLI.fields(predicted[1])["crf"] == "40")
-            #expect(FormatCLI.fields(found[2])["size"] == "32x18" && FormatCLI.fields(found[2])["frames"] == "4")
+            #expect(ProbeLine.fields(predicted[1])["crf"] == "40")
+            #expect(ProbeLine.fields(found[2])["size"] == "32x18" && ProbeLine.fields(found[2])["frames"] == "4")
         }
     }
 
     @Test("--dry-run does every check a real run does: an existing output is exit 73")
     func dryRunChecks() throws {
-        try FormatCLI.inScratch { dir in
+        try withScratchFolder { dir in
             FileManager.default.createFile(atPath: dir + "/promo.mp4", contents: Data("old".utf8))
-            let run = try FormatCLI.run(["make"] + FormatCLI.tiny + ["-o", "promo.mp4", "--dry-run"], in: dir)
+            let run = try CLI.make(tinyClip + ["-o", "promo.mp4", "--dry-run"], in: dir)
             #expect(run.status == 73 && run.stderrIsOneLine && run.stderr.contains("--force"), "\(run)")
             #expect(run.stdout.isEmpty)
         }
@@ -54,11 +54,11 @@ struct FormatCommandTests {
 
     @Test("probe describes a file; a missing file is 66, a non-media file 65, no file 64")
     func probe() throws {
-        try FormatCLI.inScratch { dir in
-            let made = try FormatCLI.run(["make"] + FormatCLI.tiny + ["-o", "clip.mp4:codec=hevc"], in: dir)
+        try withScratchFolder { dir in
+            let made = try CLI.make(tinyClip + ["-o", "clip.mp4:codec=hevc"], in: dir)
             #expect(made.status == 0, "\(made)")
-            let probed = try FormatCLI.run(["probe", "clip.mp4"], in: dir)
-            let fields = FormatCLI.fields(Substring(probed.stdout))
+            let probed = try CLI.run(["probe", "clip.mp4"], in: dir)
+            let fields = ProbeLine.fields(Substring(probed.stdout))
             #expect(probed.stdout.hasPrefix("clip.mp4: "))
             #expect(fields["codec"] == "hevc" && fields["tag"] == "hvc1" && fields["profile"] == "Main")
             #expect(fields["pix_fmt"] == "yuv420p" && fields["size"] == "64x36" && fields["frames"] == "6" && fields["duration"] == "0.600")
@@ -66,7 +66,7 @@ struct FormatCommandTests {
 
             FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
             for (arguments, status) in [(["probe", "gone.mp4"], Int32(66)), (["probe", "notes.txt"], 65), (["probe"], 64)] {
-                let run = try FormatCLI.run(arguments, in: dir)
+                let run = try CLI.run(arguments, in: dir)
                 #expect(run.status == status && run.stderrIsOneLine && run.stdout.isEmpty, "\(arguments): \(run)")
             }
         }
@@ -74,10 +74,10 @@ struct FormatCommandTests {
 
     @Test("a transparent overlay: WebM keeps alpha; MP4 is refused before anything is written")
     func transparentOverlay() throws {
-        try FormatCLI.inScratch { dir in
-            let ok = try FormatCLI.run(["make"] + FormatCLI.tiny + ["--background", "transparent", "-o", "overlay.webm"], in: dir)
+        try withScratchFolder { dir in
+            let ok = try CLI.make(tinyClip + ["--background", "transparent", "-o", "overlay.webm"], in: dir)
             #expect(ok.status == 0, "\(ok)")
-            let probed = FormatCLI.fields(Substring(try FormatCLI.run(["probe", "overlay.webm"], in: dir).stdout))
+            let probed = ProbeLine.fields(Substring(try CLI.run(["probe", "overlay.webm"], in: dir).stdout))
             #expect(probed["pix_fmt"] == "yuva420p" && probed["alpha"] == "yes")
         }
     }
@@ -106,44 +106,69 @@ struct FormatCommandTests {
 
     @Test("each impossible request exits with its code, one line naming the output, the folder untouched", arguments: refusals)
     func refused(_ refusal: Refusal) throws {
-        try FormatCLI.inScratch { dir in
+        try withScratchFolder { dir in
             FileManager.default.createFile(atPath: dir + "/old.mp4", contents: Data("an earlier clip".utf8))
-            let before = FormatCLI.snapshot(dir)
-            let run = try FormatCLI.run(["make"] + FormatCLI.tiny + refusal.arguments, in: dir)
+            let before = FolderSnapshot(dir)
+            let run = try CLI.make(tinyClip + refusal.arguments, in: dir)
             #expect(run.status == refusal.status, "\(run)")
             #expect(run.stderrIsOneLine && run.stderr.hasPrefix("slicevid: error: "), "\(run)")
             for word in refusal.mentions { #expect(run.stderr.contains(word), "should mention \(word): \(run)") }
-            #expect(FormatCLI.snapshot(dir) == before)
+            #expect(FolderSnapshot(dir) == before)
         }
     }
 
     @Test("a stream that fails part-way (stdout on a full disk) stops every output and leaves the old ones")
     func diskFullMidWay() throws {
-        try FormatCLI.inScratch { dir in
+        try withScratchFolder { dir in
             try FileManager.default.createDirectory(atPath: dir + "/seq", withIntermediateDirectories: false)
             FileManager.default.createFile(atPath: dir + "/promo.mp4", contents: Data("an earlier clip".utf8))
-            let before = FormatCLI.snapshot(dir)
-            let run = try FormatCLI.run(["make", "--size", "320x180", "--fps", "10", "--hold", "0.5", "--duration", "1", "--slices", "16",
+            let before = FolderSnapshot(dir)
+            let run = try CLI.run(["make", "--size", "320x180", "--fps", "10", "--hold", "0.5", "--duration", "1", "--slices", "16",
                                          "--encoder-preset", "ultrafast", "--force", "--quiet",
                                          "-o", "promo.mp4", "-o", "seq/%03d.png", "-o", "promo.gif", "-o", "-"],
-                                        in: dir, stdoutPath: "/dev/full")
+                                        in: dir, standardOutput: FileHandle(forWritingAtPath: "/dev/full"))
             #expect(run.status == 74, "\(run)")
             #expect(run.stderrIsOneLine && run.stderr.contains("-o -"), "\(run)")
-            #expect(FormatCLI.snapshot(dir) == before, "left: \(FormatCLI.snapshot(dir).keys.sorted())")
+            #expect(FolderSnapshot(dir) == before, "left: \(FolderSnapshot(dir))")
         }
     }
 
     @Test("help lists the encoding flags and the per-output syntax; probe has its own help")
     func help() throws {
-        try FormatCLI.inScratch { dir in
-            let make = try FormatCLI.run(["make", "--help"], in: dir)
+        try withScratchFolder { dir in
+            let make = try CLI.run(["make", "--help"], in: dir)
             for flag in ["--codec", "--crf", "--bitrate", "--encoder-preset", "--pix-fmt", "--gif-fps", "--gif-width", "--poster-at",
                          "--dry-run", "PATH[:KEY=VALUE...]", "promo.webm:crf=32"] {
                 #expect(make.stdout.contains(flag), "make --help should mention \(flag)")
             }
-            let probe = try FormatCLI.run(["probe", "--help"], in: dir)
+            let probe = try CLI.run(["probe", "--help"], in: dir)
             #expect(probe.status == 0 && probe.stdout.contains("USAGE: slicevid probe FILE"))
-            #expect(try FormatCLI.run(["--help"], in: dir).stdout.contains("probe"))
+            #expect(try CLI.run(["--help"], in: dir).stdout.contains("probe"))
         }
+    }
+}
+
+/// Reads the `PATH: key=value …` lines of `probe` and `make --dry-run`.
+enum ProbeLine {
+    /// The pairs after `PATH: `, quotes removed.
+    static func fields(_ line: Substring) -> [String: String] {
+        guard let colon = line.range(of: ": ") else { return [:] }
+        var fields: [String: String] = [:]
+        var rest = line[colon.upperBound...]
+        while let equals = rest.firstIndex(of: "=") {
+            let key = String(rest[..<equals]).trimmingCharacters(in: .whitespaces)
+            rest = rest[rest.index(after: equals)...]
+            let value: Substring
+            if rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") {
+                value = rest[rest.index(after: rest.startIndex)..<close]
+                rest = rest[rest.index(after: close)...]
+            } else {
+                let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                value = rest[..<end]
+                rest = rest[end...]
+            }
+            fields[key] = String(value)
+        }
+        return fields
     }
 }

@@ -1,0 +1,47 @@
+// A spring given physically, as Remotion's spring() and CSS spring() take it: stiffness,
+// damping and mass. Unlike UIKit's spring it is not fitted to the duration; it runs in real
+// time and is snapped to rest when the duration ends.
+
+/// `spring(stiffness: k, damping: c, mass: m)`: a mass m on a spring of stiffness k with
+/// viscous damping c, released from rest at 0 and pulled toward 1.
+///
+/// Its damping ratio is `ζ = c / (2√(k·m))` and natural frequency `ω0 = √(k/m)`; Remotion's
+/// default (100, 10, 1) is ζ 0.5, ω0 10 rad/s. Whatever the transition's duration, the curve
+/// is the same in seconds; at the end of the duration it snaps to exactly 1, so a soft spring
+/// with a short duration shows a jump.
+public struct PhysicalSpring: Sendable, Equatable {
+    /// Spring constant k (force per unit of displacement), > 0.
+    public let stiffness: Double
+    /// Viscous damping coefficient c, > 0. Not a ratio: see `dampingRatio`.
+    public let damping: Double
+    /// Mass m, > 0.
+    public let mass: Double
+
+    /// Remotion's defaults: stiffness 100, damping 10, mass 1.
+    public static let defaultDamping = 10.0
+    public static let defaultMass = 1.0
+
+    /// The largest stiffness, damping and mass accepted: far beyond anything that looks like
+    /// a spring at video frame rates, yet small enough to keep the closed form finite.
+    public static let limit = 10_000.0
+
+    public init(stiffness: Double, damping: Double = defaultDamping, mass: Double = defaultMass) {
+        self.stiffness = stiffness
+        self.damping = damping
+        self.mass = mass
+    }
+
+    /// ζ = c / (2√(k·m)): below 1 the spring overshoots, 1 is critical, above 1 it creeps.
+    public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+
+    /// ω0 = √(k/m), rad/s.
+    public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
+
+    /// Position after `t` seconds of a transition lasting `duration` seconds: exactly 0 at
+    /// the start and exactly 1 from the end of the duration on.
+    public func value(at t: Double, duration: Double) -> Double {
+        if t <= 0 { return 0 }
+        if t >= duration { return 1 }
+        return DampedOscillator(zeta: dampingRatio, omega0: naturalFrequency).position(at: t)
+    }
+}

@@ -1,0 +1,159 @@
+// Preset files: a JSON object with an optional "description" and any of the SpecField keys,
+// read strictly (unknown keys and wrong types are errors, not silently ignored) and printed
+// in a canonical form that reads back to the same preset.
+
+import Foundation
+
+extension Preset {
+    /// How a field's value is written in a preset file.
+    enum JSONKind {
+        case number, string, numberOrString, pair
+
+        /// For errors: what the file should hold.
+        var expected: String {
+            switch self {
+            case .number: "a number"
+            case .string: "a string"
+            case .numberOrString: "a number or a string"
+            case .pair: "a pair [MIN, MAX]"
+            }
+        }
+    }
+
+    /// The JSON type of each field. `fps` is a number or a fraction string ("30000/1001"),
+    /// `slices` a count or a width string ("24px").
+    static func jsonKind(of field: SpecField) -> JSONKind {
+        switch field {
+        case .hold, .duration, .endHold, .stagger, .seed, .motionBlur: .number
+        case .fps, .slices: .numberOrString
+        case .travel: .pair
+        case .size, .direction, .easing, .background, .fit: .string
+        }
+    }
+
+    /// Reads a preset file. Fields not given keep `base`'s values (the seed's by default).
+    /// - Parameters:
+    ///   - data: the file's contents.
+    ///   - name: the preset's name (a file's name without `.json`).
+    ///   - source: how errors name the file, e.g. the path the user gave.
+    ///   - base: the values of fields the file leaves out.
+    /// - Throws: `PresetError`, one line naming `source`, the field and what is accepted:
+    ///   malformed JSON, an unknown key, a wrong type, or a value out of range.
+    public init(json data: Data, name: String, source: String, base: TransitionSpec = TransitionSpec()) throws(PresetError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw PresetError("\(source): not valid JSON: \(Preset.withLineAndColumn(reason, in: data))")
+        }
+        guard let fields = object as? [String: Any] else {
+            throw PresetError("\(source): expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got \(Preset.typeName(object))")
+        }
+        var spec = base
+        var summary = ""
+        for key in fields.keys.sorted() {
+            let value = fields[key]!
+            if key == "description" {
+                guard let text = value as? String else {
+                    throw PresetError("\(source): description: wrong type: expected a string, got \(Preset.typeName(value))")
+                }
+                guard !text.contains(where: \.isNewline) else {
+                    throw PresetError("\(source): description: must be one line (it is listed by 'slicevid presets')")
+                }
+                summary = text
+                continue
+            }
+            guard let field = SpecField(rawValue: key) else {
+                let keys = ["description"] + SpecField.allCases.map(\.rawValue)
+                throw PresetError("\(source): \(key): unknown field; accepted: \(keys.joined(separator: ", "))")
+            }
+            let kind = Preset.jsonKind(of: field)
+            guard let text = Preset.text(of: value, kind: kind) else {
+                throw PresetError("\(source): \(key): wrong type: expected \(kind.expected) (\(field.accepted)), got \(Preset.typeName(value))")
+            }
+            do {
+                try spec.set(field, to: text)
+            } catch {
+                throw PresetError("\(source): \(key): \(error.message)")
+            }
+        }
+        do {
+            try spec.validate()
+        } catch {
+            throw PresetError("\(source): \(error.field): \(error.message)")
+        }
+        self.init(name: name, summary: summary, spec: spec)
+    }
+
+    /// A JSON value as the text a flag would carry, or nil when its type is not `kind`.
+    private static func text(of value: Any, kind: JSONKind) -> String? {
+        if let number = jsonNumber(value) {
+            return kind == .number || kind == .numberOrString ? number : nil
+        }
+        if let text = value as? String {
+            return kind == .string || kind == .numberOrString || kind == .pair ? text : nil
+        }
+        if kind == .pair, let pair = value as? [Any], pair.count == 2,
+           let low = jsonNumber(pair[0]), let high = jsonNumber(pair[1]) {
+            return "\(low),\(high)"
+        }
+        return nil
+    }
+
+    /// A JSON number's text (`40`, `1.5`), or nil for anything else, booleans included.
+    private static func jsonNumber(_ value: Any) -> String? {
+        // Foundation hands JSON true/false over as NSNumber too (and on Linux `1 is Bool`
+        // holds), so booleans are told apart by their class.
+        guard !SpecField.isJSONBoolean(value), let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "d", "f": return number.doubleValue.shortText
+        default: return number.stringValue
+        }
+    }
+
+    /// Foundation says "around character 23"; an editor wants a line and a column.
+    private static func withLineAndColumn(_ reason: String, in data: Data) -> String {
+        guard let range = reason.range(of: #"character \d+"#, options: .regularExpression),
+              let offset = Int(reason[range].dropFirst("character ".count)), offset <= data.count else { return reason }
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return reason.replacingCharacters(in: range, with: "line \(line), column \(column)")
+    }
+
+    /// For errors: the type of a JSON value, in JSON's words.
+    private static func typeName(_ value: Any) -> String {
+        if value is String { return "a string" }
+        if value is [Any] { return "an array" }
+        if value is [String: Any] { return "an object" }
+        if value is NSNull { return "null" }
+        if let number = value as? NSNumber {
+            return jsonNumber(number) == nil ? (number.boolValue ? "true" : "false") : "a number"
+        }
+        return "\(type(of: value))"
+    }
+
+    /// The fully resolved preset as JSON, every field in `SpecField` order, in the form
+    /// `init(json:)` reads back to an identical preset.
+    public var json: String {
+        var lines = ["  \"description\": \(Preset.quoted(summary))"]
+        for field in SpecField.allCases {
+            let text = spec.text(of: field)
+            let value: String
+            switch Preset.jsonKind(of: field) {
+            case .number: value = text
+            case .string: value = Preset.quoted(text)
+            case .numberOrString: value = Double(text) == nil ? Preset.quoted(text) : text
+            case .pair: value = "[\(spec.travel.lowerBound.shortText), \(spec.travel.upperBound.shortText)]"
+            }
+            lines.append("  \"\(field.rawValue)\": \(value)")
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+        return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
+    }
+}

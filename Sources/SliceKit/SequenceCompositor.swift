@@ -1,0 +1,32 @@
+// Draws any frame of a sequence: finds the transition it belongs to and lets that pair's
+// Compositor draw it (through MotionBlur, a plain render when the blur is off), so a sequence renders through one closure like a single clip.
+
+/// Renders the frames of a `SequencePlan` from its stills, already fitted to the frame.
+///
+/// Thread-safe like `Compositor`: it only reads its stills, and neighbouring transitions share
+/// a still rather than copying it.
+public struct SequenceCompositor: Sendable {
+    public let plan: SequencePlan
+    private let compositors: [MotionBlur]
+
+    /// - Parameters:
+    ///   - plan: the sequence's timeline.
+    ///   - stills: one picture per image, in order (`plan.segments.count + 1` of them), all of
+    ///     the frame size and one layout.
+    public init(plan: SequencePlan, stills: [PlanarImage]) {
+        precondition(stills.count == plan.segments.count + 1, "one still per image of the sequence")
+        self.plan = plan
+        compositors = plan.segments.enumerated().map { pair, segment in
+            MotionBlur(Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1]))
+        }
+    }
+
+    /// Frames in the whole video.
+    public var frameCount: Int { plan.frameCount }
+
+    /// Draws global frame `index` into `target`, overwriting every pixel.
+    public func render(frame index: Int, into target: PlanarImage) {
+        let location = plan.locate(frame: index)
+        compositors[location.segment].render(frame: location.frame, into: target)
+    }
+}

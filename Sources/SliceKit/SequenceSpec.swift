@@ -1,0 +1,80 @@
+// A sequence of stills (a → b → c → …) described as one TransitionSpec per consecutive pair, so
+// every transition reuses FramePlan and Compositor unchanged and may differ in easing or timing.
+
+/// The resolved settings of a sequence of `segments.count + 1` stills.
+///
+/// Segment `k` is the transition from image `k` to image `k + 1`: its `hold` is how long image
+/// `k` is shown still first, and only the last segment has an `endHold` (the last image's
+/// hold). Every segment shares the frame's size, frame rate, background and fit, because they
+/// feed one video and the stills are fitted once.
+public struct SequenceSpec: Sendable, Equatable {
+    /// One spec per consecutive pair of images, in order.
+    public var segments: [TransitionSpec]
+
+    /// Derives the segments of a sequence from one spec, as `slicevid make a b c` does.
+    ///
+    /// Every segment copies `base`; segment `k` gets the seed `derivedSeed(base.seed, pair: k)`
+    /// so each transition has its own strips, and only the last keeps `base.endHold`.
+    /// - Parameters:
+    ///   - base: the settings every transition starts from.
+    ///   - imageCount: number of stills, ≥ 2.
+    public init(base: TransitionSpec, imageCount: Int) {
+        precondition(imageCount >= 2, "a sequence needs at least two images")
+        segments = (0..<(imageCount - 1)).map { pair in
+            var segment = base
+            segment.seed = SequenceSpec.derivedSeed(base.seed, pair: pair)
+            if pair < imageCount - 2 { segment.endHold = 0 }
+            return segment
+        }
+    }
+
+    /// Number of stills in the sequence.
+    public var imageCount: Int { segments.count + 1 }
+
+    /// The seed of transition `pair` (from image `pair` to `pair + 1`).
+    ///
+    /// Pair 0 uses `base` itself, so a two-image sequence is exactly the `--from/--to` clip;
+    /// pair k ≥ 1 uses the k-th value drawn from `SplitMix64(seed: base)`. The derivation is
+    /// fixed: changing it would change every rendered sequence.
+    public static func derivedSeed(_ base: UInt64, pair: Int) -> UInt64 {
+        precondition(pair >= 0, "pairs count from 0")
+        guard pair > 0 else { return base }
+        var generator = SplitMix64(seed: base)
+        var value: UInt64 = 0
+        for _ in 0..<pair { value = generator.next() }
+        return value
+    }
+
+    /// Sets how long image `index` is shown still: the hold before its transition, or for
+    /// the last image the end hold.
+    public mutating func setHold(_ seconds: Double, ofImage index: Int) {
+        precondition((0..<imageCount).contains(index), "no such image")
+        if index == segments.count {
+            segments[index - 1].endHold = seconds
+        } else {
+            segments[index].hold = seconds
+        }
+    }
+
+    /// Seconds image `index` is shown still (see `setHold`).
+    public func hold(ofImage index: Int) -> Double {
+        index == segments.count ? segments[index - 1].endHold : segments[index].hold
+    }
+
+    /// The fields every segment must share, since one video and one set of fitted stills
+    /// serve them all.
+    public static let sharedFields: [SpecField] = [.size, .fps, .background, .fit]
+
+    /// Checks every segment, then that they agree on `sharedFields`.
+    /// - Throws: `SpecError` naming the field (prefixed `transition N` when one segment differs).
+    public func validate() throws(SpecError) {
+        for segment in segments { try segment.validate() }
+        guard let first = segments.first else { return }
+        for (pair, segment) in segments.enumerated().dropFirst() {
+            for field in SequenceSpec.sharedFields where segment.text(of: field) != first.text(of: field) {
+                throw SpecError(field: field.rawValue,
+                                message: "transition \(pair) has \(segment.text(of: field)) but the first has \(first.text(of: field)); every transition of one video shares it")
+            }
+        }
+    }
+}

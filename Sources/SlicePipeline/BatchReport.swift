@@ -1,0 +1,131 @@
+// What a batch run did, job by job: the summary a user reads, the exit status a scheduler
+// reads, and the `--report` JSON a pipeline reads.
+
+import Foundation
+import SliceKit
+
+/// What became of one job.
+public enum JobStatus: String, Sendable, CaseIterable {
+    /// Its outputs were rendered and committed (with their sidecars).
+    case rendered
+    /// Every output already existed with a matching fingerprint; nothing was decoded.
+    case skipped
+    /// It could not be rendered (input missing or corrupt, output not writable, …); its
+    /// earlier outputs, if any, are untouched.
+    case failed
+    /// A signal stopped it mid-render; nothing of it was written.
+    case interrupted
+    /// A signal stopped the run before it started.
+    case pending
+}
+
+/// One output of a job, and what its sidecar says about it when it exists.
+public struct OutputResult: Sendable {
+    public var path: String
+    /// Size, length and fingerprint; nil when the output was not written (or not re-checked).
+    public var record: OutputRecord?
+}
+
+/// The result of one job.
+public struct JobResult: Sendable {
+    public var id: String
+    public var status: JobStatus
+    public var outputs: [OutputResult]
+    /// The job's fingerprint (inputs, settings, version); nil when an input could not be read.
+    public var fingerprint: String?
+    /// Wall-clock seconds spent on the job, hashing included.
+    public var seconds: Double
+    /// One line saying why the job failed or stopped.
+    public var error: String?
+}
+
+/// The whole run.
+public struct BatchReport: Sendable {
+    /// How the run ended overall; decides the exit status.
+    public enum Outcome: Sendable, Equatable {
+        /// Every job rendered or was skipped (also when the shard had no jobs).
+        case success
+        /// Some jobs failed, others rendered or were skipped.
+        case someFailed
+        /// Every job failed.
+        case allFailed
+        /// SIGINT or SIGTERM stopped the run.
+        case interrupted(signal: Int32)
+    }
+
+    /// The manifest's absolute path.
+    public var manifest: String
+    public var version: String
+    public var shard: Shard
+    public var force: Bool
+    public var started: Date
+    public var seconds: Double
+    public var jobs: [JobResult]
+    /// The signal that stopped the run, if one did.
+    public var signal: Int32?
+
+    public var outcome: Outcome {
+        if let signal { return .interrupted(signal: signal) }
+        let failed = count(.failed)
+        if failed == 0 { return .success }
+        return failed == jobs.count ? .allFailed : .someFailed
+    }
+
+    /// The number of jobs with `status`.
+    public func count(_ status: JobStatus) -> Int { jobs.filter { $0.status == status }.count }
+
+    /// `ok`, `some-failed`, `all-failed` or `interrupted`, as the report's `status`.
+    public var outcomeName: String {
+        switch outcome {
+        case .success: "ok"
+        case .someFailed: "some-failed"
+        case .allFailed: "all-failed"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    /// The report as JSON (keys sorted, so reports diff cleanly).
+    public var json: Data {
+        func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+        let jobs: [[String: Any]] = self.jobs.map { job in
+            [
+                "id": job.id,
+                "status": job.status.rawValue,
+                "seconds": rounded(job.seconds),
+                "fingerprint": job.fingerprint ?? NSNull(),
+                "error": job.error ?? NSNull(),
+                "outputs": job.outputs.map { output -> [String: Any] in
+                    guard let record = output.record else { return ["path": output.path] }
+                    return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate,
+                            "seconds": rounded(record.seconds), "fingerprint": record.fingerprint]
+                },
+            ]
+        }
+        var counts: [String: Int] = [:]
+        for status in JobStatus.allCases { counts[status.rawValue] = count(status) }
+        let object: [String: Any] = [
+            "manifest": manifest,
+            "slicevid": version,
+            "shard": shard.description,
+            "force": force,
+            "started": started.ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            "seconds": rounded(seconds),
+            "status": outcomeName,
+            "signal": signal.map(signalName) ?? NSNull(),
+            "counts": counts,
+            "jobs": jobs,
+        ]
+        // Only JSON types go in, so serialisation cannot fail.
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+
+    /// Writes the report atomically (a temporary file renamed into place).
+    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report`.
+    public func write(to path: String) throws(SlicevidError) {
+        do {
+            try json.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw SlicevidError(.outputBlocked, "--report \(path): cannot write the report (\(error.localizedDescription))")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+// A batch manifest (`slicevid batch campaign.json`): top-level defaults and a list of jobs, read
+// and checked completely before anything renders, so a typo fails the run with one line.
+
+import Foundation
+import SliceKit
+import SliceMedia
+
+/// Looks up a preset by name or file path, as `--preset` does.
+public typealias PresetResolver = (String) throws(SlicevidError) -> Preset
+
+/// A campaign: every job resolved to absolute paths and complete settings.
+///
+/// The file is a JSON object: `{"defaults": {…}, "jobs": [{…}, …]}` (and an optional
+/// `"description"`). `defaults` takes `preset`, any spec field and the output settings (the
+/// encoding flags' names: `crf`, `encoder-preset`, `codec`, `bitrate`, `pix-fmt`, `gif-fps`,
+/// `gif-width`, `poster-at`); each job takes the same plus `id`, `images`, `transitions` and
+/// `outputs` (see `ManifestJob`). Relative paths are resolved against the manifest's folder.
+public struct Manifest: Sendable {
+    /// The manifest path as the user gave it; every error names it.
+    public let path: String
+    /// The absolute folder relative paths are resolved against.
+    public let folder: String
+    /// The jobs, in file order.
+    public let jobs: [ManifestJob]
+
+    /// Keys accepted at the top level.
+    public static let topLevelKeys = ["description", "defaults", "jobs"]
+
+    /// Reads, resolves and cross-checks a manifest.
+    /// - Parameters:
+    ///   - path: the manifest file.
+    ///   - presets: resolves `preset` values (names, or files already made absolute).
+    /// - Throws: `SlicevidError` naming the manifest, the job and the field: `.inputMissing`
+    ///   when the file cannot be read, `.usage` for everything wrong inside it.
+    public static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SlicevidError(.inputMissing, "\(path): no such manifest, or it cannot be read")
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error.localizedDescription)"
+            throw SlicevidError(.usage, "\(path): not valid JSON (\(detail))")
+        }
+        let top = ManifestReader(manifest: path, place: nil)
+        guard let root = object as? [String: Any] else {
+            throw top.error(nil, "expected a JSON object with \"defaults\" and \"jobs\"")
+        }
+        try top.refuseUnknownKeys(root, accepted: topLevelKeys)
+        if let description = root["description"], !(description is String) {
+            throw top.error("description", "expected a string")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        var context = ManifestContext(folder: folder, presets: presets)
+        let defaults = try ManifestDefaults(root["defaults"] ?? [String: Any](),
+                                            reader: ManifestReader(manifest: path, place: "defaults"), context: &context)
+        guard let entries = root["jobs"] as? [Any], !entries.isEmpty else {
+            throw top.error("jobs", "expected a non-empty array of jobs")
+        }
+        var jobs: [ManifestJob] = []
+        var ids: [String: Int] = [:]
+        var writers: [String: String] = [:]
+        for (index, entry) in entries.enumerated() {
+            let job = try ManifestJob(entry, index: index, manifest: path, defaults: defaults, context: &context)
+            let reader = ManifestReader(manifest: path, place: "job '\(job.id)'")
+            if let first = ids[job.id] {
+                throw reader.error("id", "used by jobs[\(first)] and jobs[\(index)]; ids must be unique")
+            }
+            ids[job.id] = index
+            for output in job.outputs {
+                // A job's own repeats were refused with the job; this catches other jobs.
+                if let other = writers[output] {
+                    throw reader.error("outputs", "\(output) is also written by job '\(other)'; every output needs its own path")
+                }
+                writers[output] = job.id
+            }
+            jobs.append(job)
+        }
+        return Manifest(path: path, folder: folder, jobs: jobs)
+    }
+}
+
+/// What every job starts from: the defaults' preset, spec fields and output settings.
+struct ManifestDefaults {
+    let preset: Preset?
+    /// Spec fields exactly as written, applied over each job's preset.
+    let fields: [String: Any]
+    let encoder: EncoderSettings
+
+    init(_ value: Any, reader: ManifestReader, context: inout ManifestContext) throws(SlicevidError) {
+        guard let object = value as? [String: Any] else { throw reader.error(nil, "expected an object of preset fields") }
+        try reader.refuseUnknownKeys(object, accepted: ["preset"] + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue))
+        preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) }
+        fields = object.filter { SpecField(rawValue: $0.key) != nil }
+        encoder = try reader.encoder(object, base: EncoderSettings())
+        // Checked here once, so a bad default is reported as such rather than under a job.
+        _ = try reader.apply(fields, to: preset?.spec ?? TransitionSpec())
+    }
+}
+
+/// State shared while reading one manifest: its folder and the presets resolved so far.
+struct ManifestContext {
+    let folder: String
+    let presets: PresetResolver
+    private var resolved: [String: Preset] = [:]
+
+    init(folder: String, presets: @escaping PresetResolver) {
+        self.folder = folder
+        self.presets = presets
+    }
+
+    /// A path from the manifest, absolute and standardised.
+    func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+    }
+
+    /// Resolves a `preset` value: names as `--preset` knows them, files (anything with a slash
+    /// or ending in .json, the rule `--preset` uses) relative to the manifest's folder.
+    mutating func preset(_ value: Any, reader: ManifestReader) throws(SlicevidError) -> Preset {
+        guard let name = value as? String, !name.isEmpty else {
+            throw reader.error("preset", "expected a preset name or a preset file path")
+        }
+        let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
+        let key = isFile ? absolute(name) : name
+        if let preset = resolved[key] { return preset }
+        do {
+            let preset = try presets(key)
+            resolved[key] = preset
+            return preset
+        } catch {
+            // The resolver speaks in terms of the flag; here the field is the manifest's.
+            let message = error.message.hasPrefix("--preset ") ? String(error.message.dropFirst("--preset ".count)) : error.message
+            throw reader.error("preset", message)
+        }
+    }
+}

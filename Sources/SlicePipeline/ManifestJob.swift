@@ -1,0 +1,150 @@
+// One job of a manifest: its id, stills, settings and outputs, resolved from the job object,
+// the manifest's defaults and the presets they name.
+
+import Foundation
+import SliceKit
+import SliceMedia
+
+/// A manifest job, resolved and checked: ready to render as one `MakeRequest`.
+///
+/// Settings are layered like `make`'s: the job's preset (else the defaults' preset, else the
+/// built-in defaults), then the defaults' spec fields, then the job's own fields; then each
+/// image's `hold` and each transition's fields apply to that image or transition alone.
+public struct ManifestJob: Sendable {
+    public let id: String
+    /// Absolute paths of the stills, in order (at least two).
+    public let images: [String]
+    /// The job's settings before per-image and per-transition changes.
+    public let spec: TransitionSpec
+    /// One resolved spec per transition.
+    public let sequence: SequenceSpec
+    /// Absolute output paths (at least one); the format follows from each path.
+    public let outputs: [String]
+    public let encoder: EncoderSettings
+
+    /// Keys a job object accepts.
+    public static let keys = ["id", "description", "images", "transitions", "preset", "outputs"]
+        + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
+
+    /// Fields one transition may set for itself; the others belong to the whole video.
+    public static let transitionFields: [SpecField] = [.duration, .easing, .slices, .direction, .travel, .seed]
+
+    /// The render request for this job.
+    /// - Parameters:
+    ///   - force: replace outputs that exist (a batch owns the outputs it names).
+    ///   - jobs: render threads.
+    public func request(force: Bool = true, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
+        var request = MakeRequest(spec: spec, images: images, sequence: sequence, outputs: outputs, encoder: encoder,
+                                  force: force, jobs: jobs)
+        // A manifest's settings are meant for every job; each output takes those that fit it.
+        request.refusesUnusedSettings = false
+        return request
+    }
+
+    init(_ entry: Any, index: Int, manifest: String, defaults: ManifestDefaults,
+         context: inout ManifestContext) throws(SlicevidError) {
+        var reader = ManifestReader(manifest: manifest, place: "jobs[\(index)]")
+        guard let object = entry as? [String: Any] else { throw reader.error(nil, "expected a job object") }
+        guard let idValue = object["id"] else { throw reader.error("id", "missing; every job needs a unique \"id\" string") }
+        guard let id = idValue as? String, !id.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw reader.error("id", "expected a non-empty string")
+        }
+        self.id = id
+        reader = ManifestReader(manifest: manifest, place: "job '\(id)'")
+        try reader.refuseUnknownKeys(object, accepted: ManifestJob.keys)
+        if let description = object["description"], !(description is String) {
+            throw reader.error("description", "expected a string")
+        }
+
+        let (images, holds) = try ManifestJob.images(object, reader: reader, context: context)
+        self.images = images
+
+        // Settings: preset, then defaults' fields, then the job's fields.
+        let preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) } ?? defaults.preset
+        var spec = try reader.apply(defaults.fields, to: preset?.spec ?? TransitionSpec())
+        spec = try reader.apply(object.filter { SpecField(rawValue: $0.key) != nil }, to: spec)
+        self.spec = spec
+        encoder = try reader.encoder(object, base: defaults.encoder)
+
+        var sequence = SequenceSpec(base: spec, imageCount: images.count)
+        for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }
+        try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
+        self.sequence = sequence
+        outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
+    }
+
+    /// The stills (strings, or `{"path": …, "hold": seconds}`), absolute, and the holds given.
+    private static func images(_ object: [String: Any], reader: ManifestReader,
+                               context: ManifestContext) throws(SlicevidError) -> ([String], [(image: Int, seconds: Double)]) {
+        guard let entries = object["images"] as? [Any] else {
+            throw reader.error("images", object["images"] == nil ? "missing; give at least two stills" : "expected an array of image paths")
+        }
+        guard entries.count >= 2 else {
+            throw reader.error("images", "has \(entries.count) image\(entries.count == 1 ? "" : "s"); a job needs at least two")
+        }
+        var images: [String] = []
+        var holds: [(image: Int, seconds: Double)] = []
+        for (position, item) in entries.enumerated() {
+            let field = "images[\(position)]"
+            if let path = item as? String, !path.isEmpty {
+                images.append(context.absolute(path))
+            } else if let still = item as? [String: Any] {
+                try reader.refuseUnknownKeys(still, accepted: ["path", "hold"], in: field)
+                guard let path = still["path"] as? String, !path.isEmpty else {
+                    throw reader.error("\(field).path", "expected the image's path")
+                }
+                images.append(context.absolute(path))
+                if let hold = still["hold"] { holds.append((position, try reader.seconds(hold, field: "\(field).hold"))) }
+            } else {
+                throw reader.error(field, "expected a path, or {\"path\": …, \"hold\": seconds}")
+            }
+        }
+        return (images, holds)
+    }
+
+    /// Applies `transitions` (one object per pair, `transitionFields` only), then checks the
+    /// whole sequence.
+    private static func applyTransitions(_ value: Any?, to sequence: inout SequenceSpec,
+                                         reader: ManifestReader) throws(SlicevidError) {
+        if let value {
+            let pairs = sequence.segments.count
+            guard let transitions = value as? [Any], transitions.count == pairs else {
+                throw reader.error("transitions", "expected an array of \(pairs) objects, one per pair of images ({} keeps the job's settings)")
+            }
+            for (pair, transition) in transitions.enumerated() {
+                let field = "transitions[\(pair)]"
+                guard let fields = transition as? [String: Any] else { throw reader.error(field, "expected an object") }
+                try reader.refuseUnknownKeys(fields, accepted: ManifestJob.transitionFields.map(\.rawValue), in: field)
+                sequence.segments[pair] = try reader.apply(fields, to: sequence.segments[pair], at: field)
+            }
+        }
+        do {
+            try sequence.validate()
+        } catch {
+            throw reader.error(error.field, error.message)
+        }
+    }
+
+    /// The output paths (one string or an array), absolute, each of a known type and given once.
+    private static func outputs(_ value: Any?, reader: ManifestReader, context: ManifestContext) throws(SlicevidError) -> [String] {
+        let paths: [Any]
+        if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
+        guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
+        var outputs: [String] = []
+        for (position, item) in paths.enumerated() {
+            guard let path = item as? String, !path.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
+            // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
+            // for jobs that run unattended and are skipped by their recorded outputs.
+            guard path != OutputTarget.standardOutput, path != OutputTarget.discard else {
+                throw reader.error("outputs[\(position)]", "'\(path)' is for slicevid make; a batch job writes files")
+            }
+            guard OutputFormat(path: path) != nil else {
+                throw reader.error("outputs", "\(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
+            }
+            let absolute = context.absolute(path)
+            guard !outputs.contains(absolute) else { throw reader.error("outputs", "\(path) is given twice") }
+            outputs.append(absolute)
+        }
+        return outputs
+    }
+}

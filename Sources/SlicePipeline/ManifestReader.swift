@@ -1,0 +1,83 @@
+// Reading values out of a manifest's JSON with errors that name the manifest, the job and the
+// field: "campaign.json: job 'reel': slices: '-3' is not valid; expected …".
+
+import Foundation
+import SliceKit
+import SliceMedia
+
+/// A place in a manifest (the defaults, or one job) and the checks shared by every place.
+struct ManifestReader {
+    /// The manifest path as given.
+    let manifest: String
+    /// `defaults`, `job 'id'` or `jobs[3]`; nil at the top level.
+    let place: String?
+
+    /// Output settings a manifest may give, in the defaults or per job: the encoding flags'
+    /// names (`crf`, `encoder-preset`, `codec`, `pix-fmt`, …), read by the same table.
+    static let outputKeys = OutputOption.allCases.map(\.rawValue)
+
+    /// A usage error at `field` of this place.
+    func error(_ field: String?, _ message: String) -> SlicevidError {
+        SlicevidError(.usage, ([manifest, place, field].compactMap { $0 } + [message]).joined(separator: ": "))
+    }
+
+    /// Refuses keys outside `accepted`, listing what is accepted.
+    /// - Parameter parent: the field holding `object` (`images[2]`), if it is nested.
+    func refuseUnknownKeys(_ object: [String: Any], accepted: [String], in parent: String? = nil) throws(SlicevidError) {
+        if let unknown = object.keys.sorted().first(where: { !accepted.contains($0) }) {
+            throw error(parent.map { "\($0).\(unknown)" } ?? unknown, "unknown field; accepted: \(accepted.joined(separator: ", "))")
+        }
+    }
+
+    /// `spec` with the spec fields in `fields` applied, checked by the preset reader so the
+    /// manifest accepts exactly what a preset file accepts, with the same messages.
+    func apply(_ fields: [String: Any], to spec: TransitionSpec, at field: String? = nil) throws(SlicevidError) -> TransitionSpec {
+        guard !fields.isEmpty else { return spec }
+        let source = ([manifest, place, field].compactMap { $0 }).joined(separator: ": ")
+        do {
+            // The values came from JSONSerialization, so they serialise back unchanged.
+            let data = try JSONSerialization.data(withJSONObject: fields)
+            return try Preset(json: data, name: "", source: source, base: spec).spec
+        } catch let error as PresetError {
+            throw SlicevidError(.usage, error.message)
+        } catch {
+            throw self.error(field, "cannot be read (\(error))")
+        }
+    }
+
+    /// `base` with the output settings of `object` applied. Values are checked for form here,
+    /// and against each output's codec (a crf's range, a pixel format) when the job is planned.
+    func encoder(_ object: [String: Any], base: EncoderSettings) throws(SlicevidError) -> EncoderSettings {
+        var own = EncoderSettings()
+        for option in OutputOption.allCases {
+            guard let value = object[option.rawValue] else { continue }
+            let text: String
+            if let string = value as? String {
+                text = string
+            } else if !SpecField.isJSONBoolean(value), let number = value as? NSNumber {
+                text = number.doubleValue == number.doubleValue.rounded() ? String(number.int64Value) : number.stringValue
+            } else {
+                throw error(option.rawValue, "wrong type: expected \(option.accepted)")
+            }
+            do {
+                try own.set(option, to: text)
+            } catch {
+                throw self.error(option.rawValue, error.message)
+            }
+        }
+        if own.crf != nil && own.bitrate != nil {
+            throw error("bitrate", "crf and bitrate are two ways to set quality; give one")
+        }
+        // A job's crf replaces the defaults' bitrate and the other way round.
+        return base.overridden(by: own)
+    }
+
+    /// A non-negative number of seconds (at most an hour, like every hold).
+    func seconds(_ value: Any, field: String) throws(SlicevidError) -> Double {
+        guard !SpecField.isJSONBoolean(value), let number = value as? NSNumber,
+              number.doubleValue.isFinite, (0...3600).contains(number.doubleValue) else {
+            throw error(field, "expected seconds between 0 and 3600")
+        }
+        return number.doubleValue
+    }
+}

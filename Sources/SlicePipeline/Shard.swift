@@ -1,0 +1,76 @@
+// `--shard K/N`: which jobs of a manifest this run renders, so any scheduler (Kubernetes Indexed
+// Jobs, Slurm arrays, GNU parallel) can spread a campaign over machines without coordination.
+
+/// Shard `index` of `count`: the jobs whose id hashes to `index` modulo `count`.
+///
+/// The hash is FNV-1a 64 of the id's UTF-8 bytes (offset basis 0xcbf29ce484222325, prime
+/// 0x100000001b3): fixed, documented and independent of job order, so the shards of one `N`
+/// are disjoint and together hold every job exactly once, and adding a job never moves
+/// another one to a different shard.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    /// Every job: shard 0 of 1.
+    public static let all = Shard(uncheckedIndex: 0, count: 1)
+
+    /// Environment variables read by `--shard auto/N`, in the order they are tried:
+    /// Kubernetes Indexed Jobs, then Slurm job arrays.
+    public static let indexVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
+
+    /// What `--shard` accepts, for help and errors.
+    public static let acceptedForms = "K/N with 0 ≤ K < N (e.g. 0/4), or auto/N to take K from \(indexVariables.joined(separator: " or "))"
+
+    private init(uncheckedIndex index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N` or `auto/N`.
+    /// - Parameters:
+    ///   - text: the `--shard` value.
+    ///   - environment: where `auto` looks for K (the process environment in the CLI).
+    /// - Throws: `SlicevidError(.usage)` naming `--shard` (or the variable) and what is accepted.
+    public init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let count = Int(parts[1]), count >= 1 else {
+            throw SlicevidError(.usage, "--shard: '\(text)' is not valid; expected \(Shard.acceptedForms)")
+        }
+        var index: Int
+        var source = "--shard"
+        if parts[0] == "auto" {
+            guard let variable = Shard.indexVariables.first(where: { environment[$0] != nil }) else {
+                throw SlicevidError(.usage, "--shard \(text): none of \(Shard.indexVariables.joined(separator: ", ")) is set; give K/N instead")
+            }
+            source = "\(variable) (for --shard \(text))"
+            guard let value = Int(environment[variable]!) else {
+                throw SlicevidError(.usage, "\(source): '\(environment[variable]!)' is not a whole number")
+            }
+            index = value
+        } else {
+            guard let value = Int(parts[0]) else {
+                throw SlicevidError(.usage, "--shard: '\(text)' is not valid; expected \(Shard.acceptedForms)")
+            }
+            index = value
+        }
+        guard (0..<count).contains(index) else {
+            throw SlicevidError(.usage, "\(source): shard \(index) does not exist in \(count) shards; K counts from 0 to \(count - 1)")
+        }
+        self.init(uncheckedIndex: index, count: count)
+    }
+
+    /// Whether the job `id` belongs to this shard.
+    public func contains(_ id: String) -> Bool {
+        Int(Shard.hash(id) % UInt64(count)) == index
+    }
+
+    /// FNV-1a 64 of the UTF-8 bytes of `id`.
+    public static func hash(_ id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// `K/N`.
+    public var description: String { "\(index)/\(count)" }
+}

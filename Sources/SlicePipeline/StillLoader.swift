@@ -1,0 +1,126 @@
+// Stills are decoded once, and the destination while the encoders already work: hold frames
+// need only the source, so the first second of a clip is encoding while the second still is
+// still being decoded. That keeps a whole run encoder-bound even for short clips.
+
+import Dispatch
+import SliceKit
+import SliceMedia
+import Synchronization
+
+/// Decodes and fits the stills of one transition into the render layout.
+enum StillLoader {
+    /// The outgoing (0) or incoming (1) still: decoded from `path`, or a demo card without one.
+    static func load(_ path: String?, role: Int, spec: TransitionSpec, layout: PixelLayout) throws(MediaError) -> PlanarImage {
+        let picture: RGBAImage
+        if let path {
+            picture = try StillDecoder.load(path: path, width: spec.width, height: spec.height,
+                                            fit: spec.fit, background: spec.background)
+        } else if role == 0 {
+            picture = DemoCards.source(width: spec.width, height: spec.height)
+        } else {
+            picture = DemoCards.destination(width: spec.width, height: spec.height)
+        }
+        return try StillConverter.planar(picture, layout: layout)
+    }
+}
+
+/// A still being decoded on another thread; `wait()` blocks until it is ready or failed.
+final class DeferredStill: Sendable {
+    private let done = DispatchGroup()
+    private let result = Mutex<Result<PlanarImage, MediaError>?>(nil)
+
+    /// A still that is already decoded (an image shown again later in a sequence).
+    init(ready still: PlanarImage) {
+        result.withLock { $0 = .success(still) }
+    }
+
+    /// Starts `load` at once on a global queue.
+    init(_ load: @escaping @Sendable () throws(MediaError) -> PlanarImage) {
+        done.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let outcome = Result { () throws(MediaError) in try load() }
+            result.withLock { $0 = outcome }
+            done.leave()
+        }
+    }
+
+    /// The decoded still, or why it could not be decoded.
+    func wait() -> Result<PlanarImage, MediaError> {
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    /// The outcome if decoding has ended, without waiting.
+    func peek() -> Result<PlanarImage, MediaError>? {
+        result.withLock { $0 }
+    }
+}
+
+/// Renders the frames of a sequence (or of one transition) whose later stills may still be
+/// decoding.
+///
+/// The first still's hold frames are copies of it and never wait; every other frame waits,
+/// once, for all the stills. If one fails, the run is cancelled and `failure` says why.
+final class SequenceRenderer: Sendable {
+    private let plan: SequencePlan
+    private let first: PlanarImage
+    private let rest: [DeferredStill]
+    private let compositor = Mutex<SequenceCompositor?>(nil)
+    private let cancellation: Cancellation
+    private let onStillsReady: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - first: the first image's still, decoded.
+    ///   - rest: the other images' stills, in order, decoding.
+    ///   - onStillsReady: called once, before the first frame that needs a later still is
+    ///     drawn: from then on the run can no longer fail on its inputs.
+    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], cancellation: Cancellation,
+         onStillsReady: @escaping @Sendable () -> Void) {
+        self.plan = plan
+        self.first = first
+        self.rest = rest
+        self.cancellation = cancellation
+        self.onStillsReady = onStillsReady
+    }
+
+    /// Why a still could not be used: the first failed one in image order among those whose
+    /// decoding has ended. Never waits, so a signal is answered at once.
+    var failure: MediaError? {
+        for still in rest {
+            if case .failure(let error) = still.peek() { return error }
+        }
+        return nil
+    }
+
+    /// Draws frame `index` into `frame`.
+    func render(_ index: Int, into frame: PlanarImage) {
+        let location = plan.locate(frame: index)
+        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) {
+            frame.copy(from: first)
+            return
+        }
+        guard let compositor = readyCompositor() else {
+            cancellation.cancel()
+            return
+        }
+        compositor.render(frame: index, into: frame)
+    }
+
+    private func readyCompositor() -> SequenceCompositor? {
+        if let ready = compositor.withLock({ $0 }) { return ready }
+        var stills = [first]
+        for still in rest {
+            guard case .success(let picture) = still.wait() else { return nil }
+            stills.append(picture)
+        }
+        // The announcement is made outside the lock the other render threads are waiting on.
+        let (ready, first) = compositor.withLock { cached in
+            if let cached { return (cached, false) }
+            let made = SequenceCompositor(plan: plan, stills: stills)
+            cached = made
+            return (made, true)
+        }
+        if first { onStillsReady() }
+        return ready
+    }
+}

@@ -1,0 +1,150 @@
+// `slicevid batch campaign.json`: every job of a manifest, safe to run from cron (locked,
+// idempotent, interruptible) and to spread over machines (`--shard`).
+
+import Foundation
+import SliceKit
+import SliceMedia
+import SlicePipeline
+
+/// Renders, or with `--check` validates, the jobs of a manifest.
+enum BatchCommand {
+    static let spec = CommandSpec(
+        name: "batch",
+        abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
+        usage: "slicevid batch MANIFEST [--check] [--report FILE] [--shard K/N] [--force] [options]",
+        options: [
+            OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and output folders; render nothing."),
+            OptionSpec("report", value: "FILE", help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
+            OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose FNV-1a 64 hash of the id, mod N, is K. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
+            OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match."),
+            OptionSpec("log-format", value: "FORMAT", help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
+            SharedOptions.jobs,
+            OptionSpec("quiet", short: "q", help: "Print only failures and the summary."),
+            OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
+            OptionSpec("help", short: "h", help: "Show this help."),
+        ],
+        discussion: """
+        MANIFEST is JSON: {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
+        defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
+        plus "crf" and "encoder-preset"; a job's image may be {"path": ..., "hold": seconds}, and "transitions"
+        gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
+        Relative paths are relative to the manifest's folder. See the README for the format.
+        Each output gets a hidden sidecar (.NAME.slicevid.json) with the fingerprint of its inputs' bytes, its
+        settings and the slicevid version; jobs whose outputs all match are skipped without decoding.
+        A run locks the manifest (.MANIFEST.lock beside it); an overlapping run exits 75 at once.
+        Exit codes: 0 every job rendered or skipped, 1 some jobs failed, 2 every job failed, 64 usage or a bad
+        manifest, 66 manifest missing, 73 report or lock file not writable, 75 another run holds the lock,
+        130/143 interrupted (finished jobs are kept, the report is written).
+        """)
+
+    static func run(_ arguments: ParsedArguments) -> ExitCode {
+        let console = Console.shared
+        FFmpegLog.configure(verbose: arguments.has("verbose"))
+        do {
+            let options = try BatchOptions(arguments)
+            let manifest = try Manifest.load(path: options.manifest) { value throws(SlicevidError) in try PresetLibrary.load(value) }
+            let request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force, jobs: options.jobs,
+                                       version: Slicevid.version)
+            if options.check { return check(request, console: console) }
+            if let report = options.report { try checkWritable(report) }
+
+            let lock: ManifestLock
+            switch try ManifestLock.acquire(manifest: manifest.path, shard: options.shard) {
+            case .acquired(let held):
+                lock = held
+            case .busy(let file, let holder):
+                let by = holder.map { "another slicevid batch (pid \($0))" } ?? "another slicevid batch"
+                console.error("slicevid: \(manifest.path): \(by) is rendering it (lock \(file)); nothing done, try again later\n")
+                return .busy
+            }
+            defer { withExtendedLifetime(lock) {} }
+
+            let cancellation = SignalTrap.install()
+            let log = BatchLog(console: console, format: options.logFormat, quiet: options.quiet, manifest: options.manifest,
+                               shard: options.shard)
+            let report = BatchRun.run(request, cancellation: cancellation) { event in log.handle(event) }
+            var written: String?
+            if let path = options.report {
+                do {
+                    try report.write(to: path)
+                    written = path
+                } catch {
+                    console.error("slicevid: error: \(error.message)\n")
+                }
+            }
+            log.summary(report, reportPath: written)
+            if options.report != nil && written == nil, report.signal == nil { return .outputBlocked }
+            return ExitCode(report.outcome)
+        } catch {
+            console.error("slicevid: error: \(error.message)\n")
+            return ExitCode(error.category)
+        }
+    }
+
+    /// `--check`: one line per job with problems, then a count; renders and writes nothing.
+    private static func check(_ request: BatchRequest, console: Console) -> ExitCode {
+        let checks = BatchCheck.run(request)
+        for job in checks {
+            for problem in job.problems { console.error("slicevid: \(request.manifest.path): job '\(job.id)': \(problem)\n") }
+        }
+        let failing = checks.filter { !$0.problems.isEmpty }.count
+        console.error("slicevid: \(request.manifest.path): \(checks.count) job\(checks.count == 1 ? "" : "s") checked, \(failing == 0 ? "all ready to render" : "\(failing) with problems")\n")
+        if failing == 0 { return .success }
+        return failing == checks.count ? .allJobsFailed : .someJobsFailed
+    }
+
+    /// Refuses a `--report` path whose folder is missing or read-only, before anything renders.
+    private static func checkWritable(_ report: String) throws(SlicevidError) {
+        let folder = URL(fileURLWithPath: report).deletingLastPathComponent().path
+        guard access(folder, W_OK) == 0 else {
+            throw SlicevidError(.outputBlocked, "--report \(report): folder \(folder) does not exist or is not writable")
+        }
+    }
+}
+
+/// The parsed and checked flags of `batch`.
+struct BatchOptions {
+    var manifest: String
+    var check: Bool
+    var report: String?
+    var shard: Shard
+    var force: Bool
+    var logFormat: LogFormat
+    var jobs: Int
+    var quiet: Bool
+
+    /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        guard arguments.positionals.count == 1 else {
+            throw SlicevidError(.usage, arguments.positionals.isEmpty ? "batch needs a manifest: slicevid batch campaign.json"
+                                                                       : "batch takes one manifest; got \(arguments.positionals.joined(separator: " "))")
+        }
+        manifest = arguments.positionals[0]
+        check = arguments.has("check")
+        report = arguments.value("report")
+        if check, report != nil { throw SlicevidError(.usage, "--report: --check writes no report; drop one of them") }
+        shard = try arguments.value("shard").map { text throws(SlicevidError) in
+            try Shard(parsing: text, environment: ProcessInfo.processInfo.environment)
+        } ?? .all
+        force = arguments.has("force")
+        let formatText = arguments.value("log-format") ?? LogFormat.auto.rawValue
+        guard let format = LogFormat(rawValue: formatText) else {
+            throw SlicevidError(.usage, "--log-format: '\(formatText)' is not valid; accepted: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        logFormat = format
+        jobs = try SharedOptions.jobs(from: arguments)
+        quiet = arguments.has("quiet")
+    }
+}
+
+extension ExitCode {
+    /// The exit status of a finished batch run.
+    init(_ outcome: BatchReport.Outcome) {
+        switch outcome {
+        case .success: self = .success
+        case .someFailed: self = .someJobsFailed
+        case .allFailed: self = .allJobsFailed
+        case .interrupted(let signal): self.init(signal: signal)
+        }
+    }
+}

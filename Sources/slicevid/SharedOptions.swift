@@ -1,0 +1,22 @@
+// Options that several commands take and read the same way (swift-argument-parser's
+// "options group"): declared once, parsed once.
+
+import Foundation
+import SlicePipeline
+
+/// Declarations and parsing shared by `make` and `batch`.
+enum SharedOptions {
+    /// `-j, --jobs N`.
+    static let jobs = OptionSpec("jobs", short: "j", value: "N",
+                                 help: "Render threads, \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound) (default: the number of cores). Output is identical for any value.")
+
+    /// The `--jobs` value, or the number of cores when it is not given.
+    /// - Throws: `SlicevidError(.usage)` naming `--jobs` and the accepted range.
+    static func jobs(from arguments: ParsedArguments) throws(SlicevidError) -> Int {
+        guard let text = arguments.value("jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
+        guard let value = Int(text), MakeRequest.jobsRange.contains(value) else {
+            throw SlicevidError(.usage, "--jobs: '\(text)' is not a whole number \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,73 @@
+// Preset files: every field reads and prints back, and each kind of bad file is refused with
+// one line naming the file, the field and what is accepted.
+
+import Foundation
+import Testing
+@testable import SliceKit
+
+@Suite struct PresetJSONTests {
+    static func load(_ json: String) throws(PresetError) -> Preset {
+        try Preset(json: Data(json.utf8), name: "house", source: "house.json")
+    }
+
+    @Test func fieldsLeftOutKeepTheSeedsValues() throws {
+        let preset = try PresetJSONTests.load(#"{"description": "Ours", "slices": 1, "easing": "ease-out-bounce"}"#)
+        var expected = TransitionSpec()
+        expected.strips = 1 // a JSON 1, not mistaken for true
+        expected.easing = .penner(PennerCurve(.bounce, .out))
+        #expect(preset == Preset(name: "house", summary: "Ours", spec: expected))
+    }
+
+    /// show → load gives the identical preset, for a spec where no field has its default.
+    @Test func showOutputLoadsBackIdentically() throws {
+        var spec = TransitionSpec()
+        for (field, text) in [(SpecField.size, "1080x1920"), (.fps, "30000/1001"), (.hold, "0.25"), (.duration, "1.5"),
+                              (.endHold, "0.5"), (.slices, "24px"), (.direction, "horizontal"), (.travel, "0.5,2.25"),
+                              (.easing, "spring(stiffness: 170, damping: 26, mass: 1)"), (.stagger, "0.0125"),
+                              (.seed, "18446744073709551615"), (.background, "#1a2b3c"), (.fit, "contain"), (.motionBlur, "6")] {
+            try spec.set(field, to: text)
+        }
+        #expect(SpecField.allCases.allSatisfy { spec.text(of: $0) != TransitionSpec().text(of: $0) })
+        let preset = Preset(name: "house", summary: "Everything \"changed\" / new", spec: spec)
+        let loaded = try PresetJSONTests.load(preset.json)
+        #expect(loaded == preset)
+        #expect(loaded.json == preset.json)
+        #expect(preset.json.contains(#""travel": [0.5, 2.25]"#))
+        #expect(preset.json.contains(#""seed": 18446744073709551615"#))
+        #expect(preset.json.contains(#""slices": "24px""#))
+    }
+
+    @Test(arguments: [
+        // Malformed JSON, and JSON that is not an object.
+        (#"{"hold": 1,"#, "house.json: not valid JSON: "),
+        ("{\"hold\": 1,\n \"easing\": x}", "house.json: not valid JSON: Invalid value around line 2, column 12."),
+        ("[1, 2]", "house.json: expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got an array"),
+        // Unknown keys, likely typos.
+        (#"{"slice": 40}"#, "house.json: slice: unknown field; accepted: description, size, fps, hold, duration, end-hold, slices, direction, travel, easing, stagger, seed, background, fit, motion-blur"),
+        // Wrong types.
+        (#"{"hold": "1"}"#, "house.json: hold: wrong type: expected a number (seconds the source is held before the transition (≥ 0)), got a string"),
+        (#"{"slices": true}"#, "house.json: slices: wrong type: expected a number or a string (number of strips 1…8192, or a strip width in pixels such as 24px), got true"),
+        (#"{"travel": [1]}"#, "house.json: travel: wrong type: expected a pair [MIN, MAX] (MIN,MAX: strip travel in frame sizes, e.g. 1,4), got an array"),
+        (#"{"easing": null}"#, "house.json: easing: wrong type: expected a string ("),
+        (#"{"description": 3}"#, "house.json: description: wrong type: expected a string, got a number"),
+        // Values out of range or not understood.
+        (#"{"easing": "spring(damping: 1.7)"}"#, "house.json: easing: spring damping 1.7 is out of range 0 < damping ≤ 1"),
+        (#"{"easing": "bounce-out"}"#, "house.json: easing: unknown easing; did you mean ease-out-bounce?"),
+        (#"{"size": "1921x1080"}"#, "house.json: size: 1921x1080 has an odd side; yuv420p video needs even width and height"),
+        (#"{"size": "big"}"#, "house.json: size: 'big' is not valid; expected WxH with even sides up to 8192, e.g. 1920x1080"),
+        (#"{"slices": "0px"}"#, "house.json: slices: 0px must be a strip width between 1px and 8192px"),
+        (#"{"stagger": -0.1}"#, "house.json: stagger: -0.1 must be at least 0"),
+        (#"{"motion-blur": 0}"#, "house.json: motion-blur: 0 must be 1 (off) to 32 samples per frame"),
+        (#"{"motion-blur": 2.5}"#, "house.json: motion-blur: '2.5' is not valid; expected sub-frame samples averaged per moving frame, 1 (off) to 32"),
+        (#"{"description": "two\nlines"}"#, "house.json: description: must be one line"),
+    ])
+    func badFilesAreOneLineNamingFileAndField(json: String, expected: String) {
+        do {
+            _ = try PresetJSONTests.load(json)
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+// SHA-256 through libavutil: the published test vectors, and files hashed by their bytes.
+
+import Foundation
+import Testing
+@testable import SliceMedia
+
+@Suite struct SHA256Tests {
+    @Test func matchesThePublishedVectors() {
+        // FIPS 180-2 examples.
+        #expect(SHA256.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(of: "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func hashesAFileByItsBytesAcrossChunks() throws {
+        let path = NSTemporaryDirectory() + "slicevid-sha-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Larger than one read chunk, so the incremental path is exercised.
+        let bytes = Data((0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 * 31) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let whole = SHA256()
+        bytes.withUnsafeBytes { whole.update($0) }
+        let before = try SHA256.hex(ofFileAt: path)
+        #expect(before == whole.finalHex())
+
+        var changed = bytes
+        changed[changed.count - 1] ^= 1
+        try changed.write(to: URL(fileURLWithPath: path))
+        #expect(try SHA256.hex(ofFileAt: path) != before)
+    }
+
+    @Test func aMissingFileIsAnInputError() {
+        #expect(throws: MediaError.self) { try SHA256.hex(ofFileAt: "/nonexistent/slicevid.png") }
+        do {
+            _ = try SHA256.hex(ofFileAt: "/nonexistent/slicevid.png")
+        } catch {
+            #expect(error.kind == .inputMissing)
+            #expect(error.description.hasPrefix("/nonexistent/slicevid.png: "))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+// Batch jobs with the newer formats: a manifest's encoding settings reach each output, a changed
+// codec setting re-renders only its job, and --check finds outputs their codec cannot write.
+
+import Foundation
+import SliceKit
+import SliceMedia
+import Testing
+@testable import SlicePipeline
+
+@Suite struct BatchFormatsTests {
+    private func run(_ path: String) throws -> BatchReport {
+        BatchRun.run(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false, jobs: 2, version: "test"),
+                     cancellation: Cancellation())
+    }
+
+    @Test func encodingSettingsReachTheOutputsAndAChangeReRendersItsJobOnly() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        var manifest: [String: Any] = [
+            "defaults": tinyDefaults.merging(["crf": 40]) { $1 },
+            "jobs": [
+                ["id": "web", "images": ["s0.png", "s1.png"], "outputs": ["web.webm", "web.gif", "poster.png"], "gif-width": 32],
+                ["id": "edit", "images": ["s0.png", "s1.png"], "outputs": ["edit.mov", "master.mkv"]],
+            ],
+        ]
+        let path = try scratch.json("campaign.json", manifest)
+        let first = try run(path)
+        #expect(first.jobs.map(\.status) == [.rendered, .rendered], "\(first.jobs.map(\.error))")
+        #expect(try MediaReader.info(path: scratch.path + "/web.gif").width == 32)
+        #expect(try MediaReader.info(path: scratch.path + "/edit.mov").codecName == "prores")
+        let webm = try #require(first.jobs[0].outputs.first?.record)
+        #expect(webm.fingerprint.isEmpty == false)
+
+        // The crf is the WebM's: changing it re-renders the web job; the edit job has no crf.
+        manifest["defaults"] = tinyDefaults.merging(["crf": 36]) { $1 }
+        let second = try run(scratch.json("campaign.json", manifest))
+        #expect(second.jobs.map(\.status) == [.rendered, .skipped])
+    }
+
+    @Test func checkFindsOutputsTheirCodecCannotWrite() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        let path = try scratch.json("campaign.json", [
+            "defaults": tinyDefaults,
+            "jobs": [
+                ["id": "overlay", "images": ["s0.png", "s1.png"], "outputs": ["a.webm", "a.mp4"], "background": "transparent"],
+                ["id": "fine", "images": ["s0.png", "s1.png"], "outputs": ["b.mp4"]],
+            ],
+        ])
+        let checks = BatchCheck.run(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
+                                                 jobs: 1, version: "test"))
+        #expect(checks.map(\.id) == ["overlay", "fine"])
+        #expect(checks[0].problems.count == 1 && checks[0].problems[0].contains("a.mp4") && checks[0].problems[0].contains("transparent"))
+        #expect(checks[1].problems.isEmpty)
+        #expect(scratch.files() == ["campaign.json", "s0.png", "s1.png"])
+    }
+}

@@ -1,0 +1,141 @@
+// Manifests: how jobs are resolved (paths, presets, layering, holds, transitions) and the one
+// line each bad input gets, before anything renders.
+
+import Foundation
+import SliceKit
+import SliceMedia
+import Testing
+@testable import SlicePipeline
+
+@Suite struct ManifestTests {
+    private func load(_ scratch: Scratch, _ object: Any) throws -> Manifest {
+        try Manifest.load(path: scratch.json("campaign.json", object), presets: testPresets)
+    }
+
+    /// The one-line message and category a bad manifest gets.
+    private func failure(_ scratch: Scratch, _ object: Any) throws -> (category: SlicevidError.Category, message: String)? {
+        let path = try scratch.json("campaign.json", object)
+        do {
+            _ = try Manifest.load(path: path, presets: testPresets)
+            return nil
+        } catch {
+            return (error.category, error.message)
+        }
+    }
+
+    private func job(_ id: String, _ extra: [String: Any] = [:]) -> [String: Any] {
+        ["id": id, "images": ["a.png", "b.png"], "outputs": ["out/\(id).mp4"]].merging(extra) { $1 }
+    }
+
+    @Test func pathsResolveAgainstTheManifestsFolder() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let manifest = try load(scratch, ["jobs": [job("a", ["images": ["a.png", "sub/../b.png", "/abs/c.png"]])]])
+        #expect(manifest.folder == URL(fileURLWithPath: scratch.path).standardizedFileURL.path)
+        let folder = manifest.folder
+        #expect(manifest.jobs[0].images == [folder + "/a.png", folder + "/b.png", "/abs/c.png"])
+        #expect(manifest.jobs[0].outputs == [folder + "/out/a.mp4"])
+    }
+
+    @Test func settingsLayerPresetThenDefaultsThenJob() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.json("house.json", ["slices": 12, "easing": "linear", "fps": 25])
+        let manifest = try load(scratch, [
+            "defaults": ["preset": "spring", "size": "64x36", "slices": 20, "crf": 30],
+            "jobs": [
+                job("plain"),
+                job("own-preset", ["preset": "house.json"]),
+                job("overrides", ["preset": "house.json", "slices": 5, "hold": 0, "encoder-preset": "ultrafast"]),
+            ],
+        ])
+        let specs = manifest.jobs.map(\.spec)
+        // The defaults' fields apply over any preset; the job's own fields win.
+        #expect(specs.map(\.strips) == [20, 20, 5])
+        #expect(specs.map(\.width) == [64, 64, 64])
+        #expect(specs[0].easing == .seedSpring && specs[1].easing == .linear)
+        #expect(specs[1].frameRate == FrameRate(25))
+        #expect(specs[2].hold == 0)
+        #expect(manifest.jobs.map(\.encoder.crf) == [30, 30, 30])
+        // Unset means each codec's own default (medium), decided when the outputs are planned.
+        #expect(manifest.jobs.map(\.encoder.preset) == [nil, nil, "ultrafast"])
+    }
+
+    @Test func holdsAndTransitionsRefineOneImageOrPair() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let manifest = try load(scratch, [
+            "defaults": tinyDefaults,
+            "jobs": [[
+                "id": "reel",
+                "images": ["a.png", ["path": "b.png", "hold": 0.5], ["path": "c.png", "hold": 1]],
+                "transitions": [["easing": "ease-in-out"], ["duration": 0.6, "seed": 7]],
+                "outputs": "reel.mp4",
+            ]],
+        ])
+        let sequence = manifest.jobs[0].sequence
+        #expect(sequence.imageCount == 3)
+        #expect(sequence.segments.map(\.hold) == [0.2, 0.5])
+        #expect(sequence.segments.map(\.endHold) == [0, 1])
+        #expect(sequence.segments[0].easing == .cubicBezier(.easeInOut))
+        #expect(sequence.segments[1].easing == .seedSpring)
+        #expect(sequence.segments.map(\.duration) == [0.3, 0.6])
+        #expect(sequence.segments[0].seed == TransitionSpec.defaultSeed)
+        #expect(sequence.segments[1].seed == 7)
+        #expect(manifest.jobs[0].outputs.count == 1)
+    }
+
+    @Test func badManifestsFailWithOneLineNamingManifestJobAndField() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cases: [(Any, String)] = [
+            (["jobs": [job("a", ["slicez": 3])]], "campaign.json: job 'a': slicez: unknown field; accepted: id,"),
+            (["jobs": [job("a", ["images": ["a.png"]])]], "campaign.json: job 'a': images: has 1 image; a job needs at least two"),
+            (["jobs": [["id": "a", "outputs": "a.mp4"]]], "campaign.json: job 'a': images: missing"),
+            (["jobs": [job("a"), job("a", ["outputs": "other.mp4"])]], "campaign.json: job 'a': id: used by jobs[0] and jobs[1]"),
+            (["jobs": [job("a"), job("b", ["outputs": "out/./a.mp4"])]], "campaign.json: job 'b': outputs: "),
+            (["jobs": [["images": ["a.png", "b.png"], "outputs": "x.mp4"]]], "campaign.json: jobs[0]: id: missing"),
+            (["jobs": [job("a", ["slices": -3])]], "campaign.json: job 'a': slices: "),
+            (["jobs": [job("a", ["easing": true])]], "campaign.json: job 'a': easing: wrong type"),
+            (["jobs": [job("a", ["preset": "nope"])]], "campaign.json: job 'a': preset: nope: unknown preset"),
+            (["jobs": [job("a", ["outputs": "a.avi"])]], "campaign.json: job 'a': outputs: a.avi: unknown output type"),
+            (["jobs": [job("a", ["outputs": ["a.mp4", "-"]])]], "campaign.json: job 'a': outputs[1]: '-' is for slicevid make"),
+            (["jobs": [job("a", ["outputs": "null"])]], "campaign.json: job 'a': outputs[0]: 'null' is for slicevid make"),
+            (["jobs": [job("a", ["crf": 30.5])]], "campaign.json: job 'a': crf: '30.5' is not valid; expected a whole number"),
+            (["jobs": [job("a", ["crf": 20, "bitrate": "2M"])]], "campaign.json: job 'a': bitrate: crf and bitrate"),
+            (["jobs": [job("a", ["encoder-preset": true])]], "campaign.json: job 'a': encoder-preset: wrong type"),
+            (["jobs": [job("a", ["codec": "mpeg2"])]], "campaign.json: job 'a': codec: 'mpeg2' is not valid"),
+            (["jobs": [job("a", ["transitions": [["size": "2x2"]]])]], "campaign.json: job 'a': transitions[0].size: unknown field"),
+            (["jobs": [job("a", ["transitions": [[:], [:]]])]], "campaign.json: job 'a': transitions: expected an array of 1 objects"),
+            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "hold": -1]]])]], "campaign.json: job 'a': images[1].hold: expected seconds"),
+            (["defaults": ["hold": -1], "jobs": [job("a")]], "campaign.json: defaults: hold: "),
+            (["jobs": [job("a")], "extra": 1], "campaign.json: extra: unknown field"),
+            (["jobs": []], "campaign.json: jobs: expected a non-empty array"),
+            ([job("a")], "campaign.json: expected a JSON object"),
+        ]
+        for (object, expected) in cases {
+            let result = try failure(scratch, object)
+            #expect(result?.category == .usage, "\(expected)")
+            #expect(result?.message.hasPrefix(scratch.path + "/" + expected) == true, "got: \(result?.message ?? "no error")")
+            #expect(result?.message.contains("\n") == false)
+        }
+    }
+
+    @Test func malformedJSONAndMissingManifestsAreNamed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let broken = try scratch.text("broken.json", "{\"jobs\": [")
+        #expect(throws: SlicevidError.self) { try Manifest.load(path: broken, presets: testPresets) }
+        do {
+            _ = try Manifest.load(path: broken, presets: testPresets)
+        } catch {
+            #expect(error.category == .usage)
+            #expect(error.message.hasPrefix(broken + ": not valid JSON"))
+        }
+        do {
+            _ = try Manifest.load(path: scratch.path + "/none.json", presets: testPresets)
+        } catch {
+            #expect(error.category == .inputMissing)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""slicevid's benchmark: each performance goal of the README, measured side by side with the
+peer a user would otherwise run, on this machine, in one go. Prints one table.
+
+Usage: python3 bench/bench.py [--runs N] [--binary PATH] [--markdown]
+
+Every case runs both commands alternately N times (default 5) and compares medians. Wall time
+comes from time.perf_counter around the child; peak memory from os.wait4's rusage of that very
+child (ru_maxrss, KiB). The ffmpeg CLI is a peer and a checker only: slicevid never runs it.
+"""
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, stdout=subprocess.DEVNULL):
+    """Runs cmd, returns (seconds, peak RSS in MiB). Raises on a non-zero exit."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err.strip()[-500:]}")
+    return seconds, usage.ru_maxrss / 1024.0
+
+
+def alternate(runs, a, b=None):
+    """Runs a (and b) alternately; returns lists of (seconds, MiB) for each."""
+    results_a, results_b = [], []
+    for _ in range(runs):
+        results_a.append(a())
+        if b is not None:
+            results_b.append(b())
+    return results_a, results_b
+
+
+def median(values, index):
+    return statistics.median(v[index] for v in values)
+
+
+class Bench:
+    def __init__(self, binary, runs, work):
+        self.binary = binary
+        self.runs = runs
+        self.work = work
+        self.rows = []
+
+    def still(self, name, size, source):
+        path = os.path.join(self.work, f"{name}-{size}.png")
+        if not os.path.exists(path):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"{source}=size={size}",
+                            "-frames:v", "1", path], check=True)
+        return path
+
+    def stills(self, size):
+        return self.still("a", size, "testsrc2"), self.still("b", size, "smptehdbars")
+
+    def slicevid(self, size, hold, duration, outputs, extra=()):
+        a, b = self.stills(size)
+        cmd = [self.binary, "make", "--from", a, "--to", b, "--size", size, "--fps", "30",
+               "--hold", str(hold), "--duration", str(duration), "--force", "--quiet"]
+        for output in outputs:
+            cmd += ["-o", output]
+        return cmd + list(extra)
+
+    def row(self, case, ours, peer, ratio, target, passed):
+        self.rows.append((case, ours, peer, ratio, target, "pass" if passed else "FAIL"))
+
+    # 1. Render throughput against ffmpeg's xfade=vuslice, and 5. scaling with --jobs.
+    def render_throughput(self, size, hold, duration, target_fps):
+        frames = round((hold + duration) * 30) + 1
+        a, b = self.stills(size)
+        ours = lambda: run(self.slicevid(size, hold, duration, ["null"]))
+        total = hold + duration + 1 / 30
+        peer_cmd = ["ffmpeg", "-v", "error", "-nostdin",
+                    "-loop", "1", "-framerate", "30", "-t", f"{total:.4f}", "-i", a,
+                    "-loop", "1", "-framerate", "30", "-t", f"{total:.4f}", "-i", b,
+                    "-filter_complex", f"[0][1]xfade=transition=vuslice:duration={duration}:offset={hold},format=yuv420p",
+                    "-frames:v", str(frames), "-f", "null", "-"]
+        peer = lambda: run(peer_cmd)
+        mine, theirs = alternate(self.runs, ours, peer)
+        our_fps = frames / median(mine, 0)
+        peer_fps = frames / median(theirs, 0)
+        ratio = our_fps / peer_fps
+        self.row(f"render {size}, {frames} frames (fps)", f"{our_fps:.0f}", f"{peer_fps:.0f} (xfade)",
+                 f"{ratio:.1f}x", f">= {target_fps} fps, >= 20x", our_fps >= target_fps and ratio >= 20)
+        return our_fps
+
+    def scaling(self, size, hold, duration):
+        frames = round((hold + duration) * 30) + 1
+        one = lambda: run(self.slicevid(size, hold, duration, ["null"], ["--jobs", "1"]))
+        two = lambda: run(self.slicevid(size, hold, duration, ["null"], ["--jobs", "2"]))
+        r1, r2 = alternate(self.runs, one, two)
+        fps1, fps2 = frames / median(r1, 0), frames / median(r2, 0)
+        self.row(f"render scaling {size}, --jobs 2 vs 1 (fps)", f"{fps2:.0f}", f"{fps1:.0f} (--jobs 1)",
+                 f"{fps2 / fps1:.2f}x", ">= 1.7x", fps2 / fps1 >= 1.7)
+
+    # 2. End to end against ffmpeg encoding the identical frames; 3. memory of the same runs.
+    def encode(self, size, hold, duration, preset, crf):
+        out = os.path.join(self.work, f"out-{size}.mp4")
+        y4m = os.path.join(self.work, f"frames-{size}.y4m")
+        run(self.slicevid(size, hold, duration, [y4m]))
+        ours = lambda: run(self.slicevid(size, hold, duration, [out], ["--encoder-preset", preset, "--crf", str(crf)]))
+        gop = "60"
+        peer_cmd = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", y4m, "-c:v", "libx264", "-preset", preset,
+                    "-crf", str(crf), "-profile:v", "high", "-g", gop, "-pix_fmt", "yuv420p",
+                    "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", "tv",
+                    "-movflags", "+faststart", os.path.join(self.work, f"peer-{size}.mp4")]
+        peer = lambda: run(peer_cmd)
+        mine, theirs = alternate(self.runs, ours, peer)
+        t_ours, t_peer = median(mine, 0), median(theirs, 0)
+        m_ours, m_peer = median(mine, 1), median(theirs, 1)
+        self.row(f"make {size} -> mp4 (x264 {preset}, crf {crf}) wall s", f"{t_ours:.2f}", f"{t_peer:.2f} (ffmpeg y4m->mp4)",
+                 f"{t_ours / t_peer:.3f}x", "<= 1.05x", t_ours / t_peer <= 1.05)
+        self.row(f"make {size} -> mp4 peak RSS MiB", f"{m_ours:.0f}", f"{m_peer:.0f} (ffmpeg y4m->mp4)",
+                 f"{m_ours / m_peer:.2f}x", "<= 1.25x", m_ours / m_peer <= 1.25)
+        os.remove(y4m)
+
+    def memory_by_length(self, size):
+        short = lambda: run(self.slicevid(size, 1, 1, ["null"]))
+        long = lambda: run(self.slicevid(size, 1, 59, ["null"]))
+        r_short, r_long = alternate(self.runs, short, long)
+        m_short, m_long = median(r_short, 1), median(r_long, 1)
+        self.row(f"peak RSS {size}, 60 s clip vs 2 s clip (MiB)", f"{m_long:.0f}", f"{m_short:.0f} (2 s clip)",
+                 f"{m_long / m_short:.3f}x", "<= 1.05x", m_long / m_short <= 1.05)
+
+    # 4. Fixed cost of a small clip, end to end.
+    def fixed_cost(self):
+        out = os.path.join(self.work, "small.mp4")
+        small, _ = alternate(self.runs, lambda: run(self.slicevid("320x180", 1, 1, [out])))
+        t = median(small, 0)
+        self.row("make 320x180 2 s clip -> mp4, wall s", f"{t:.3f}", "-", "-", "< 0.3 s", t < 0.3)
+
+    def table(self, markdown):
+        header = ("case", "slicevid", "peer", "ratio", "target", "result")
+        widths = [max(len(str(r[i])) for r in [header] + self.rows) for i in range(6)]
+        lines = []
+        if markdown:
+            lines.append("| " + " | ".join(header) + " |")
+            lines.append("|" + "|".join(" --- " for _ in header) + "|")
+            for r in self.rows:
+                lines.append("| " + " | ".join(str(c) for c in r) + " |")
+        else:
+            fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+            lines.append(fmt.format(*header))
+            lines.append("  ".join("-" * w for w in widths))
+            for r in self.rows:
+                lines.append(fmt.format(*r))
+        return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "slicevid"))
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args()
+    if not shutil.which("ffmpeg"):
+        sys.exit("bench: the ffmpeg CLI is needed as the peer; `make bench` installs it")
+    if not os.path.exists(args.binary):
+        sys.exit(f"bench: {args.binary} not found; `make bench` builds it")
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="slicevid-bench-") as work:
+        bench = Bench(args.binary, args.runs, work)
+        bench.render_throughput("1920x1080", 1, 19, 1000)
+        bench.render_throughput("3840x2160", 1, 9, 250)
+        bench.scaling("1920x1080", 1, 59)
+        bench.encode("1920x1080", 1, 1, "medium", 18)
+        bench.encode("3840x2160", 0.2, 0.3, "medium", 18)
+        bench.memory_by_length("1920x1080")
+        bench.fixed_cost()
+        cpu = "unknown CPU"
+        try:
+            with open("/proc/cpuinfo") as f:
+                cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+        except (OSError, StopIteration):
+            pass
+        ffmpeg_version = subprocess.run(["ffmpeg", "-version"], capture_output=True, text=True).stdout.split("\n")[0]
+        print(f"machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}; {ffmpeg_version}")
+        print(f"median of {args.runs} alternating runs per command; total {time.perf_counter() - started:.0f} s\n")
+        print(bench.table(args.markdown))
+        failed = sum(1 for r in bench.rows if r[5] != "pass")
+        print(f"\n{len(bench.rows) - failed} passed, {failed} failed")
+
+
+if __name__ == "__main__":
+    main()
