@@ -116,6 +116,8 @@ public enum MediaReader {
             frameCount: 0,
             duration: duration)
         var factsFromFrame = false
+        // GIF decodes to BGRA whatever the file holds; its alpha is real only if a pixel uses it.
+        let isGIF = parameters.codec_id == AV_CODEC_ID_GIF
 
         // RGB layouts are read as RGBA and de-interleaved by StillConverter: libswscale 5.1 turns
         // packed RGBA into GBRAP with alpha ≥ 128 one too high, and lossless checks must be exact.
@@ -125,9 +127,10 @@ public enum MediaReader {
                 // What the decoder delivers is what a user gets: it reveals VP9's alpha.
                 let decoded = AVPixelFormat(rawValue: frame.pointee.format)
                 facts.pixelFormat = pixelFormatName(decoded)
-                facts.hasAlpha = (av_pix_fmt_desc_get(decoded)?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+                facts.hasAlpha = !isGIF && (av_pix_fmt_desc_get(decoded)?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
                 factsFromFrame = true
             }
+            if isGIF && !facts.hasAlpha && frame.hasTranslucentPixel { facts.hasAlpha = true }
             guard let layout else { body(facts, nil); return }
             let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
             if scaler == nil {
@@ -170,5 +173,22 @@ public enum MediaReader {
             if packet.pointee.stream_index == index { _ = avcodec_send_packet(codec, packet) }
             av_packet_unref(packet)
         }
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == AVFrame {
+    /// Whether any pixel of this packed 8-bit frame is less than opaque (false without alpha).
+    var hasTranslucentPixel: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pointee.format)),
+              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0, descriptor.pointee.nb_components == 4,
+              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) == 0 else { return false }
+        let alpha = descriptor.pointee.comp.3
+        let planes = planePointers(count: 1)
+        guard alpha.depth == 8, let base = planes.data[0] else { return false }
+        for y in 0..<Int(pointee.height) {
+            let row = base + y * Int(planes.strides[0]) + Int(alpha.offset)
+            for x in 0..<Int(pointee.width) where row[x * Int(alpha.step)] < 255 { return true }
+        }
+        return false
     }
 }

@@ -243,7 +243,7 @@ struct VideoWriterFormatTests {
             let (plan, written) = try FormatClip.write(path, pictures: pictures, layout: .gbrp, palette: palette)
             #expect(plan.width == Self.width && plan.frameCount == 6)
             let info = try MediaReader.info(path: path)
-            #expect(info.containerName == "gif" && info.codecName == "gif")
+            #expect(info.containerName == "gif" && info.codecName == "gif" && !info.hasAlpha)
             FormatClip.expectShape(info, width: Self.width, height: Self.height, frames: 6, duration: 0.6)
             let decoded = try MediaReader.frames(path: path, layout: .gbrp)
             #expect(decoded.count == 6)
