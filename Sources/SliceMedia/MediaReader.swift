@@ -150,7 +150,7 @@ public enum MediaReader {
                     scaler?.scale(frame.planePointers(count: 4),
                                   into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
                 }
-                body(facts, try StillConverter.planar(RGBAImage(width: width, height: height, pixels: pixels), layout: layout))
+                body(facts, RGBAImage(width: width, height: height, pixels: pixels).planar(layout))
             }
         }
 

@@ -20,6 +20,9 @@ public enum StillDecoder {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
         let scaled = fittedSize(source: (sourceWidth, sourceHeight), frame: (width, height), fit: fit)
         let rgba = try convertToRGBA(frame, width: scaled.width, height: scaled.height, path: path)
+        // An opaque picture that already fills the frame needs no placing: skip the copy.
+        let hasAlpha = av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format)).pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+        if scaled.width == width && scaled.height == height && !hasAlpha { return rgba }
         return rgba.centred(onCanvasWidth: width, height: height, background: background)
     }
 

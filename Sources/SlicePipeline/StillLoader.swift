@@ -20,7 +20,7 @@ enum StillLoader {
         } else {
             picture = DemoCards.destination(width: spec.width, height: spec.height)
         }
-        return try StillConverter.planar(picture, layout: layout)
+        return picture.planar(layout)
     }
 }
 

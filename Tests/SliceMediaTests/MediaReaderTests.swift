@@ -28,7 +28,7 @@ struct MediaReaderTests {
             let image = Fixture.blocks(width: 64, height: 32)
             try StillWriter.write(image, to: path, format: .jpeg)
             let decoded = try #require(try MediaReader.frames(path: path, layout: .gbrp).first)
-            let expected = try StillConverter.planar(image, layout: .gbrp)
+            let expected = image.planar(.gbrp)
             #expect(meanAbsoluteError(decoded, expected) < 3)
         }
     }

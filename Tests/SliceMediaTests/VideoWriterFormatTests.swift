@@ -50,7 +50,7 @@ enum FormatClip {
         let writer = try VideoWriter(plan: plan, path: path, inputLayout: layout, palette: palette)
         var frames: [PlanarImage] = []
         for (index, picture) in pictures.enumerated() {
-            let frame = try StillConverter.planar(picture, layout: layout)
+            let frame = picture.planar(layout)
             frames.append(frame)
             if plan.selection.contains(index) { try writer.write(frame, index: index) }
         }

@@ -19,7 +19,7 @@ struct VideoWriterMP4Tests {
                                      frameRate: frameRate, inputLayout: layout, settings: settings)
         var frames: [PlanarImage] = []
         for index in 0..<count {
-            let frame = try StillConverter.planar(Fixture.movingBar(width: width, height: height, index: index), layout: layout)
+            let frame = Fixture.movingBar(width: width, height: height, index: index).planar(layout)
             try writer.write(frame)
             frames.append(frame)
         }
@@ -139,8 +139,7 @@ struct VideoWriterSequenceTests {
                                          settings: EncoderSettings())
             var written: [PlanarImage] = []
             for index in 0..<Self.count {
-                let image = try StillConverter.planar(Fixture.noise(width: Self.width, height: Self.height, seed: UInt64(index)),
-                                                      layout: .gbrp)
+                let image = Fixture.noise(width: Self.width, height: Self.height, seed: UInt64(index)).planar(.gbrp)
                 try writer.write(image)
                 written.append(image)
             }
@@ -171,7 +170,7 @@ struct VideoWriterSequenceTests {
                                          frameRate: FrameRate(30), inputLayout: .gbrap, settings: EncoderSettings())
             var image = Fixture.noise(width: Self.width, height: Self.height)
             for i in 0..<(image.width * image.height) { image.pixels[4 * i + 3] = UInt8((i * 11) % 256) }
-            let written = try StillConverter.planar(image, layout: .gbrap)
+            let written = image.planar(.gbrap)
             try writer.write(written)
             try writer.finish()
             #expect(try MediaReader.info(path: pattern).pixelFormat == "rgba")
@@ -188,7 +187,7 @@ struct VideoWriterSequenceTests {
             let writer = try VideoWriter(path: pattern, outputFormat: .pngSequence, width: Self.width, height: Self.height,
                                          frameRate: FrameRate(30), inputLayout: .gbrp, settings: EncoderSettings())
             let image = Fixture.blocks(width: Self.width, height: Self.height)
-            try writer.write(try StillConverter.planar(image, layout: .gbrp))
+            try writer.write(image.planar(.gbrp))
             try writer.finish()
             let still = try StillDecoder.load(path: "\(dir)/frame-000.png", width: Self.width, height: Self.height,
                                               fit: .cover, background: .black)

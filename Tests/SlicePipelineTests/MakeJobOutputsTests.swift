@@ -65,7 +65,7 @@ struct MakeJobOutputsTests {
         for (index, (a, b)) in zip(master, sequence).enumerated() {
             #expect(a.hasSamePixels(as: b), "frame \(index)")
         }
-        let destination = try StillConverter.planar(DemoCards.destination(width: 64, height: 36), layout: .gbrp)
+        let destination = DemoCards.destination(width: 64, height: 36).planar(.gbrp)
         #expect(sequence.last?.hasSamePixels(as: destination) == true)
         #expect(try MediaReader.frames(path: "\(dir)/poster.png", layout: .gbrp).first?.hasSamePixels(as: destination) == true)
         let mp4 = try MediaReader.frames(path: "\(dir)/promo.mp4", layout: .gbrp)

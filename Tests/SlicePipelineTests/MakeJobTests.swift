@@ -60,7 +60,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(files == (0..<7).map { String(format: "%03d.png", $0) })
         let last = try MediaReader.frames(path: dir + "/006.png", layout: .gbrp)
-        let destination = try StillConverter.planar(DemoCards.destination(width: 48, height: 32), layout: .gbrp)
+        let destination = DemoCards.destination(width: 48, height: 32).planar(.gbrp)
         #expect(last.count == 1)
         #expect(last.first?.hasSamePixels(as: destination) == true)
     }

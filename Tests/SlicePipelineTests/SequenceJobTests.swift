@@ -38,7 +38,7 @@ import Testing
             try MediaReader.frames(path: folder + String(format: "/frames/%03d.png", index), layout: .gbrp)[0]
         }
         let images = try paths.map { path in
-            try StillConverter.planar(StillDecoder.load(path: path, width: 64, height: 36, fit: .cover, background: .black), layout: .gbrp)
+            try StillDecoder.load(path: path, width: 64, height: 36, fit: .cover, background: .black).planar(.gbrp)
         }
         for (image, held) in [(0, 0...2), (1, 5...7), (2, 10...12)] {
             for index in held {

@@ -249,7 +249,7 @@ private enum BatchCLI {
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = ProcessInfo.processInfo.environment.filter { !["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"].contains($0.key) }
             .merging(environment) { $1 }
-        FileManager.default.createFile(atPath: folder + "/" + log, contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/" + log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: folder + "/" + log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -65,12 +65,12 @@ struct FitTests {
             // The video starts and ends on the same fitted pictures.
             let fittedA = try StillDecoder.load(path: folder + "/A.png", width: 64, height: 36, fit: .cover, background: Self.red)
             let fittedB = try StillDecoder.load(path: folder + "/B.jpg", width: 64, height: 36, fit: .cover, background: Self.red)
-            #expect(Pixels.maximumError(first, try StillConverter.planar(fittedA, layout: .gbrp)) <= 1)
-            #expect(Pixels.maximumError(last, try StillConverter.planar(fittedB, layout: .gbrp)) <= 1)
+            #expect(Pixels.maximumError(first, fittedA.planar(.gbrp)) <= 1)
+            #expect(Pixels.maximumError(last, fittedB.planar(.gbrp)) <= 1)
             let video = try MediaReader.frames(path: folder + "/clip.mp4", layout: .yuv420p)
             try #require(video.count == tinyClipFrames)
-            #expect(Pixels.meanAbsoluteError(video[0], try StillConverter.planar(fittedA, layout: .yuv420p)) < 3)
-            #expect(Pixels.meanAbsoluteError(video[tinyClipFrames - 1], try StillConverter.planar(fittedB, layout: .yuv420p)) < 3)
+            #expect(Pixels.meanAbsoluteError(video[0], fittedA.planar(.yuv420p)) < 3)
+            #expect(Pixels.meanAbsoluteError(video[tinyClipFrames - 1], fittedB.planar(.yuv420p)) < 3)
         }
     }
 

@@ -45,7 +45,7 @@ struct FormatCommandTests {
     @Test("--dry-run does every check a real run does: an existing output is exit 73")
     func dryRunChecks() throws {
         try withScratchFolder { dir in
-            FileManager.default.createFile(atPath: dir + "/promo.mp4", contents: Data("old".utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/promo.mp4", contents: Data("old".utf8))
             let run = try CLI.make(tinyClip + ["-o", "promo.mp4", "--dry-run"], in: dir)
             #expect(run.status == 73 && run.stderrIsOneLine && run.stderr.contains("--force"), "\(run)")
             #expect(run.stdout.isEmpty)
@@ -64,7 +64,7 @@ struct FormatCommandTests {
             #expect(fields["pix_fmt"] == "yuv420p" && fields["size"] == "64x36" && fields["frames"] == "6" && fields["duration"] == "0.600")
             #expect(fields["color_space"] == "bt709" && fields["alpha"] == "no")
 
-            FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("hello".utf8))
             for (arguments, status) in [(["probe", "gone.mp4"], Int32(66)), (["probe", "notes.txt"], 65), (["probe"], 64)] {
                 let run = try CLI.run(arguments, in: dir)
                 #expect(run.status == status && run.stderrIsOneLine && run.stdout.isEmpty, "\(arguments): \(run)")
@@ -107,7 +107,7 @@ struct FormatCommandTests {
     @Test("each impossible request exits with its code, one line naming the output, the folder untouched", arguments: refusals)
     func refused(_ refusal: Refusal) throws {
         try withScratchFolder { dir in
-            FileManager.default.createFile(atPath: dir + "/old.mp4", contents: Data("an earlier clip".utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/old.mp4", contents: Data("an earlier clip".utf8))
             let before = FolderSnapshot(dir)
             let run = try CLI.make(tinyClip + refusal.arguments, in: dir)
             #expect(run.status == refusal.status, "\(run)")
@@ -121,7 +121,7 @@ struct FormatCommandTests {
     func diskFullMidWay() throws {
         try withScratchFolder { dir in
             try FileManager.default.createDirectory(atPath: dir + "/seq", withIntermediateDirectories: false)
-            FileManager.default.createFile(atPath: dir + "/promo.mp4", contents: Data("an earlier clip".utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/promo.mp4", contents: Data("an earlier clip".utf8))
             let before = FolderSnapshot(dir)
             let run = try CLI.run(["make", "--size", "320x180", "--fps", "10", "--hold", "0.5", "--duration", "1", "--slices", "16",
                                          "--encoder-preset", "ultrafast", "--force", "--quiet",

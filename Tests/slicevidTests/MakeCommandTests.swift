@@ -28,8 +28,8 @@ struct MakeCommandTests {
 
             let frames = try MediaReader.frames(path: folder + "/demo.mp4", layout: .yuv420p)
             try #require(frames.count == tinyClipFrames)
-            let source = try StillConverter.planar(DemoCards.source(width: 64, height: 36), layout: .yuv420p)
-            let destination = try StillConverter.planar(DemoCards.destination(width: 64, height: 36), layout: .yuv420p)
+            let source = DemoCards.source(width: 64, height: 36).planar(.yuv420p)
+            let destination = DemoCards.destination(width: 64, height: 36).planar(.yuv420p)
             // Frames 0–2 fall in the 0.2 s hold: the source card, unchanged.
             for index in 0...2 {
                 #expect(Pixels.meanAbsoluteError(frames[index], source) < 3, "frame \(index) should be the source card")
@@ -56,8 +56,8 @@ struct MakeCommandTests {
             let last = try MediaReader.frames(path: folder + "/frames/\(names.last!)", layout: .gbrp)
             try #require(first.count == 1 && last.count == 1)
             #expect(first[0].width == 64 && first[0].height == 36)
-            let source = try StillConverter.planar(DemoCards.source(width: 64, height: 36), layout: .gbrp)
-            let destination = try StillConverter.planar(DemoCards.destination(width: 64, height: 36), layout: .gbrp)
+            let source = DemoCards.source(width: 64, height: 36).planar(.gbrp)
+            let destination = DemoCards.destination(width: 64, height: 36).planar(.gbrp)
             #expect(Pixels.maximumError(first[0], source) <= 1)
             #expect(Pixels.maximumError(last[0], destination) <= 1)
         }

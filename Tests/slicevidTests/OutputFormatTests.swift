@@ -21,9 +21,9 @@ struct OutputFormatTests {
             let data = try #require(FileManager.default.contents(atPath: folder + "/clip.y4m"))
             let frames = try y4mFrames(data, width: 64, height: 36)
             try #require(frames.count == tinyClipFrames)
-            let destination = try StillConverter.planar(DemoCards.destination(width: 64, height: 36), layout: .yuv420p)
+            let destination = DemoCards.destination(width: 64, height: 36).planar(.yuv420p)
             #expect(frames[tinyClipFrames - 1] == samples(of: destination))
-            let source = try StillConverter.planar(DemoCards.source(width: 64, height: 36), layout: .yuv420p)
+            let source = DemoCards.source(width: 64, height: 36).planar(.yuv420p)
             #expect(frames[0] == samples(of: source))
         }
     }

@@ -47,7 +47,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files == (0..<frames).map { String(format: "%03d.png", $0) })
         let last = try MediaReader.frames(path: folder + String(format: "/%03d.png", frames - 1), layout: .gbrp)
-        let destination = try StillConverter.planar(DemoCards.destination(width: 32, height: 18), layout: .gbrp)
+        let destination = DemoCards.destination(width: 32, height: 18).planar(.gbrp)
         #expect(last.first?.hasSamePixels(as: destination) == true)
     }
 

@@ -1,12 +1,12 @@
-// StillConverter: RGBA stills into the compositor's planar layouts, BT.709 limited range for
-// YUV and an exact de-interleave for RGB.
+// RGBAImage.planar: RGBA stills into the compositor's planar layouts, BT.709 limited range for
+// YUV (the background colours' maths) and an exact de-interleave for RGB.
 
 import SliceKit
 import SliceMedia
 import Testing
 
-@Suite("StillConverter")
-struct StillConverterTests {
+@Suite("RGBA to planar")
+struct RGBAPlanarTests {
     static let colors: [(name: String, color: RGBAColor)] = [
         ("black", .black),
         ("white", RGBAColor(red: 255, green: 255, blue: 255)),
@@ -20,7 +20,7 @@ struct StillConverterTests {
           colors.map(\.name))
     func pureColours(layout: PixelLayout, name: String) throws {
         let color = try #require(Self.colors.first { $0.name == name }).color
-        let planar = try StillConverter.planar(RGBAImage(width: 32, height: 18, color: color), layout: layout)
+        let planar = RGBAImage(width: 32, height: 18, color: color).planar(layout)
         #expect(planar.layout == layout && planar.width == 32 && planar.height == 18)
         let expected = color.bt709LimitedYCbCr
         for (p, value) in [expected.y, expected.cb, expected.cr].enumerated() {
@@ -35,10 +35,9 @@ struct StillConverterTests {
 
     @Test("black and white land on the limited-range extremes")
     func studioRange() throws {
-        let planar = try StillConverter.planar(RGBAImage(width: 32, height: 18, color: .black), layout: .yuv420p)
+        let planar = RGBAImage(width: 32, height: 18, color: .black).planar(.yuv420p)
         #expect(planar.planes[0].row(0)[0] == 16)
-        let white = try StillConverter.planar(RGBAImage(width: 32, height: 18, color: RGBAColor(red: 255, green: 255, blue: 255)),
-                                              layout: .yuv420p)
+        let white = RGBAImage(width: 32, height: 18, color: RGBAColor(red: 255, green: 255, blue: 255)).planar(.yuv420p)
         #expect(white.planes[0].row(0)[0] == 235)
         #expect(white.planes[1].row(0)[0] == 128 && white.planes[2].row(0)[0] == 128)
     }
@@ -47,7 +46,7 @@ struct StillConverterTests {
     func rgbExact(layout: PixelLayout) throws {
         var image = Fixture.noise(width: 33, height: 19)
         for i in 0..<(image.width * image.height) { image.pixels[4 * i + 3] = UInt8(i % 256) }
-        let planar = try StillConverter.planar(image, layout: layout)
+        let planar = image.planar(layout)
         for y in 0..<image.height {
             for x in 0..<image.width {
                 let pixel = image[x, y]
@@ -61,7 +60,7 @@ struct StillConverterTests {
     func alphaCopied() throws {
         var image = Fixture.blocks(width: 32, height: 18)
         for i in 0..<(image.width * image.height) { image.pixels[4 * i + 3] = UInt8((i * 7) % 256) }
-        let planar = try StillConverter.planar(image, layout: .yuva420p)
+        let planar = image.planar(.yuva420p)
         for y in 0..<image.height {
             for x in 0..<image.width { #expect(planar.planes[3].row(y)[x] == image[x, y].alpha) }
         }
@@ -70,7 +69,7 @@ struct StillConverterTests {
     @Test("a converted solid colour equals PlanarImage.fill of that colour", arguments: [PixelLayout.gbrp, .yuv420p])
     func matchesFill(layout: PixelLayout) throws {
         let color = RGBAColor(red: 250, green: 0, blue: 250)
-        let converted = try StillConverter.planar(RGBAImage(width: 32, height: 18, color: color), layout: layout)
+        let converted = RGBAImage(width: 32, height: 18, color: color).planar(layout)
         let filled = PlanarImage(width: 32, height: 18, layout: layout)
         filled.fill(color)
         #expect(meanAbsoluteError(converted, filled) <= (layout == .gbrp ? 0 : 1))
