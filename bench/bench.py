@@ -108,25 +108,37 @@ class Bench:
                  f"{fps2 / fps1:.2f}x", ">= 1.7x", fps2 / fps1 >= 1.7)
 
     # 2. End to end against ffmpeg encoding the identical frames; 3. memory of the same runs.
-    def encode(self, size, hold, duration, preset, crf):
-        out = os.path.join(self.work, f"out-{size}.mp4")
+    def encode(self, size, hold, duration, extension, label, ours_extra, peer_codec):
+        """slicevid writing `extension` vs ffmpeg encoding slicevid's own frames (as y4m) with
+        the encoder settings slicevid uses for that output (`slicevid make --dry-run` shows them)."""
+        out = os.path.join(self.work, f"out-{size}.{extension}")
         y4m = os.path.join(self.work, f"frames-{size}.y4m")
         run(self.slicevid(size, hold, duration, [y4m]))
-        ours = lambda: run(self.slicevid(size, hold, duration, [out], ["--encoder-preset", preset, "--crf", str(crf)]))
-        gop = "60"
-        peer_cmd = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", y4m, "-c:v", "libx264", "-preset", preset,
-                    "-crf", str(crf), "-profile:v", "high", "-g", gop, "-pix_fmt", "yuv420p",
-                    "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-color_range", "tv",
-                    "-movflags", "+faststart", os.path.join(self.work, f"peer-{size}.mp4")]
+        ours = lambda: run(self.slicevid(size, hold, duration, [out], ours_extra))
+        tags = ["-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709",
+                "-colorspace", "bt709", "-color_range", "tv", "-g", "60"]
+        peer_cmd = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", y4m] + peer_codec + tags + \
+                   [os.path.join(self.work, f"peer-{size}.{extension}")]
         peer = lambda: run(peer_cmd)
         mine, theirs = alternate(self.runs, ours, peer)
         t_ours, t_peer = median(mine, 0), median(theirs, 0)
         m_ours, m_peer = median(mine, 1), median(theirs, 1)
-        self.row(f"make {size} -> mp4 (x264 {preset}, crf {crf}) wall s", f"{t_ours:.2f}", f"{t_peer:.2f} (ffmpeg y4m->mp4)",
+        self.row(f"make {size} -> {label} wall s", f"{t_ours:.2f}", f"{t_peer:.2f} (ffmpeg y4m->{extension})",
                  f"{t_ours / t_peer:.3f}x", "<= 1.05x", t_ours / t_peer <= 1.05)
-        self.row(f"make {size} -> mp4 peak RSS MiB", f"{m_ours:.0f}", f"{m_peer:.0f} (ffmpeg y4m->mp4)",
+        self.row(f"make {size} -> {label} peak RSS MiB", f"{m_ours:.0f}", f"{m_peer:.0f} (ffmpeg y4m->{extension})",
                  f"{m_ours / m_peer:.2f}x", "<= 1.25x", m_ours / m_peer <= 1.25)
         os.remove(y4m)
+
+    def encode_h264(self, size, hold=1, duration=1, preset="medium", crf=18):
+        self.encode(size, hold, duration, "mp4", f"mp4 (x264 {preset}, crf {crf})",
+                    ["--encoder-preset", preset, "--crf", str(crf)],
+                    ["-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-profile:v", "high",
+                     "-movflags", "+faststart"])
+
+    def encode_vp9(self, size, hold=1, duration=1, crf=31):
+        self.encode(size, hold, duration, "webm", f"webm (VP9 good, cpu-used 2, crf {crf})", ["--crf", str(crf)],
+                    ["-c:v", "libvpx-vp9", "-crf", str(crf), "-b:v", "0", "-row-mt", "1",
+                     "-deadline", "good", "-cpu-used", "2"])
 
     def memory_by_length(self, size):
         short = lambda: run(self.slicevid(size, 1, 1, ["null"]))
@@ -178,8 +190,9 @@ def main():
         bench.render_throughput("1920x1080", 1, 19, 1000)
         bench.render_throughput("3840x2160", 1, 9, 250)
         bench.scaling("1920x1080", 1, 59)
-        bench.encode("1920x1080", 1, 1, "medium", 18)
-        bench.encode("3840x2160", 0.2, 0.3, "medium", 18)
+        bench.encode_h264("1920x1080")
+        bench.encode_h264("3840x2160")
+        bench.encode_vp9("1920x1080")
         bench.memory_by_length("1920x1080")
         bench.fixed_cost()
         cpu = "unknown CPU"
