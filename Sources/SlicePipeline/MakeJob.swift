@@ -93,24 +93,17 @@ public enum MakeJob {
         }
         let layout = planned.renderLayout
 
-        // Every input must exist before anything starts. The first still is decoded now; the
-        // others while the encoders already work on the first still's hold.
+        // Every input must exist before anything starts.
         let paths = request.stillPaths
         do {
             for path in paths { try StillDecoder.checkReadable(path: path) }
         } catch {
             throw SlicevidError(error)
         }
-        let first: PlanarImage
-        do {
-            first = try StillLoader.load(paths.first, role: 0, spec: spec, layout: layout)
-        } catch {
-            throw SlicevidError(error)
-        }
-        // A still that comes back later in a sequence (a → b → a) is decoded once and shared.
+        // Every still decodes on its own thread while the encoders open; a still that comes
+        // back later in a sequence (a → b → a) is decoded once and shared.
         var pending: [String: DeferredStill] = [:]
-        if let path = paths.first { pending[path] = DeferredStill(ready: first) }
-        let rest = (1..<sequence.imageCount).map { index in
+        let stills = (0..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
             if let path, let shared = pending[path] { return shared }
             let still = DeferredStill { () throws(MediaError) in
@@ -121,17 +114,24 @@ public enum MakeJob {
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
-        // A GIF's palette is chosen from every still, so it waits for those still decoding.
-        var stills = [first]
+        // A GIF's palette is chosen from every still, so it waits for all of them first.
+        var paletteStills: [PlanarImage] = []
         if planned.outputs.contains(where: \.needsPalette) {
-            for still in rest {
+            for still in stills {
                 switch still.wait() {
-                case .success(let image): stills.append(image)
+                case .success(let image): paletteStills.append(image)
                 case .failure(let error): throw SlicevidError(error)
                 }
             }
         }
-        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: stills, background: spec.background)
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background)
+        // Rendering starts with the first still; the others keep decoding while its hold encodes.
+        let first: PlanarImage
+        switch stills[0].wait() {
+        case .success(let image): first = image
+        case .failure(let error): throw SlicevidError(error)
+        }
+        let rest = Array(stills.dropFirst())
         let plan = SequencePlan(spec: sequence)
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
