@@ -42,6 +42,12 @@ public struct FramePlan: Sendable {
         Double(spec.direction == .vertical ? spec.height : spec.width)
     }
 
+    /// Whether frame `index` is the unchanged destination (the end of the transition, the end
+    /// hold, and always the last frame).
+    public func showsDestinationOnly(frame index: Int) -> Bool {
+        index >= frameCount - 1 || time(ofFrame: index) - spec.hold >= spec.transitionSeconds
+    }
+
     /// Whether frame `index` is the unchanged source (the hold), which needs no destination.
     public func showsSourceOnly(frame index: Int) -> Bool {
         index < frameCount - 1 && time(ofFrame: index) - spec.hold <= 0

@@ -21,6 +21,9 @@ public struct SequenceCompositor: Sendable {
         }
     }
 
+    /// The sequence's last picture, which every frame after the last transition shows.
+    public var lastStill: PlanarImage? { compositors.last?.compositor.destination }
+
     /// Frames in the whole video.
     public var frameCount: Int { plan.frameCount }
 

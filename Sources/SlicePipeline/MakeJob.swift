@@ -144,7 +144,7 @@ public enum MakeJob {
         let stats: RenderStats
         do {
             stats = try loop.run(pool: pool, sinks: sinks, cancellation: cancellation,
-                                 render: { renderer.render($0, into: $1) },
+                                 frame: { renderer.frame($0, buffer: $1) },
                                  progress: { events(.progress(done: $0, total: plan.frameCount)) })
         } catch let error as SlicevidError {
             throw error

@@ -50,6 +50,18 @@ public struct RenderLoop: Sendable {
     public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
                     render: @escaping @Sendable (Int, PlanarImage) -> Void,
                     progress: (@Sendable (Int) -> Void)? = nil) throws -> RenderStats {
+        try run(pool: pool, sinks: sinks, cancellation: cancellation,
+                frame: { index, buffer in render(index, buffer); return buffer }, progress: progress)
+    }
+
+    /// Like `run(pool:sinks:cancellation:render:progress:)`, but `frame` may hand the sinks a
+    /// picture other than the buffer — an unchanged still for a hold frame, shared rather than
+    /// copied. The buffer still holds the frame's place in the window until every sink is done.
+    /// - Parameter frame: returns frame `index`: drawn into the buffer, or a picture that stays
+    ///   unchanged for the whole run; must be safe to call concurrently.
+    public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
+                    frame: @escaping @Sendable (Int, PlanarImage) -> PlanarImage,
+                    progress: (@Sendable (Int) -> Void)? = nil) throws -> RenderStats {
         let runners = sinks.enumerated().map { SinkRunner($1, index: $0) }
         let firstError = Mutex<(any Error)?>(nil)
         let consumed = Atomic<Int>(0)
@@ -58,9 +70,10 @@ public struct RenderLoop: Sendable {
             cancellation.cancel()
         }
 
-        let ordering = OrderingBuffer<PlanarImage> { index, frame in
+        let ordering = OrderingBuffer<RenderedFrame> { index, rendered in
+            let frame = rendered.picture
             let release = FrameRelease(consumers: max(1, runners.count)) {
-                pool.give(frame)
+                pool.give(rendered.buffer)
                 let done = consumed.add(1, ordering: .relaxed).newValue
                 progress?(done)
             }
@@ -84,8 +97,7 @@ public struct RenderLoop: Sendable {
                         pool.give(buffer)
                         return
                     }
-                    render(index, buffer)
-                    ordering.submit(index, buffer)
+                    ordering.submit(index, RenderedFrame(picture: frame(index, buffer), buffer: buffer))
                 }
             }
         }
@@ -113,6 +125,12 @@ public struct RenderLoop: Sendable {
         if let error = firstError.withLock({ $0 }) { throw error }
         return RenderStats(frames: ordering.delivered, peakFramesInFlight: pool.peakInUse, window: pool.capacity)
     }
+}
+
+/// A rendered frame on its way to the sinks, and the pool buffer whose place it holds.
+struct RenderedFrame: Sendable {
+    let picture: PlanarImage
+    let buffer: PlanarImage
 }
 
 /// The render stopped because it was asked to (a signal), not because something failed.

@@ -92,18 +92,22 @@ final class SequenceRenderer: Sendable {
         return nil
     }
 
-    /// Draws frame `index` into `frame`.
-    func render(_ index: Int, into frame: PlanarImage) {
+    /// Frame `index`: the first still itself during its hold (shared, not copied), the last
+    /// still itself once the sequence has settled, otherwise drawn into `buffer`.
+    func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let location = plan.locate(frame: index)
-        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) {
-            frame.copy(from: first)
-            return
-        }
+        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) { return first }
         guard let compositor = readyCompositor() else {
             cancellation.cancel()
-            return
+            return buffer
         }
-        compositor.render(frame: index, into: frame)
+        if location.segment == plan.segments.count - 1,
+           plan.segments[location.segment].showsDestinationOnly(frame: location.frame),
+           let last = compositor.lastStill {
+            return last
+        }
+        compositor.render(frame: index, into: buffer)
+        return buffer
     }
 
     private func readyCompositor() -> SequenceCompositor? {

@@ -30,6 +30,20 @@ struct FramePlanTests {
         #expect(plan.content(ofFrame: plan.frameCount - 1) == .destination)
     }
 
+    @Test("the still-only shortcuts agree with content(ofFrame:) on every frame, end hold and stagger included")
+    func stillOnlyFrames() {
+        var spec = TransitionSpec()
+        spec.endHold = 0.5
+        spec.stagger = 0.01
+        spec.strips = 12
+        let plan = FramePlan(spec: spec)
+        for frame in 0..<plan.frameCount {
+            let content = plan.content(ofFrame: frame)
+            #expect(plan.showsSourceOnly(frame: frame) == (content == .source), "frame \(frame)")
+            #expect(plan.showsDestinationOnly(frame: frame) == (content == .destination), "frame \(frame)")
+        }
+    }
+
     @Test("frame count is ⌈total × fps⌉ + 1, so the last frame is never before the end", arguments: [
         (1.0, 1.0, 0.0, FrameRate(30), 61), (1.0, 1.0, 0.5, FrameRate(30), 76), (0.0, 1.0, 0.0, FrameRate(24), 25),
         (1.0, 1.0, 0.0, FrameRate(30000, 1001), 61), (0.5, 0.7, 0.0, FrameRate(25), 31), (0.3, 0.31, 0.0, FrameRate(10), 8), (0.1, 0.2, 0.0, FrameRate(20), 7),

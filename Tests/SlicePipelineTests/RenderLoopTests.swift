@@ -83,6 +83,25 @@ import Testing
         #expect(sink.indices == Array(0..<sink.indices.count))
     }
 
+    @Test func sharedStillsReachTheSinksAndBuffersStillComeBack() throws {
+        let still = PlanarImage(width: 8, height: 4, layout: .yuv420p)
+        still.fill(RGBAColor(red: 10, green: 200, blue: 30))
+        let drawn = PlanarImage(width: 8, height: 4, layout: .yuv420p)
+        Self.render(1, drawn)
+        let sink = RecordingSink(delay: 100)
+        let pool = pool(3)
+        let stats = try RenderLoop(frameCount: 60, jobs: 2, window: 3)
+            .run(pool: pool, sinks: [sink], cancellation: Cancellation(), frame: { index, buffer in
+                if index.isMultiple(of: 2) { return still }
+                Self.render(1, buffer)
+                return buffer
+            })
+        #expect(stats.frames == 60 && stats.peakFramesInFlight <= 3)
+        #expect(sink.indices == Array(0..<60))
+        #expect(sink.checksums == (0..<60).map { $0.isMultiple(of: 2) ? still.checksum : drawn.checksum })
+        #expect(pool.currentlyInUse == 0)
+    }
+
     @Test func aSignalWinsOverTheErrorsItProvokes() {
         // SIGTERM first, then a sink fails (a reader closed the pipe it was told to close):
         // the run reports the signal, not the write error.
