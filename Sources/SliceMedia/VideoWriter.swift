@@ -35,9 +35,12 @@ public final class VideoWriter {
                             inputLayout: PixelLayout, settings: EncoderSettings) throws(MediaError) {
         let clip = Clip(width: width, height: height, frameRate: frameRate, frameCount: 1 << 30,
                         isTransparent: inputLayout.hasAlpha && outputFormat.defaultCodec.carriesAlpha)
+        // `write(_:)` numbers frames 0, 1, 2…: a GIF must then keep every one of them.
+        var own = settings
+        if outputFormat == .gif, own.gifFrameRate == nil, frameRate.value <= 50 { own.gifFrameRate = frameRate }
         let plan: EncodingPlan
         do {
-            plan = try EncodingPlan.resolve(path: path, format: outputFormat, own: settings, clip: clip)
+            plan = try EncodingPlan.resolve(path: path, format: outputFormat, own: own, clip: clip)
         } catch {
             throw MediaError(error.kind == .unavailable ? .unavailable : .output, subject: path, message: error.message)
         }
@@ -71,6 +74,9 @@ public final class VideoWriter {
                   "avformat_alloc_output_context2", subject: path)
         guard let formatPointer else { throw MediaError(.output, subject: path, message: "cannot create muxer") }
         format = formatPointer
+        // Same inputs, same bytes: without this Matroska/WebM write random segment and track
+        // UIDs, and muxers stamp their library version.
+        formatPointer.pointee.flags |= AVFMT_FLAG_BITEXACT
         guard let encoder = avcodec_find_encoder_by_name(plan.encoder) else {
             avformat_free_context(formatPointer)
             throw MediaError(.unavailable, subject: plan.encoder,
@@ -134,6 +140,7 @@ public final class VideoWriter {
             try set([("x265-params", "log-level=" + (FFmpegLog.isVerbose ? "warning" : "none"))], in: &options)
         }
         try check(avcodec_open2(codec, encoder, &options), "avcodec_open2", subject: "\(path) (\(plan.encoder))")
+        try refuseLeftovers(options, of: plan.encoder)
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec),
                   "avcodec_parameters_from_context", subject: path)
         if let tag = plan.codecTag {
@@ -141,6 +148,7 @@ public final class VideoWriter {
         }
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = codec.pointee.framerate
+        stream.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
 
         frame.pointee.format = pixelFormat.rawValue
         frame.pointee.width = Int32(plan.width)
@@ -170,6 +178,7 @@ public final class VideoWriter {
         defer { av_dict_free(&muxOptions) }
         try set(plan.muxerOptions, in: &muxOptions)
         try check(avformat_write_header(formatPointer, &muxOptions), "avformat_write_header", subject: path)
+        try refuseLeftovers(muxOptions, of: plan.format.muxerName)
     }
 
     deinit {
@@ -223,6 +232,19 @@ public final class VideoWriter {
     }
 
     /// Adds `pairs` to an options dictionary.
+    /// An option the encoder or muxer did not take would be a setting silently not applied
+    /// (a crf the dry run promised, say): that is refused, not ignored.
+    private func refuseLeftovers(_ dictionary: OpaquePointer?, of component: String) throws(MediaError) {
+        guard av_dict_count(dictionary) > 0 else { return }
+        var names: [String] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            names.append(String(cString: next.pointee.key))
+            entry = next
+        }
+        throw MediaError(.output, subject: path, message: "\(component) did not take the option(s) \(names.joined(separator: ", "))")
+    }
+
     private func set(_ pairs: [(String, String)], in dictionary: inout OpaquePointer?) throws(MediaError) {
         for (key, value) in pairs {
             try check(av_dict_set(&dictionary, key, value, 0), "av_dict_set(\(key))", subject: path)

@@ -124,13 +124,20 @@ public enum MakeJob {
                 }
             }
         }
-        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background)
         // Rendering starts with the first still; the others keep decoding while its hold encodes.
-        let first: PlanarImage
-        switch stills[0].wait() {
-        case .success(let image): first = image
-        case .failure(let error): throw SlicevidError(error)
+        // Encoders open while it decodes — except a stream's: a header on stdout cannot be taken
+        // back if the still turns out to be broken.
+        func firstStill() throws(SlicevidError) -> PlanarImage {
+            switch stills[0].wait() {
+            case .success(let image): return image
+            case .failure(let error): throw SlicevidError(error)
+            }
         }
+        let streams = targets.contains(where: \.isStream)
+        let early = streams ? try firstStill() : nil
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background)
+        let first: PlanarImage
+        if let early { first = early } else { first = try firstStill() }
         let rest = Array(stills.dropFirst())
         let plan = SequencePlan(spec: sequence)
         // "Started" is announced once every still decoded, so a bad input still fails with its

@@ -126,6 +126,7 @@ public final class OutputTarget: @unchecked Sendable {
 
     /// Removes whatever was written to the temporary place. Safe to call more than once.
     public func discard() {
+        guard !isStream else { return }
         if let temporaryFolder {
             try? FileManager.default.removeItem(atPath: temporaryFolder)
         } else {

@@ -23,6 +23,16 @@ struct DeterminismTests {
         }
     }
 
+    @Test("Matroska and WebM are byte-identical run to run too (no random segment UIDs)", arguments: ["mkv", "webm"])
+    func matroska(extension: String) throws {
+        try withScratchFolder { folder in
+            let a = try render("a.\(`extension`)", ["--seed", "42"], in: folder)
+            let b = try render("b.\(`extension`)", ["--seed", "42"], in: folder)
+            #expect(!a.isEmpty)
+            #expect(a == b)
+        }
+    }
+
     @Test("--jobs 1 and --jobs 2 write byte-identical files")
     func threadCount() throws {
         try withScratchFolder { folder in

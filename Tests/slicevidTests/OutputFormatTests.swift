@@ -42,6 +42,18 @@ struct OutputFormatTests {
         }
     }
 
+    @Test("a broken first still writes nothing to stdout: no y4m header a reader would take for a stream")
+    func brokenStillStreamsNothing() throws {
+        try withScratchFolder { folder in
+            let good = try Still.write(DemoCards.destination(width: 64, height: 36), "good.png", in: folder)
+            _ = FileManager.default.createFile(atPath: folder + "/bad.png", contents: Data("\u{89}PNG\r\n\u{1A}\nbroken".utf8))
+            let stream = try CLI.make(tinyClip + ["--from", "bad.png", "--to", good, "-o", "-"], in: folder)
+            #expect(stream.status == 65, "\(stream)")
+            #expect(stream.stdoutData.isEmpty, "\(stream.stdoutData.count) bytes on stdout")
+            #expect(stream.stderrIsOneLine)
+        }
+    }
+
     @Test("a reader that closes -o - early ends the run with 74 and no partial file of the other outputs")
     func closedPipe() throws {
         try withScratchFolder { folder in
