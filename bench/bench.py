@@ -4,7 +4,7 @@ peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--binary PATH] [--markdown]
 
-Every case runs both commands alternately N times (default 5) and compares medians. Wall time
+Every case runs both commands alternately N times (default 7) and compares medians. Wall time
 comes from time.perf_counter around the child; peak memory from os.wait4's rusage of that very
 child (ru_maxrss, KiB). The ffmpeg CLI is a peer and a checker only: slicevid never runs it.
 """
@@ -175,7 +175,7 @@ class Bench:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "slicevid"))
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args()
