@@ -116,14 +116,17 @@ struct MakeJobOutputsTests {
         let spec = try Self.tinySpec(fps: 30, duration: 1.0)
         let outputs = ["promo.mp4", "seq/%03d.png", "promo.webm", "preview.gif", "master.mkv"].map { "\(dir)/\($0)" }
         // Two frames in, the sequence's temporary folder disappears (as on a full or failing
-        // disk): the image2 muxer cannot open the next frame's file, a real write failure.
+        // disk): the image2 muxer cannot open the next frame's file, a real write failure. It is
+        // moved away in one rename: deleting it file by file races with the writer adding files.
         let sabotaged = Atomic<Bool>(false)
+        let graveyard = NSTemporaryDirectory() + "slicevid-gone-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: graveyard) }
         let request = MakeRequest(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), force: true, jobs: 1)
         let error = try #require(throws: SlicevidError.self) {
             _ = try MakeJob.run(request) { event in
                 guard case .progress(let done, _) = event, done >= 2, !sabotaged.exchange(true, ordering: .relaxed) else { return }
                 let hidden = (try? FileManager.default.contentsOfDirectory(atPath: "\(dir)/seq"))?.filter { $0.hasPrefix(".slicevid-") } ?? []
-                for name in hidden { try? FileManager.default.removeItem(atPath: "\(dir)/seq/\(name)") }
+                for name in hidden { rename("\(dir)/seq/\(name)", graveyard) }
             }
         }
         let didSabotage = sabotaged.load(ordering: .relaxed)
