@@ -81,7 +81,10 @@ public enum StillDecoder {
         codecContext.pointee.thread_count = 1
         guard avcodec_open2(codecContext, decoder, nil) >= 0 else { throw notAnImage }
 
-        let damaged = MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt; could not decode a whole picture")
+        // A file that does not even start like an image is "not an image", not "damaged".
+        let damaged = hasImageSignature(path: path)
+            ? MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt; could not decode a whole picture")
+            : notAnImage
         guard let packet = av_packet_alloc() else { throw MediaError(.output, subject: path, message: "out of memory") }
         var packetRef: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&packetRef) }
@@ -115,6 +118,19 @@ public enum StillDecoder {
                 throw damaged
             }
         }
+    }
+
+    /// Whether the file starts with the signature of a PNG, JPEG, WebP, BMP or TIFF file.
+    private static func hasImageSignature(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 12)) ?? Data())
+        func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
+        }
+        return starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF])
+            || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
+            || starts(Array("BM".utf8)) || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
     }
 
     /// Whether a JPEG file's last scan is followed by an end-of-image marker. FFmpeg's MJPEG
