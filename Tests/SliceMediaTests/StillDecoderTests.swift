@@ -119,7 +119,7 @@ struct StillDecoderErrorTests {
         }
     }
 
-    @Test("a text file named .png is .inputInvalid")
+    @Test("a text file named .png is .inputInvalid, and said to be no image (not a damaged one)")
     func textFile() throws {
         try withTemporaryDirectory { dir in
             let path = "\(dir)/notes.png"
@@ -127,6 +127,7 @@ struct StillDecoderErrorTests {
             let error = loadError(path)
             #expect(error?.kind == .inputInvalid)
             #expect(error?.description.contains(path) == true)
+            #expect(error?.message.contains("is not a readable image") == true, "\(String(describing: error))")
         }
     }
 
