@@ -19,11 +19,10 @@ enum ExitCode: Int32 {
     case inputMissing = 66
     /// EX_UNAVAILABLE: an encoder this output needs is missing from libavcodec.
     case unavailable = 69
-    /// EX_SOFTWARE: an internal error.
-    case software = 70
     /// EX_CANTCREAT: an output exists (without --force), or its folder is missing or read-only.
     case outputBlocked = 73
-    /// EX_IOERR: encoding or writing failed part-way; nothing was left behind.
+    /// EX_IOERR: encoding or writing failed part-way; temporary files are removed and no output
+    /// is replaced.
     case outputFailed = 74
     /// EX_TEMPFAIL: another `batch` run holds the manifest's lock; try again later.
     case busy = 75
