@@ -26,7 +26,10 @@ public final class PlanarImage: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let planes: [Plane]
-    private let storage: UnsafeMutableRawPointer
+    /// The one allocation every plane lives in, and its size: what an encoder that reads the
+    /// frame in place is lent.
+    public let storage: UnsafeMutableRawPointer
+    public let byteCount: Int
 
     /// Allocates an image; its contents are undefined until drawn or filled.
     /// - Parameters:
@@ -46,7 +49,10 @@ public final class PlanarImage: @unchecked Sendable {
             offsets.append((total, size.width, size.height, stride))
             total += stride * size.height
         }
-        storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 64), alignment: 64)
+        // 64 spare bytes at the end: SIMD readers (libswscale, encoders reading a lent frame)
+        // may read a vector past the last pixel, as FFmpeg's own buffers allow.
+        byteCount = total + 64
+        storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
         let bytes = storage.bindMemory(to: UInt8.self, capacity: total)
         planes = offsets.map { Plane(base: bytes + $0.offset, width: $0.width, height: $0.height, stride: $0.stride) }
     }

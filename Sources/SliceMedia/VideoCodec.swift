@@ -108,6 +108,15 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         return nil
     }
 
+    /// Whether `encoder` copies each picture into its own memory while `avcodec_send_frame`
+    /// runs (x264, x265, libvpx and libaom all copy into their lookahead), so it can be lent a
+    /// rendered frame in place instead of a copy. An encoder that keeps references to its input
+    /// (frame-threaded ones, `wrapped_avframe`) must not be: the frame's buffer goes back to
+    /// the render window as soon as the call returns.
+    static func copiesInputOnSend(encoder: String) -> Bool {
+        ["libx264", "libx265", "libvpx-vp9", "libaom-av1"].contains(encoder)
+    }
+
     /// Whether the codec can keep a transparent background at all.
     public var carriesAlpha: Bool { [.vp9, .prores, .ffv1, .gif, .png].contains(self) }
 }

@@ -5,6 +5,7 @@
 import CFFmpeg
 import Foundation
 import SliceKit
+import Synchronization
 
 /// One output file (or image sequence) being written.
 ///
@@ -16,6 +17,8 @@ public final class VideoWriter {
     private let format: UnsafeMutablePointer<AVFormatContext>
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
+    /// A second AVFrame for lent pictures, so the writer's own (with its buffer) stays intact.
+    private var lendingFrame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let stream: UnsafeMutablePointer<AVStream>
     private var converter: Scaler?
@@ -23,9 +26,16 @@ public final class VideoWriter {
     private let inputLayout: PixelLayout
     private var fileOpen = false
     private var written = 0
+    private let loans = Loans()
 
     /// Number of frames handed to the encoder so far.
     public var framesWritten: Int { written }
+
+    /// Whether frames go to the encoder in place, wrapped rather than copied: when no
+    /// conversion is needed and the encoder copies its input while it is being sent
+    /// (`VideoCodec.copiesInputOnSend`). Saves a frame-sized copy per frame, which at 1080p is
+    /// most of what slicevid itself spends beside the encoder. Tests turn it off to compare.
+    var lendsFrames = false
 
     /// Opens an encoder and a file for `outputFormat` with `settings` as that output's own
     /// options, for callers that have no render plan (tests, one-off files).
@@ -95,8 +105,9 @@ public final class VideoWriter {
         // From here on, deinit cleans up whatever was allocated.
         codec = avcodec_alloc_context3(encoder)
         frame = av_frame_alloc()
+        lendingFrame = av_frame_alloc()
         packet = av_packet_alloc()
-        guard let codec, let frame, packet != nil else {
+        guard let codec, let frame, lendingFrame != nil, packet != nil else {
             throw MediaError(.output, subject: path, message: "out of memory")
         }
         codec.pointee.codec_id = encoder.pointee.id
@@ -150,13 +161,7 @@ public final class VideoWriter {
         stream.pointee.avg_frame_rate = codec.pointee.framerate
         stream.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
 
-        frame.pointee.format = pixelFormat.rawValue
-        frame.pointee.width = Int32(plan.width)
-        frame.pointee.height = Int32(plan.height)
-        frame.pointee.color_primaries = codec.pointee.color_primaries
-        frame.pointee.color_trc = codec.pointee.color_trc
-        frame.pointee.colorspace = codec.pointee.colorspace
-        frame.pointee.color_range = codec.pointee.color_range
+        describe(frame)
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", subject: path)
         let resized = plan.width != plan.renderWidth || plan.height != plan.renderHeight
         // Area averaging for downscales: no ringing, so no colours the stills never had.
@@ -169,6 +174,7 @@ public final class VideoWriter {
             let target: ColorEncoding = plan.colorTags == .bt709Limited ? .videoBT709 : .rgb
             converter = try Scaler(from: source, to: (plan.width, plan.height, pixelFormat, target), flags: flags)
         }
+        lendsFrames = converter == nil && VideoCodec.copiesInputOnSend(encoder: plan.encoder)
 
         if formatPointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check(avio_open(&formatPointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open", subject: path)
@@ -186,6 +192,7 @@ public final class VideoWriter {
         avformat_free_context(format)
         avcodec_free_context(&codec)
         av_frame_free(&frame)
+        av_frame_free(&lendingFrame)
         av_packet_free(&packet)
     }
 
@@ -201,6 +208,7 @@ public final class VideoWriter {
     public func write(_ image: PlanarImage, index: Int) throws(MediaError) {
         guard let codec, let frame else { return }
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
+        if lendsFrames { return try lend(image, index: index) }
         try check(av_frame_make_writable(frame), "av_frame_make_writable", subject: path)
         let target = frame.planePointers(count: Int(av_pix_fmt_count_planes(codec.pointee.pix_fmt)))
         if let quantizer, let converter {
@@ -218,6 +226,52 @@ public final class VideoWriter {
         frame.pointee.pts = plan.timestamp(ofFrame: index)
         written += 1
         try send(frame)
+    }
+
+    /// Sends `image` itself, wrapped in a read-only AVBuffer whose free callback reports it
+    /// back, and checks that the encoder let go of it before returning: the caller reuses the
+    /// memory as soon as this returns, so an encoder still holding it would encode a later
+    /// frame's pixels. That is refused loudly rather than written silently.
+    private func lend(_ image: PlanarImage, index: Int) throws(MediaError) {
+        guard let lent = lendingFrame else { return }
+        let opaque = Unmanaged.passUnretained(loans).toOpaque()
+        guard let buffer = av_buffer_create(image.storage.assumingMemoryBound(to: UInt8.self), image.byteCount,
+                                            { opaque, _ in Unmanaged<Loans>.fromOpaque(opaque!).takeUnretainedValue().returned() },
+                                            opaque, AV_BUFFER_FLAG_READONLY) else {
+            throw MediaError(.output, subject: path, message: "out of memory")
+        }
+        loans.lend()
+        describe(lent)
+        lent.pointee.buf.0 = buffer
+        withUnsafeMutableBytes(of: &lent.pointee.data) { data in
+            withUnsafeMutableBytes(of: &lent.pointee.linesize) { linesize in
+                for (p, plane) in image.planes.enumerated() {
+                    data.storeBytes(of: plane.base, toByteOffset: p * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
+                                    as: UnsafeMutablePointer<UInt8>?.self)
+                    linesize.storeBytes(of: Int32(plane.stride), toByteOffset: p * MemoryLayout<Int32>.stride, as: Int32.self)
+                }
+            }
+        }
+        lent.pointee.pts = plan.timestamp(ofFrame: index)
+        written += 1
+        defer { av_frame_unref(lent) }
+        try send(lent)
+        av_frame_unref(lent)
+        guard loans.outstanding == 0 else {
+            throw MediaError(.output, subject: path, message: "\(plan.encoder) kept a reference to a frame it was lent")
+        }
+    }
+
+    /// Sets what every frame sent to this encoder says about itself.
+    private func describe(_ frame: UnsafeMutablePointer<AVFrame>) {
+        guard let codec else { return }
+        frame.pointee.format = codec.pointee.pix_fmt.rawValue
+        frame.pointee.width = codec.pointee.width
+        frame.pointee.height = codec.pointee.height
+        frame.pointee.color_primaries = codec.pointee.color_primaries
+        frame.pointee.color_trc = codec.pointee.color_trc
+        frame.pointee.colorspace = codec.pointee.colorspace
+        frame.pointee.color_range = codec.pointee.color_range
     }
 
     /// Flushes the encoder and writes the trailer. The file is complete when this returns.
@@ -278,4 +332,12 @@ public final class VideoWriter {
         try check(result, "avcodec_receive_packet", subject: path)
         return .packet
     }
+}
+
+/// Frames lent to the encoder and not yet given back (their AVBuffer not yet freed).
+private final class Loans: Sendable {
+    private let count = Atomic<Int>(0)
+    func lend() { count.add(1, ordering: .relaxed) }
+    func returned() { count.subtract(1, ordering: .releasing) }
+    var outstanding: Int { count.load(ordering: .acquiring) }
 }
