@@ -17,12 +17,19 @@ public final class FramePool: Sendable {
     /// The number of buffers, i.e. the most frames that can be alive at once.
     public let capacity: Int
 
-    /// Allocates `capacity` buffers up front.
+    /// Allocates `capacity` buffers up front and touches every page of them, so a render's
+    /// footprint is the whole window from its first frame: the same for a 2 s clip as for a
+    /// 60 s one (otherwise a short clip that never fills the window would look smaller), and
+    /// no page faults land in the middle of rendering.
     public init(capacity: Int, width: Int, height: Int, layout: PixelLayout) {
         precondition(capacity >= 1, "the window needs at least one buffer")
         self.capacity = capacity
         permits = DispatchSemaphore(value: capacity)
-        free = Mutex((0..<capacity).map { _ in PlanarImage(width: width, height: height, layout: layout) })
+        free = Mutex((0..<capacity).map { _ in
+            let buffer = PlanarImage(width: width, height: height, layout: layout)
+            buffer.storage.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.byteCount)
+            return buffer
+        })
     }
 
     /// Waits for a free buffer and returns it.
