@@ -1,7 +1,7 @@
 // VideoWriter lends rendered frames to encoders that copy their input on send (x264, libvpx)
 // instead of copying them into an AVFrame first. Checked the hard way: one buffer is reused and
-// scribbled over after every write, as the render window does, and the file must be
-// byte-identical to the one written through the copying path.
+// scribbled over with noise after every write, as the render window reuses its buffers, and
+// every decoded frame must still be the picture that was in the buffer when it was written.
 
 import Foundation
 import SliceKit
@@ -30,19 +30,40 @@ struct FrameLendingTests {
         return writer.lendsFrames
     }
 
-    @Test("x264 and libvpx are lent frames, and the files are byte-identical to copied frames",
+    @Test("x264 and libvpx are lent frames, and every frame decodes to what was in the buffer when it was written",
           arguments: [OutputFormat.mp4, .webm])
-    func lentEqualsCopied(format: OutputFormat) throws {
+    func lentFramesAreEncodedBeforeReuse(format: OutputFormat) throws {
         try withTemporaryDirectory { dir in
-            let lentPath = "\(dir)/lent.\(format.rawValue)", copiedPath = "\(dir)/copied.\(format.rawValue)"
-            let lentFrames = try Self.write(format, to: lentPath, lend: nil)
-            let copiedFrames = try Self.write(format, to: copiedPath, lend: false)
-            #expect(lentFrames && !copiedFrames)
-            let lent = try Data(contentsOf: URL(fileURLWithPath: lentPath))
-            let copied = try Data(contentsOf: URL(fileURLWithPath: copiedPath))
-            #expect(lent.count > 0 && lent == copied, "lent \(lent.count) bytes, copied \(copied.count)")
-            let frames = try MediaReader.info(path: lentPath).frameCount
-            #expect(frames == Self.count)
+            let path = "\(dir)/lent.\(format.rawValue)"
+            let lent = try Self.write(format, to: path, lend: nil, settings: EncoderSettings(crf: 18))
+            #expect(lent)
+            // Had the encoder kept the buffer, later frames would show the scribble (≈ 8 dB).
+            let decoded = try MediaReader.frames(path: path, layout: .yuv420p)
+            #expect(decoded.count == Self.count)
+            for (index, frame) in decoded.enumerated() {
+                let written = Fixture.movingBar(width: Self.width, height: Self.height, index: index).planar(.yuv420p)
+                let luma = psnr(written, frame, plane: 0)
+                #expect(luma > 30, "frame \(index): luma PSNR \(luma) dB")
+            }
+        }
+    }
+
+    @Test("a lent frame and a copied frame encode alike")
+    func lentMatchesCopied() throws {
+        // Not byte for byte: x264 in a process whose other encoders open while it encodes (this
+        // test process; never slicevid, which opens every encoder before the first frame and
+        // runs batch jobs one after another) is not bit-reproducible. Closely, though.
+        try withTemporaryDirectory { dir in
+            let lentPath = "\(dir)/lent.mp4", copiedPath = "\(dir)/copied.mp4"
+            let lent = try Self.write(.mp4, to: lentPath, lend: nil, settings: EncoderSettings(crf: 18))
+            let copied = try Self.write(.mp4, to: copiedPath, lend: false, settings: EncoderSettings(crf: 18))
+            #expect(lent && !copied)
+            let a = try MediaReader.frames(path: lentPath, layout: .yuv420p)
+            let b = try MediaReader.frames(path: copiedPath, layout: .yuv420p)
+            #expect(a.count == Self.count && b.count == Self.count)
+            for (index, (x, y)) in zip(a, b).enumerated() {
+                #expect(meanAbsoluteError(x, y) < 1, "frame \(index)")
+            }
         }
     }
 
