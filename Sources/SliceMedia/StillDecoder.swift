@@ -18,8 +18,18 @@ public enum StillDecoder {
         let frame = try decodeFirstFrame(path: path)
         defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
-        let scaled = fittedSize(source: (sourceWidth, sourceHeight), frame: (width, height), fit: fit)
-        let rgba = try convertToRGBA(frame, width: scaled.width, height: scaled.height, path: path)
+        // A photo stored sideways with an EXIF orientation is fitted as it is meant to be seen.
+        let orientation = frame.orientation
+        let upright = orientation.turnedSize(width: sourceWidth, height: sourceHeight)
+        let scaled = fittedSize(source: upright, frame: (width, height), fit: fit)
+        let rgba: RGBAImage
+        if orientation == .upright {
+            rgba = try convertToRGBA(frame, width: scaled.width, height: scaled.height, path: path)
+        } else {
+            // Turned at its own size (an exact reshuffle), then scaled like any upright still.
+            let turned = orientation.apply(to: try convertToRGBA(frame, width: sourceWidth, height: sourceHeight, path: path))
+            rgba = try resized(turned, width: scaled.width, height: scaled.height, path: path)
+        }
         // An opaque picture that already fills the frame needs no placing: skip the copy.
         let hasAlpha = av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format)).pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         if scaled.width == width && scaled.height == height && !hasAlpha { return rgba }
@@ -169,9 +179,36 @@ public enum StillDecoder {
         // Formats without alpha leave the alpha bytes as libswscale wrote them (opaque).
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
+
+    /// `image` scaled to `width` × `height` (itself when it already is that size).
+    private static func resized(_ image: RGBAImage, width: Int, height: Int, path: String) throws(MediaError) -> RGBAImage {
+        if image.width == width && image.height == height { return image }
+        let scaler = try Scaler(from: (image.width, image.height, AV_PIX_FMT_RGBA, .rgb), to: (width, height, AV_PIX_FMT_RGBA, .rgb),
+                                flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var source = image.pixels
+        source.withUnsafeMutableBufferPointer { from in
+            pixels.withUnsafeMutableBufferPointer { to in
+                scaler.scale(PlanePointers(data: [from.baseAddress], strides: [Int32(image.width * 4)]),
+                             into: PlanePointers(data: [to.baseAddress], strides: [Int32(width * 4)]))
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
 }
 
 extension UnsafeMutablePointer where Pointee == AVFrame {
+    /// How the decoder says the picture must be turned to be seen upright (a JPEG's EXIF
+    /// orientation arrives as a display matrix); upright when it says nothing, or something
+    /// that is not a quarter turn or a mirror.
+    var orientation: Orientation {
+        guard let side = av_frame_get_side_data(self, AV_FRAME_DATA_DISPLAYMATRIX),
+              side.pointee.size >= 9 * MemoryLayout<Int32>.size, let data = side.pointee.data else { return .upright }
+        return UnsafeRawPointer(data).withMemoryRebound(to: Int32.self, capacity: 9) { m in
+            Orientation(matrix: m[0], m[1], m[3], m[4]) ?? .upright
+        }
+    }
+
     /// The frame's first `count` planes as libswscale takes them.
     func planePointers(count: Int) -> PlanePointers {
         let data = withUnsafeBytes(of: pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).prefix(count)) }

@@ -231,3 +231,72 @@ extension StillDecoderErrorTests {
         }
     }
 }
+
+@Suite("StillDecoder EXIF orientation")
+struct StillDecoderOrientationTests {
+    /// Four columns and two rows of distinct colours, 64 × 32: every turn and mirror of it
+    /// puts different colours in the corners.
+    static let picture = Fixture.blocks(width: 64, height: 32)
+
+    /// A JPEG of `picture` carrying an EXIF APP1 segment with `orientation`, as a phone writes it.
+    static func orientedJPEG(_ orientation: Int, in dir: String) throws -> String {
+        let plain = "\(dir)/plain.jpg", path = "\(dir)/oriented-\(orientation).jpg"
+        try StillWriter.write(picture, to: plain, format: .jpeg)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: plain))
+        // TIFF header (big-endian), one IFD entry: tag 0x0112 Orientation, SHORT, count 1.
+        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1]
+        tiff += [0, UInt8(orientation), 0, 0, 0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        try (jpeg.prefix(2) + Data(segment) + jpeg.dropFirst(2)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Whether two pictures of the same size agree at the centre of each of their 4 × 2 blocks
+    /// (the JPEG's edges blur; its block centres do not).
+    static func sameBlocks(_ a: RGBAImage, _ b: RGBAImage) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return false }
+        let columns = a.width > a.height ? 4 : 2, rows = a.width > a.height ? 2 : 4
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let x = (2 * column + 1) * a.width / (2 * columns), y = (2 * row + 1) * a.height / (2 * rows)
+                if !isClose(a[x, y], b[x, y], within: 12) { return false }
+            }
+        }
+        return true
+    }
+
+    @Test("a tagged JPEG is turned upright before it is fitted", arguments: 1...8)
+    func turnedUpright(orientation: Int) throws {
+        try withTemporaryDirectory { dir in
+            let path = try Self.orientedJPEG(orientation, in: dir)
+            let turn = try #require(Orientation(exif: orientation))
+            let expected = turn.apply(to: Self.picture)
+            let loaded = try StillDecoder.load(path: path, width: expected.width, height: expected.height,
+                                               fit: .cover, background: .black)
+            let same = Self.sameBlocks(loaded, expected)
+            #expect(same, "orientation \(orientation) (\(turn))")
+        }
+    }
+
+    @Test("a sideways photo fills a frame of its upright shape without cropping")
+    func uprightShapeDecidesTheFit() throws {
+        try withTemporaryDirectory { dir in
+            // Stored 64 × 32, seen 32 × 64: contained in a 32 × 64 frame it needs no bars.
+            let path = try Self.orientedJPEG(6, in: dir)
+            let background = RGBAColor(red: 250, green: 0, blue: 250)
+            let loaded = try StillDecoder.load(path: path, width: 32, height: 64, fit: .contain, background: background)
+            let corners = [loaded[0, 0], loaded[31, 63]]
+            #expect(corners.allSatisfy { !isClose($0, background, within: 40) }, "\(corners)")
+            // Scaled down by two into a 16 × 32 frame it is still the same turned picture.
+            let small = try StillDecoder.load(path: path, width: 16, height: 32, fit: .cover, background: background)
+            let expected = try #require(Orientation(exif: 6)).apply(to: Self.picture)
+            let upright = try StillDecoder.load(path: path, width: 32, height: 64, fit: .cover, background: background)
+            let same = Self.sameBlocks(upright, expected)
+            #expect(same)
+            #expect(small.width == 16 && small.height == 32)
+            #expect(isClose(small[4, 4], expected[8, 8], within: 16))
+        }
+    }
+}
