@@ -4,6 +4,7 @@
 
 import Foundation
 import SliceMedia
+import Synchronization
 
 /// One requested output path, its format, and the temporary place it is written first.
 public final class OutputTarget: @unchecked Sendable {
@@ -58,6 +59,22 @@ public final class OutputTarget: @unchecked Sendable {
             temporaryFolder = nil
             temporaryPath = folder + "/." + name + tag + ".partial"
         }
+        OutputTarget.unfinished.withLock { $0[ObjectIdentifier(self)] = temporaryFolder ?? temporaryPath }
+    }
+
+    /// Every temporary file or folder not yet committed or discarded, in this process.
+    private static let unfinished = Mutex<[ObjectIdentifier: String]>([:])
+
+    /// Removes every temporary file and folder of every output still being written, for a
+    /// process about to exit without unwinding (a second SIGINT/SIGTERM). Waits for a commit
+    /// under way, so an output is either wholly in place or wholly gone, never half moved.
+    public static func discardAllUnfinished() {
+        unfinished.withLock { places in
+            for place in places.values {
+                if unlink(place) != 0 { try? FileManager.default.removeItem(atPath: place) }
+            }
+            places.removeAll()
+        }
     }
 
     /// Checks that `path` could be written, without reserving or creating anything (what
@@ -105,6 +122,15 @@ public final class OutputTarget: @unchecked Sendable {
     /// - Throws: `SlicevidError(.outputFailed)` if the rename fails.
     public func commit() throws(SlicevidError) {
         if isStream { committed = true; return }
+        // Under the registry's lock: an exit on a second signal waits for the move to finish.
+        try OutputTarget.unfinished.withLock { (places: inout [ObjectIdentifier: String]) throws(SlicevidError) in
+            try moveIntoPlace()
+            places[ObjectIdentifier(self)] = nil
+        }
+        committed = true
+    }
+
+    private func moveIntoPlace() throws(SlicevidError) {
         if let temporaryFolder {
             let finalFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             let files = ((try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder)) ?? []).sorted()
@@ -121,12 +147,12 @@ public final class OutputTarget: @unchecked Sendable {
         } else if rename(temporaryPath, path) != 0 {
             throw SlicevidError(.outputFailed, "-o \(path): cannot move the finished file into place: \(String(cString: strerror(errno)))")
         }
-        committed = true
     }
 
     /// Removes whatever was written to the temporary place. Safe to call more than once.
     public func discard() {
         guard !isStream else { return }
+        OutputTarget.unfinished.withLock { $0[ObjectIdentifier(self)] = nil }
         if let temporaryFolder {
             try? FileManager.default.removeItem(atPath: temporaryFolder)
         } else {

@@ -1,6 +1,6 @@
 // SIGINT and SIGTERM stop a render cleanly: the handler only sets a flag, the render loop
 // notices it, temporary files are removed, and the exit code says which signal it was. A
-// second signal means the user will not wait for the clean-up: slicevid exits at once.
+// second signal means the user will not wait: slicevid removes its temporary files and exits.
 
 import Dispatch
 import Glibc
@@ -25,9 +25,14 @@ enum SignalTrap {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                // Temporary files are hidden and never under a final name, so leaving one
-                // behind on a second signal loses nothing.
-                if received.add(1, ordering: .relaxed).newValue > 1 { _exit(128 + number) }
+                // A second signal: the user will not wait for the render to wind down. The
+                // temporary files go first (this runs on a queue, not in the signal handler,
+                // so it may), then the process, without unwinding.
+                // Signals that arrive together come as one event: `data` says how many.
+                if received.add(max(1, Int(source.data)), ordering: .relaxed).newValue > 1 {
+                    OutputTarget.discardAllUnfinished()
+                    _exit(128 + number)
+                }
                 cancellation.cancel(signal: number)
             }
             source.resume()

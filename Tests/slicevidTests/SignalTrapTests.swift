@@ -10,7 +10,7 @@ import Testing
 struct SignalTrapTests {
     /// Starts a long render to `-o out.mp4 -o seq/%04d.png`, waits until it is writing its
     /// temporary outputs, sends `signal`, and returns how it ended.
-    private func interrupt(with signal: Int32, extra: [String], in folder: String) throws -> CLIResult {
+    private func interrupt(with signal: Int32, times: Int = 1, extra: [String], in folder: String) throws -> CLIResult {
         try CLI.run(["make"] + longClip + extra + ["-o", "out.mp4", "-o", "seq/%04d.png"], in: folder, timeout: 20) { process, stderr in
             // Wait for the start line (printed after the stills are decoded and the encoders
             // open), then let it render a little.
@@ -22,7 +22,11 @@ struct SignalTrapTests {
             // Mid-render, the outputs exist only under their temporary names.
             #expect(leftovers(in: folder).contains { $0.hasSuffix(".partial") }, "no temporary file while rendering")
             #expect(leftovers(in: folder).contains { $0.hasPrefix("seq/.slicevid-") }, "no temporary folder while rendering")
-            kill(process.processIdentifier, signal)
+            for time in 0..<times {
+                // Apart, but well inside the clean-up: two pending signals would be merged into one.
+                if time > 0 { usleep(5_000) }
+                kill(process.processIdentifier, signal)
+            }
         }
     }
 
@@ -52,6 +56,17 @@ struct SignalTrapTests {
             let result = try interrupt(with: SIGINT, extra: [], in: folder)
             #expect(result.status == 130 && !result.signalled, "\(result)")
             #expect(result.stderr.contains("interrupted by SIGINT"), "\(result)")
+            #expect(leftovers(in: folder).isEmpty, "left behind: \(leftovers(in: folder))")
+            #expect(FolderSnapshot(folder).entries.keys.sorted() == ["seq"])
+        }
+    }
+
+    @Test("a second SIGINT exits at once, and still leaves no temporary file")
+    func secondSignal() throws {
+        try withScratchFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/seq", withIntermediateDirectories: false)
+            let result = try interrupt(with: SIGINT, times: 2, extra: [], in: folder)
+            #expect(result.status == 130 && !result.signalled, "\(result)")
             #expect(leftovers(in: folder).isEmpty, "left behind: \(leftovers(in: folder))")
             #expect(FolderSnapshot(folder).entries.keys.sorted() == ["seq"])
         }
