@@ -30,13 +30,15 @@ struct FrameLendingTests {
         return writer.lendsFrames
     }
 
-    @Test("x264 and libvpx are lent frames, and every frame decodes to what was in the buffer when it was written",
-          arguments: [OutputFormat.mp4, .webm])
-    func lentFramesAreEncodedBeforeReuse(format: OutputFormat) throws {
+    @Test("x264, x265, libvpx and libaom are lent frames, and every frame decodes to what was in the buffer when it was written",
+          arguments: [(OutputFormat.mp4, "libx264"), (.mp4, "libx265"), (.webm, "libvpx-vp9"), (.webm, "libaom-av1")])
+    func lentFramesAreEncodedBeforeReuse(format: OutputFormat, encoder: String) throws {
         try withTemporaryDirectory { dir in
             let path = "\(dir)/lent.\(format.rawValue)"
-            let lent = try Self.write(format, to: path, lend: nil, settings: EncoderSettings(crf: 18))
-            #expect(lent)
+            let settings = EncoderSettings(crf: 18, preset: encoder == "libaom-av1" ? "8" : nil, codec: CodecChoice(parsing: encoder))
+            let lent = try Self.write(format, to: path, lend: nil, settings: settings)
+            let codec = try MediaReader.info(path: path).codecName
+            #expect(lent && codec == ["libx264": "h264", "libx265": "hevc", "libvpx-vp9": "vp9", "libaom-av1": "av1"][encoder])
             // Had the encoder kept the buffer, later frames would show the scribble (≈ 8 dB).
             let decoded = try MediaReader.frames(path: path, layout: .yuv420p)
             #expect(decoded.count == Self.count)
