@@ -20,6 +20,9 @@ public struct ManifestJob: Sendable {
     public let sequence: SequenceSpec
     /// Absolute output paths (at least one); the format follows from each path.
     public let outputs: [String]
+    /// The outputs as `make -o` takes them: each absolute path with its own `:KEY=VALUE`
+    /// options, as the manifest gave them.
+    public let outputArguments: [String]
     public let encoder: EncoderSettings
 
     /// Keys a job object accepts.
@@ -34,7 +37,7 @@ public struct ManifestJob: Sendable {
     ///   - force: replace outputs that exist (a batch owns the outputs it names).
     ///   - jobs: render threads.
     public func request(force: Bool = true, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
-        var request = MakeRequest(spec: spec, images: images, sequence: sequence, outputs: outputs, encoder: encoder,
+        var request = MakeRequest(spec: spec, images: images, sequence: sequence, outputs: outputArguments, encoder: encoder,
                                   force: force, jobs: jobs)
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
@@ -70,7 +73,9 @@ public struct ManifestJob: Sendable {
         for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }
         try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
         self.sequence = sequence
-        outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
+        let given = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
+        outputs = given.map(\.path)
+        outputArguments = given.map(\.argument)
     }
 
     /// The stills (strings, or `{"path": …, "hold": seconds}`), absolute, and the holds given.
@@ -125,14 +130,24 @@ public struct ManifestJob: Sendable {
         }
     }
 
-    /// The output paths (one string or an array), absolute, each of a known type and given once.
-    private static func outputs(_ value: Any?, reader: ManifestReader, context: ManifestContext) throws(SlicevidError) -> [String] {
+    /// The outputs (one string or an array): each path absolute, of a known type and given
+    /// once, with the `:KEY=VALUE` options that follow it, as `make -o` takes them.
+    private static func outputs(_ value: Any?, reader: ManifestReader,
+                                context: ManifestContext) throws(SlicevidError) -> [(path: String, argument: String)] {
         let paths: [Any]
         if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
         guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
-        var outputs: [String] = []
+        var outputs: [(path: String, argument: String)] = []
         for (position, item) in paths.enumerated() {
-            guard let path = item as? String, !path.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
+            guard let text = item as? String, !text.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
+            let parsed: OutputArgument
+            do {
+                parsed = try OutputArgument(parsing: text)
+            } catch {
+                throw reader.error("outputs[\(position)]", "\(error.path): \(error.message)")
+            }
+            let path = parsed.path
+            let options = text.dropFirst(path.count)
             // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
             // for jobs that run unattended and are skipped by their recorded outputs.
             guard path != OutputTarget.standardOutput, path != OutputTarget.discard else {
@@ -142,8 +157,8 @@ public struct ManifestJob: Sendable {
                 throw reader.error("outputs", "\(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
             }
             let absolute = context.absolute(path)
-            guard !outputs.contains(absolute) else { throw reader.error("outputs", "\(path) is given twice") }
-            outputs.append(absolute)
+            guard !outputs.contains(where: { $0.path == absolute }) else { throw reader.error("outputs", "\(path) is given twice") }
+            outputs.append((absolute, absolute + options))
         }
         return outputs
     }

@@ -56,4 +56,45 @@ import Testing
         #expect(checks[1].problems.isEmpty)
         #expect(scratch.files() == ["campaign.json", "s0.png", "s1.png"])
     }
+
+    @Test func anOutputsOwnOptionsFollowItsPathAsWithMakeO() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        var job: [String: Any] = ["id": "pair", "images": ["s0.png", "s1.png"],
+                                  "outputs": ["a.mp4", "b.mp4:codec=hevc:crf=30", "small.gif:gif-width=24"]]
+        var manifest: [String: Any] = ["defaults": tinyDefaults, "jobs": [job]]
+        let path = try scratch.json("campaign.json", manifest)
+        let loaded = try Manifest.load(path: path, presets: testPresets)
+        // Paths are what the batch records, reports and checks; the options travel to the render.
+        #expect(loaded.jobs[0].outputs == ["a.mp4", "b.mp4", "small.gif"].map { scratch.path + "/" + $0 })
+        let first = try run(path)
+        #expect(first.jobs.map(\.status) == [.rendered], "\(first.jobs.map(\.error))")
+        #expect(try MediaReader.info(path: scratch.path + "/a.mp4").codecName == "h264")
+        #expect(try MediaReader.info(path: scratch.path + "/b.mp4").codecName == "hevc")
+        #expect(try MediaReader.info(path: scratch.path + "/small.gif").width == 24)
+        #expect(!scratch.files().contains { $0.contains(":") })
+
+        // Unchanged, the job is skipped; an output's own option is part of its fingerprint.
+        #expect(try run(path).jobs.map(\.status) == [.skipped])
+        job["outputs"] = ["a.mp4", "b.mp4:codec=hevc:crf=34", "small.gif:gif-width=24"]
+        manifest["jobs"] = [job]
+        #expect(try run(scratch.json("campaign.json", manifest)).jobs.map(\.status) == [.rendered])
+    }
+
+    @Test func aMalformedOutputOptionNamesTheEntry() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        let path = try scratch.json("campaign.json", [
+            "defaults": tinyDefaults,
+            "jobs": [["id": "pair", "images": ["s0.png", "s1.png"], "outputs": ["a.mp4", "b.webm:crf=fast"]]],
+        ])
+        do {
+            _ = try Manifest.load(path: path, presets: testPresets)
+            Issue.record("a malformed crf was accepted")
+        } catch {
+            #expect(error.message.contains("outputs[1]") && error.message.contains("crf"), "\(error.message)")
+        }
+    }
 }
