@@ -171,12 +171,13 @@ public enum StillDecoder {
             from: (Int(frame.pointee.width), Int(frame.pointee.height), encoding.format, encoding.color),
             to: (width, height, AV_PIX_FMT_RGBA, .rgb),
             flags: sameSize && isRGB ? SWS_POINT : SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let source = frame.planePointers(count: 4)
-        pixels.withUnsafeMutableBufferPointer { buffer in
+        // libswscale writes every byte (opaque alpha for formats without alpha), so the buffer
+        // is not cleared first: at 4K that would be a 33 MB pass for nothing.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             scaler.scale(source, into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
+            count = width * height * 4
         }
-        // Formats without alpha leave the alpha bytes as libswscale wrote them (opaque).
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
@@ -185,13 +186,13 @@ public enum StillDecoder {
         if image.width == width && image.height == height { return image }
         let scaler = try Scaler(from: (image.width, image.height, AV_PIX_FMT_RGBA, .rgb), to: (width, height, AV_PIX_FMT_RGBA, .rgb),
                                 flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
         var source = image.pixels
-        source.withUnsafeMutableBufferPointer { from in
-            pixels.withUnsafeMutableBufferPointer { to in
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { to, count in
+            source.withUnsafeMutableBufferPointer { from in
                 scaler.scale(PlanePointers(data: [from.baseAddress], strides: [Int32(image.width * 4)]),
                              into: PlanePointers(data: [to.baseAddress], strides: [Int32(width * 4)]))
             }
+            count = width * height * 4
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
