@@ -16,7 +16,8 @@ enum ProbeCommand {
         discussion: """
         Prints one line per file: FILE: container=… codec=… profile=… tag=… pix_fmt=… alpha=yes|no size=WxH
         fps=… frames=… duration=… color_primaries=… color_transfer=… color_space=… color_range=…
-        Values with spaces are quoted. Frames are counted by decoding the whole stream.
+        Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
+        image sequences carry no frame rate: their fps and duration are "none".
         Exit codes: 0 ok, 64 usage, 65 not readable media, 66 file missing.
         """)
 
@@ -44,6 +45,9 @@ enum ProbeCommand {
 
     /// `PATH: key=value …` for one file.
     static func line(_ path: String, _ info: MediaInfo) -> String {
+        // A still or an image sequence carries no frame rate: the 25 fps libavformat reports
+        // for one is its own assumption, and a pipeline comparing rates must not be told it.
+        let timeless = ["image2", "image2pipe"].contains(info.containerName) || info.containerName.hasSuffix("_pipe")
         var pairs: [(String, String)] = [("container", info.containerName), ("codec", info.codecName)]
         if let profile = info.profileName { pairs.append(("profile", profile)) }
         if !info.codecTag.isEmpty { pairs.append(("tag", info.codecTag)) }
@@ -51,9 +55,9 @@ enum ProbeCommand {
             ("pix_fmt", info.pixelFormat),
             ("alpha", info.hasAlpha ? "yes" : "no"),
             ("size", "\(info.width)x\(info.height)"),
-            ("fps", String(format: "%.3f", info.frameRate)),
+            ("fps", timeless ? "none" : String(format: "%.3f", info.frameRate)),
             ("frames", String(info.frameCount)),
-            ("duration", String(format: "%.3f", info.duration)),
+            ("duration", timeless ? "none" : String(format: "%.3f", info.duration)),
             ("color_primaries", info.colorPrimaries),
             ("color_transfer", info.colorTransfer),
             ("color_space", info.colorSpace),

@@ -42,6 +42,23 @@ struct FormatCommandTests {
         }
     }
 
+    @Test("probe gives stills and PNG sequences no frame rate, and counts a sequence's frames")
+    func probeTimeless() throws {
+        try withScratchFolder { dir in
+            try FileManager.default.createDirectory(atPath: dir + "/seq", withIntermediateDirectories: false)
+            let made = try CLI.make(tinyClip + ["-o", "seq/%03d.png", "-o", "poster.png", "-o", "clip.mp4"], in: dir)
+            #expect(made.status == 0, "\(made)")
+            let probed = try CLI.run(["probe", "seq/%03d.png", "poster.png", "clip.mp4"], in: dir)
+            #expect(probed.status == 0, "\(probed)")
+            let lines = probed.stdout.split(separator: "\n").map(ProbeLine.fields)
+            #expect(lines.count == 3)
+            guard lines.count == 3 else { return }
+            #expect(lines[0]["fps"] == "none" && lines[0]["duration"] == "none" && lines[0]["frames"] == String(tinyClipFrames), "\(lines[0])")
+            #expect(lines[1]["fps"] == "none" && lines[1]["duration"] == "none" && lines[1]["frames"] == "1", "\(lines[1])")
+            #expect(lines[2]["fps"] == "10.000", "\(lines[2])")
+        }
+    }
+
     @Test("--dry-run does every check a real run does: an existing output is exit 73")
     func dryRunChecks() throws {
         try withScratchFolder { dir in
