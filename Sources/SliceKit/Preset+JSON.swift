@@ -45,7 +45,10 @@ extension Preset {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw PresetError("\(source): not valid JSON: \(Preset.withLineAndColumn(reason, in: data))")
+            throw PresetError("\(source): not valid JSON: \(JSONText.withLineAndColumn(reason, in: data))")
+        }
+        if let twice = JSONText.firstDuplicateKey(in: data) {
+            throw PresetError("\(source): line \(twice.line), column \(twice.column): \"\(twice.key)\" is given twice; give each field once")
         }
         guard let fields = object as? [String: Any] else {
             throw PresetError("\(source): expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got \(Preset.typeName(object))")
@@ -110,16 +113,6 @@ extension Preset {
         case "d", "f": return number.doubleValue.shortText
         default: return number.stringValue
         }
-    }
-
-    /// Foundation says "around character 23"; an editor wants a line and a column.
-    private static func withLineAndColumn(_ reason: String, in data: Data) -> String {
-        guard let range = reason.range(of: #"character \d+"#, options: .regularExpression),
-              let offset = Int(reason[range].dropFirst("character ".count)), offset <= data.count else { return reason }
-        let before = data.prefix(offset)
-        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return reason.replacingCharacters(in: range, with: "line \(line), column \(column)")
     }
 
     /// For errors: the type of a JSON value, in JSON's words.

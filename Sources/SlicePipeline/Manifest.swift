@@ -41,7 +41,10 @@ public struct Manifest: Sendable {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
             let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error.localizedDescription)"
-            throw SlicevidError(.usage, "\(path): not valid JSON (\(detail))")
+            throw SlicevidError(.usage, "\(path): not valid JSON (\(JSONText.withLineAndColumn(detail, in: data)))")
+        }
+        if let twice = JSONText.firstDuplicateKey(in: data) {
+            throw SlicevidError(.usage, "\(path): line \(twice.line), column \(twice.column): \"\(twice.key)\" is given twice in one object; give each key once")
         }
         let top = ManifestReader(manifest: path, place: nil)
         guard let root = object as? [String: Any] else {

@@ -41,6 +41,8 @@ import Testing
         // Malformed JSON, and JSON that is not an object.
         (#"{"hold": 1,"#, "house.json: not valid JSON: "),
         ("{\"hold\": 1,\n \"easing\": x}", "house.json: not valid JSON: Invalid value around line 2, column 12."),
+        // A field given twice: Foundation would keep the last one silently.
+        ("{\"hold\": 1,\n \"hold\": 2}", "house.json: line 2, column 2: \"hold\" is given twice; give each field once"),
         ("[1, 2]", "house.json: expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got an array"),
         // Unknown keys, likely typos.
         (#"{"slice": 40}"#, "house.json: slice: unknown field; accepted: description, size, fps, hold, duration, end-hold, slices, direction, travel, easing, stagger, seed, background, fit, motion-blur"),

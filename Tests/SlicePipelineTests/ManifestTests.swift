@@ -137,5 +137,29 @@ import Testing
         } catch {
             #expect(error.category == .inputMissing)
         }
+        // Where the parser stopped, as an editor counts it.
+        let unfinished = try scratch.text("unfinished.json", "{\n  \"jobs\": [\n    {\"id\": oops}\n  ]\n}")
+        do {
+            _ = try Manifest.load(path: unfinished, presets: testPresets)
+            Issue.record("a manifest with a bare word was accepted")
+        } catch {
+            #expect(error.message.contains("line 3, column"), "\(error.message)")
+        }
+    }
+
+    @Test func aKeyGivenTwiceIsRefusedWhereItIs() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = try scratch.text("twice.json", """
+            {"defaults": {"fps": 10},
+             "jobs": [{"id": "a", "images": ["x.png", "y.png"], "outputs": "a.mp4", "crf": 20, "crf": 30}]}
+            """)
+        do {
+            _ = try Manifest.load(path: path, presets: testPresets)
+            Issue.record("a key given twice was accepted")
+        } catch {
+            #expect(error.category == .usage)
+            #expect(error.message == path + ": line 2, column 84: \"crf\" is given twice in one object; give each key once", "\(error.message)")
+        }
     }
 }
