@@ -67,14 +67,22 @@ public final class OutputTarget: @unchecked Sendable {
 
     /// Removes every temporary file and folder of every output still being written, for a
     /// process about to exit without unwinding (a second SIGINT/SIGTERM). Waits for a commit
-    /// under way, so an output is either wholly in place or wholly gone, never half moved.
+    /// or a discard under way, so an output is either wholly in place or wholly gone.
     public static func discardAllUnfinished() {
         unfinished.withLock { places in
-            for place in places.values {
-                if unlink(place) != 0 { try? FileManager.default.removeItem(atPath: place) }
-            }
+            for place in places.values { remove(place) }
             places.removeAll()
         }
+    }
+
+    /// Deletes a temporary file, or a temporary folder and its frames. A folder is first
+    /// renamed away, so an encoder still writing frames into it by path (the render has not
+    /// stopped when a second signal arrives) cannot refill it while it is being emptied.
+    private static func remove(_ place: String) {
+        if unlink(place) == 0 || errno == ENOENT { return }
+        let doomed = place + ".removing"
+        let target = rename(place, doomed) == 0 ? doomed : place
+        try? FileManager.default.removeItem(atPath: target)
     }
 
     /// Checks that `path` could be written, without reserving or creating anything (what
@@ -152,11 +160,11 @@ public final class OutputTarget: @unchecked Sendable {
     /// Removes whatever was written to the temporary place. Safe to call more than once.
     public func discard() {
         guard !isStream else { return }
-        OutputTarget.unfinished.withLock { $0[ObjectIdentifier(self)] = nil }
-        if let temporaryFolder {
-            try? FileManager.default.removeItem(atPath: temporaryFolder)
-        } else {
-            unlink(temporaryPath)
+        // Under the registry's lock, like a commit: a second signal arriving meanwhile waits
+        // for the files to be gone instead of exiting with them half deleted.
+        OutputTarget.unfinished.withLock { places in
+            OutputTarget.remove(temporaryFolder ?? temporaryPath)
+            places[ObjectIdentifier(self)] = nil
         }
     }
 
