@@ -55,14 +55,16 @@ final class Scaler {
     deinit { sws_freeContext(context) }
 
     /// Converts one whole picture.
-    func scale(_ source: PlanePointers, into target: PlanePointers) {
+    /// - Returns: whether libswscale wrote it (it returns the rows written, ≤ 0 on failure).
+    @discardableResult
+    func scale(_ source: PlanePointers, into target: PlanePointers) -> Bool {
         var srcData = source.data.map { UnsafePointer($0) }
         var srcStrides = source.strides
         var dstData = target.data
         var dstStrides = target.strides
         while srcData.count < 4 { srcData.append(nil); srcStrides.append(0) }
         while dstData.count < 4 { dstData.append(nil); dstStrides.append(0) }
-        _ = sws_scale(context, srcData, srcStrides, 0, sourceHeight, dstData, dstStrides)
+        return sws_scale(context, srcData, srcStrides, 0, sourceHeight, dstData, dstStrides) > 0
     }
 }
 

@@ -22,14 +22,10 @@ public enum StillDecoder {
         let orientation = frame.orientation
         let upright = orientation.turnedSize(width: sourceWidth, height: sourceHeight)
         let scaled = fittedSize(source: upright, frame: (width, height), fit: fit)
-        let rgba: RGBAImage
-        if orientation == .upright {
-            rgba = try convertToRGBA(frame, width: scaled.width, height: scaled.height, path: path)
-        } else {
-            // Turned at its own size (an exact reshuffle), then scaled like any upright still.
-            let turned = orientation.apply(to: try convertToRGBA(frame, width: sourceWidth, height: sourceHeight, path: path))
-            rgba = try resized(turned, width: scaled.width, height: scaled.height, path: path)
-        }
+        // Scaled as stored, to the size that is `scaled` once turned; turning is then an exact
+        // reshuffle of the small picture, not of the full-size photo.
+        let stored = orientation.turnedSize(width: scaled.width, height: scaled.height)
+        let rgba = orientation.apply(to: try convertToRGBA(frame, width: stored.width, height: stored.height, path: path))
         // An opaque picture that already fills the frame needs no placing: skip the copy.
         let hasAlpha = av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format)).pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         if scaled.width == width && scaled.height == height && !hasAlpha { return rgba }
@@ -174,40 +170,33 @@ public enum StillDecoder {
         let source = frame.planePointers(count: 4)
         // libswscale writes every byte (opaque alpha for formats without alpha), so the buffer
         // is not cleared first: at 4K that would be a 33 MB pass for nothing.
+        var scaled = false
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            scaler.scale(source, into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
+            scaled = scaler.scale(source, into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
             count = width * height * 4
         }
-        return RGBAImage(width: width, height: height, pixels: pixels)
-    }
-
-    /// `image` scaled to `width` × `height` (itself when it already is that size).
-    private static func resized(_ image: RGBAImage, width: Int, height: Int, path: String) throws(MediaError) -> RGBAImage {
-        if image.width == width && image.height == height { return image }
-        let scaler = try Scaler(from: (image.width, image.height, AV_PIX_FMT_RGBA, .rgb), to: (width, height, AV_PIX_FMT_RGBA, .rgb),
-                                flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-        var source = image.pixels
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { to, count in
-            source.withUnsafeMutableBufferPointer { from in
-                scaler.scale(PlanePointers(data: [from.baseAddress], strides: [Int32(image.width * 4)]),
-                             into: PlanePointers(data: [to.baseAddress], strides: [Int32(width * 4)]))
-            }
-            count = width * height * 4
-        }
+        guard scaled else { throw MediaError(.inputInvalid, subject: path, message: "could not be converted to RGB (libswscale failed)") }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 }
 
 extension UnsafeMutablePointer where Pointee == AVFrame {
     /// How the decoder says the picture must be turned to be seen upright (a JPEG's EXIF
-    /// orientation arrives as a display matrix); upright when it says nothing, or something
-    /// that is not a quarter turn or a mirror.
+    /// orientation arrives as a display matrix, a WebP's as metadata); upright when it says
+    /// nothing, or something that is not a quarter turn or a mirror.
     var orientation: Orientation {
-        guard let side = av_frame_get_side_data(self, AV_FRAME_DATA_DISPLAYMATRIX),
-              side.pointee.size >= 9 * MemoryLayout<Int32>.size, let data = side.pointee.data else { return .upright }
-        return UnsafeRawPointer(data).withMemoryRebound(to: Int32.self, capacity: 9) { m in
-            Orientation(matrix: m[0], m[1], m[3], m[4]) ?? .upright
+        if let side = av_frame_get_side_data(self, AV_FRAME_DATA_DISPLAYMATRIX),
+           side.pointee.size >= 9 * MemoryLayout<Int32>.size, let data = side.pointee.data {
+            return UnsafeRawPointer(data).withMemoryRebound(to: Int32.self, capacity: 9) { m in
+                Orientation(matrix: m[0], m[1], m[3], m[4]) ?? .upright
+            }
         }
+        // WebP's decoder passes the EXIF tag on only as metadata (padded: "    6" from JPEG).
+        if let entry = av_dict_get(pointee.metadata, "Orientation", nil, 0), let value = entry.pointee.value,
+           let number = Int(String(cString: value).trimmingCharacters(in: .whitespaces)) {
+            return Orientation(exif: number) ?? .upright
+        }
+        return .upright
     }
 
     /// The frame's first `count` planes as libswscale takes them.

@@ -243,13 +243,30 @@ struct StillDecoderOrientationTests {
         let plain = "\(dir)/plain.jpg", path = "\(dir)/oriented-\(orientation).jpg"
         try StillWriter.write(picture, to: plain, format: .jpeg)
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: plain))
-        // TIFF header (big-endian), one IFD entry: tag 0x0112 Orientation, SHORT, count 1.
-        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1]
-        tiff += [0, UInt8(orientation), 0, 0, 0, 0, 0, 0]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let payload = Array("Exif".utf8) + [0, 0] + exifTIFF(orientation)
         let length = payload.count + 2
         let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
         try (jpeg.prefix(2) + Data(segment) + jpeg.dropFirst(2)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The EXIF block both formats carry: a big-endian TIFF header and one IFD entry, tag
+    /// 0x0112 Orientation, SHORT, count 1.
+    static func exifTIFF(_ orientation: Int) -> [UInt8] {
+        [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation), 0, 0, 0, 0, 0, 0]
+    }
+
+    /// A WebP of `picture` in the extended format (a VP8X header) with an EXIF chunk.
+    static func orientedWebP(_ orientation: Int, in dir: String) throws -> String {
+        let plain = "\(dir)/plain.webp", path = "\(dir)/oriented-\(orientation).webp"
+        try StillWriter.write(picture, to: plain, format: .webp)
+        let webp = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
+        func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let tiff = exifTIFF(orientation)
+        let vp8x = Array("VP8X".utf8) + le(10, 4) + [0x08, 0, 0, 0] + le(picture.width - 1, 3) + le(picture.height - 1, 3)
+        let exif = Array("EXIF".utf8) + le(tiff.count, 4) + tiff + (tiff.count % 2 == 1 ? [0] : [])
+        let body = Array("WEBP".utf8) + vp8x + webp[12...] + exif
+        try Data(Array("RIFF".utf8) + le(body.count, 4) + body).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -277,6 +294,18 @@ struct StillDecoderOrientationTests {
                                                fit: .cover, background: .black)
             let same = Self.sameBlocks(loaded, expected)
             #expect(same, "orientation \(orientation) (\(turn))")
+        }
+    }
+
+    @Test("a tagged WebP is turned upright too", arguments: [3, 6, 8])
+    func webPTurnedUpright(orientation: Int) throws {
+        try withTemporaryDirectory { dir in
+            let path = try Self.orientedWebP(orientation, in: dir)
+            let expected = try #require(Orientation(exif: orientation)).apply(to: Self.picture)
+            let loaded = try StillDecoder.load(path: path, width: expected.width, height: expected.height,
+                                               fit: .cover, background: .black)
+            let same = Self.sameBlocks(loaded, expected)
+            #expect(same, "orientation \(orientation)")
         }
     }
 
