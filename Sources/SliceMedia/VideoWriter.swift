@@ -162,7 +162,6 @@ public final class VideoWriter {
         stream.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
 
         describe(frame)
-        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", subject: path)
         let resized = plan.width != plan.renderWidth || plan.height != plan.renderHeight
         // Area averaging for downscales: no ringing, so no colours the stills never had.
         let flags = (resized ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
@@ -209,6 +208,11 @@ public final class VideoWriter {
         guard let codec, let frame else { return }
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
         if lendsFrames { return try lend(image, index: index) }
+        // The writer's own picture is allocated at the first frame that needs it: a writer
+        // that lends every frame never does.
+        if frame.pointee.buf.0 == nil {
+            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", subject: path)
+        }
         try check(av_frame_make_writable(frame), "av_frame_make_writable", subject: path)
         let target = frame.planePointers(count: Int(av_pix_fmt_count_planes(codec.pointee.pix_fmt)))
         if let quantizer, let converter {
