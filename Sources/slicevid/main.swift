@@ -5,7 +5,7 @@ import SliceKit
 
 /// The top-level command table.
 enum Slicevid {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static let usage = """
     OVERVIEW: slicevid renders slice-transition videos from still images.
