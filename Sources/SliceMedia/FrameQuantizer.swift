@@ -26,17 +26,21 @@ final class FrameQuantizer {
 
     /// Scales `image` with `scaler` (which must produce RGBA at the GIF's size) and writes its
     /// palette indices and the palette into `frame`.
-    func quantize(_ image: PlanarImage, with scaler: Scaler, into frame: UnsafeMutablePointer<AVFrame>) {
-        guard let indices = frame.pointee.data.0, let palette = frame.pointee.data.1 else { return }
+    /// - Returns: false when libswscale could not scale the picture (nothing is written then).
+    func quantize(_ image: PlanarImage, with scaler: Scaler, into frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        guard let indices = frame.pointee.data.0, let palette = frame.pointee.data.1 else { return false }
         let stride = Int(frame.pointee.linesize.0)
         let (width, height) = (self.width, self.height)
-        rgba.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            scaler.scale(image.planePointers, into: PlanePointers(data: [base], strides: [Int32(width * 4)]))
+        let scaled = rgba.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress,
+                  scaler.scale(image.planePointers, into: PlanePointers(data: [base], strides: [Int32(width * 4)])) else { return false }
             mapper.map(rgba: base, rgbaStride: width * 4, width: width, height: height, into: indices, stride: stride)
+            return true
         }
+        guard scaled else { return false }
         entries.withUnsafeBytes { bytes in
             palette.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count)
         }
+        return true
     }
 }

@@ -215,10 +215,10 @@ public final class VideoWriter {
         }
         try check(av_frame_make_writable(frame), "av_frame_make_writable", subject: path)
         let target = frame.planePointers(count: Int(av_pix_fmt_count_planes(codec.pointee.pix_fmt)))
-        if let quantizer, let converter {
-            quantizer.quantize(image, with: converter, into: frame)
-        } else if let converter {
-            converter.scale(image.planePointers, into: target)
+        if let converter {
+            let converted = quantizer.map { $0.quantize(image, with: converter, into: frame) }
+                ?? converter.scale(image.planePointers, into: target)
+            guard converted else { throw MediaError(.output, subject: path, message: "libswscale could not convert frame \(index)") }
         } else {
             for (p, plane) in image.planes.enumerated() {
                 guard let to = target.data[p] else { continue }

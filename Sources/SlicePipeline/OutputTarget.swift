@@ -65,13 +65,15 @@ public final class OutputTarget: @unchecked Sendable {
     /// Every temporary file or folder not yet committed or discarded, in this process.
     private static let unfinished = Mutex<[ObjectIdentifier: String]>([:])
 
-    /// Removes every temporary file and folder of every output still being written, for a
-    /// process about to exit without unwinding (a second SIGINT/SIGTERM). Waits for a commit
-    /// or a discard under way, so an output is either wholly in place or wholly gone.
-    public static func discardAllUnfinished() {
-        unfinished.withLock { places in
+    /// Removes every temporary file and folder of every output still being written, then ends
+    /// the process without unwinding (a second SIGINT/SIGTERM). Waits for a commit or a
+    /// discard under way, so an output is either wholly in place or wholly gone; exits while
+    /// still holding the lock, so no commit can start on files that were just removed.
+    public static func discardAllUnfinishedAndExit(status: Int32) -> Never {
+        unfinished.withLock { places -> Never in
             for place in places.values { remove(place) }
             places.removeAll()
+            _exit(status)
         }
     }
 
@@ -132,6 +134,11 @@ public final class OutputTarget: @unchecked Sendable {
         if isStream { committed = true; return }
         // Under the registry's lock: an exit on a second signal waits for the move to finish.
         try OutputTarget.unfinished.withLock { (places: inout [ObjectIdentifier: String]) throws(SlicevidError) in
+            // Never move what is no longer there: with --force, an empty sequence would
+            // otherwise count as zero new frames and the old ones would be removed as its tail.
+            guard places[ObjectIdentifier(self)] != nil else {
+                throw SlicevidError(.outputFailed, "-o \(path): its temporary files are gone; nothing was moved into place")
+            }
             try moveIntoPlace()
             places[ObjectIdentifier(self)] = nil
         }
@@ -141,7 +148,10 @@ public final class OutputTarget: @unchecked Sendable {
     private func moveIntoPlace() throws(SlicevidError) {
         if let temporaryFolder {
             let finalFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            let files = ((try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder)) ?? []).sorted()
+            guard let listed = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else {
+                throw SlicevidError(.outputFailed, "-o \(path): cannot read its temporary folder \(temporaryFolder)")
+            }
+            let files = listed.sorted()
             for file in files where rename(temporaryFolder + "/" + file, finalFolder + "/" + file) != 0 {
                 throw SlicevidError(.outputFailed, "-o \(path): cannot move \(file) into place: \(String(cString: strerror(errno)))")
             }

@@ -30,8 +30,7 @@ enum SignalTrap {
                 // so it may), then the process, without unwinding.
                 // Signals that arrive together come as one event: `data` says how many.
                 if received.add(max(1, Int(source.data)), ordering: .relaxed).newValue > 1 {
-                    OutputTarget.discardAllUnfinished()
-                    _exit(128 + number)
+                    OutputTarget.discardAllUnfinishedAndExit(status: 128 + number)
                 }
                 cancellation.cancel(signal: number)
             }

@@ -62,6 +62,20 @@ import Testing
         #expect(contents(dir) == ["f000.png", "f001.png", "f002.png"])
     }
 
+    @Test func aDiscardedSequenceIsNeverCommittedOverTheOldOne() throws {
+        // A second signal discards every temporary place while the job may be about to commit:
+        // with --force, an empty sequence must not count as zero frames and take the old ones.
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for i in 0..<3 { _ = FileManager.default.createFile(atPath: dir + String(format: "/f%03d.png", i), contents: Data("old".utf8)) }
+        let target = try OutputTarget(path: dir + "/f%03d.png", force: true)
+        _ = FileManager.default.createFile(atPath: target.temporaryPath.replacingOccurrences(of: "%03d", with: "000"), contents: Data())
+        target.discard()
+        #expect(throws: SlicevidError.self) { try target.commit() }
+        #expect(contents(dir) == ["f000.png", "f001.png", "f002.png"])
+        #expect(FileManager.default.contents(atPath: dir + "/f002.png") == Data("old".utf8))
+    }
+
     @Test func refusesExistingOutputsMissingFoldersAndUnknownTypes() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
