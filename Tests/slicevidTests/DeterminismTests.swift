@@ -33,6 +33,21 @@ struct DeterminismTests {
         }
     }
 
+    @Test("several H.264 outputs of one run are byte-identical run to run, and equal settings give equal files")
+    func severalEncoders() throws {
+        try withScratchFolder { folder in
+            let outputs = ["-o", "a.mp4", "-o", "b.mkv:codec=h264", "-o", "c.mp4:crf=30", "-o", "d.mp4:crf=30"]
+            var runs: [[Data]] = []
+            for run in 0..<3 {
+                let result = try CLI.make(tinyClip + outputs + ["--force"], in: folder)
+                #expect(result.status == 0, "run \(run): \(result)")
+                runs.append(try ["a.mp4", "b.mkv", "c.mp4", "d.mp4"].map { try #require(FileManager.default.contents(atPath: folder + "/" + $0)) })
+            }
+            #expect(runs[0] == runs[1] && runs[1] == runs[2])
+            #expect(runs[0][2] == runs[0][3], "two outputs with the same settings, encoded side by side")
+        }
+    }
+
     @Test("--jobs 1 and --jobs 2 write byte-identical files")
     func threadCount() throws {
         try withScratchFolder { folder in
