@@ -100,15 +100,20 @@ public enum MakeJob {
         } catch {
             throw SlicevidError(error)
         }
-        // Every still decodes on its own thread while the encoders open; a still that comes
-        // back later in a sequence (a → b → a) is decoded once and shared.
+        // Stills decode while the encoders open, `jobs` at a time and in order (still k on
+        // decoder k mod jobs): a two-image clip decodes both at once, and a 40-photo sequence
+        // never holds 40 full-size decodes in memory together. A still that comes back later
+        // in a sequence (a → b → a) is decoded once and shared.
+        let decoders = (0..<max(1, request.jobs)).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
         var pending: [String: DeferredStill] = [:]
+        var decoding = 0
         let stills = (0..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
             if let path, let shared = pending[path] { return shared }
-            let still = DeferredStill { () throws(MediaError) in
+            let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
                 try StillLoader.load(path, role: index, spec: spec, layout: layout)
             }
+            decoding += 1
             if let path { pending[path] = still }
             return still
         }

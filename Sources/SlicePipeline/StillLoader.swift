@@ -34,10 +34,10 @@ final class DeferredStill: Sendable {
         result.withLock { $0 = .success(still) }
     }
 
-    /// Starts `load` at once on a global queue.
-    init(_ load: @escaping @Sendable () throws(MediaError) -> PlanarImage) {
+    /// Starts `load` on `queue` (at once on a global queue by default).
+    init(on queue: DispatchQueue = .global(qos: .userInitiated), _ load: @escaping @Sendable () throws(MediaError) -> PlanarImage) {
         done.enter()
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        queue.async { [self] in
             let outcome = Result { () throws(MediaError) in try load() }
             result.withLock { $0 = outcome }
             done.leave()
