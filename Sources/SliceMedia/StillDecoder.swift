@@ -17,6 +17,28 @@ public enum StillDecoder {
                             background: RGBAColor) throws(MediaError) -> RGBAImage {
         let frame = try decodeFirstFrame(path: path)
         defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
+        return try fitted(frame, path: path, width: width, height: height, fit: fit, background: background)
+    }
+
+    /// Like `load`, converted to the render's `layout`: what the compositor draws from. A still
+    /// that is already packed RGB at the frame's size and upright (a PNG made for the frame) is
+    /// converted straight from the decoder's picture, with no RGBA copy in between; the bytes
+    /// are the same either way.
+    public static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+                                  layout: PixelLayout) throws(MediaError) -> PlanarImage {
+        let frame = try decodeFirstFrame(path: path)
+        defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
+        if let order = frame.packedOrder, Int(frame.pointee.width) == width, Int(frame.pointee.height) == height,
+           frame.orientation == .upright, let base = frame.pointee.data.0 {
+            return PlanarImage.converting(UnsafePointer(base), width: width, height: height,
+                                          rowStride: Int(frame.pointee.linesize.0), order: order, into: layout)
+        }
+        return try fitted(frame, path: path, width: width, height: height, fit: fit, background: background).planar(layout)
+    }
+
+    /// A decoded picture turned upright, scaled and placed on a `width` × `height` canvas.
+    private static func fitted(_ frame: UnsafeMutablePointer<AVFrame>, path: String, width: Int, height: Int,
+                               fit: FitMode, background: RGBAColor) throws(MediaError) -> RGBAImage {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
         // A photo stored sideways with an EXIF orientation is fitted as it is meant to be seen.
         let orientation = frame.orientation
@@ -181,6 +203,16 @@ public enum StillDecoder {
 }
 
 extension UnsafeMutablePointer where Pointee == AVFrame {
+    /// The byte order when the picture is opaque packed 8-bit RGB, which the planar converter
+    /// reads in place; nil for anything else (YUV, palettes, alpha, more than 8 bits).
+    var packedOrder: PackedOrder? {
+        switch AVPixelFormat(rawValue: pointee.format) {
+        case AV_PIX_FMT_RGB24: .rgb
+        case AV_PIX_FMT_BGR24: .bgr
+        default: nil
+        }
+    }
+
     /// How the decoder says the picture must be turned to be seen upright (a JPEG's EXIF
     /// orientation arrives as a display matrix, a WebP's as metadata); upright when it says
     /// nothing, or something that is not a quarter turn or a mirror.

@@ -11,16 +11,13 @@ import Synchronization
 enum StillLoader {
     /// The outgoing (0) or incoming (1) still: decoded from `path`, or a demo card without one.
     static func load(_ path: String?, role: Int, spec: TransitionSpec, layout: PixelLayout) throws(MediaError) -> PlanarImage {
-        let picture: RGBAImage
         if let path {
-            picture = try StillDecoder.load(path: path, width: spec.width, height: spec.height,
-                                            fit: spec.fit, background: spec.background)
-        } else if role == 0 {
-            picture = DemoCards.source(width: spec.width, height: spec.height)
-        } else {
-            picture = DemoCards.destination(width: spec.width, height: spec.height)
+            return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
+                                               fit: spec.fit, background: spec.background, layout: layout)
         }
-        return picture.planar(layout)
+        let card = role == 0 ? DemoCards.source(width: spec.width, height: spec.height)
+                             : DemoCards.destination(width: spec.width, height: spec.height)
+        return card.planar(layout)
     }
 }
 

@@ -329,3 +329,36 @@ struct StillDecoderOrientationTests {
         }
     }
 }
+
+@Suite("StillDecoder straight to planar")
+struct StillDecoderPlanarTests {
+    /// An RGB PNG of the frame's size converts in place; anything else through RGBA. Either way
+    /// the planar still must be the one `load(…).planar(layout)` gives.
+    @Test("the in-place conversion gives the same bytes as the RGBA path", arguments: PixelLayout.allCases)
+    func sameBytes(layout: PixelLayout) throws {
+        try withTemporaryDirectory { dir in
+            let picture = Fixture.noise(width: 66, height: 38)
+            let png = "\(dir)/noise.png", bmp = "\(dir)/noise.bmp", rgba = "\(dir)/noise-rgba.png"
+            // An RGB (rgb24) PNG, as most photos and renders are: a one-frame poster of the picture.
+            let poster = try VideoWriter(path: png, outputFormat: .poster, width: 66, height: 38, frameRate: FrameRate(1),
+                                         inputLayout: .gbrp, settings: EncoderSettings())
+            try poster.write(picture.planar(.gbrp))
+            try poster.finish()
+            #expect(try MediaReader.info(path: png).pixelFormat == "rgb24")
+            try StillWriter.write(picture, to: bmp, format: .bmp)
+            try StillWriter.write(picture, to: rgba, format: .png)
+            for path in [png, bmp, rgba] {
+                for (width, height) in [(66, 38), (32, 18)] {
+                    let direct = try StillDecoder.loadPlanar(path: path, width: width, height: height, fit: .cover,
+                                                             background: .black, layout: layout)
+                    let viaRGBA = try StillDecoder.load(path: path, width: width, height: height, fit: .cover,
+                                                        background: .black).planar(layout)
+                    #expect(direct.hasSamePixels(as: viaRGBA), "\(path) at \(width)x\(height) in \(layout)")
+                }
+            }
+            // The exact-size RGB PNG decodes to what was written, alpha opaque.
+            let direct = try StillDecoder.loadPlanar(path: png, width: 66, height: 38, fit: .cover, background: .black, layout: layout)
+            #expect(direct.hasSamePixels(as: picture.planar(layout)))
+        }
+    }
+}
