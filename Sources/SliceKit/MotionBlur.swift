@@ -1,6 +1,8 @@
 // Motion blur: a moving frame is the average of several renders spread over the frame's
 // exposure, so strips that jump a hundred pixels between frames read as motion, not stutter.
 
+import Synchronization
+
 /// Renders frames with `spec.motionBlur` sub-frame samples averaged per frame.
 ///
 /// The shutter is 180°, centred on the frame's time (a film camera's, and After Effects'
@@ -18,6 +20,8 @@ public struct MotionBlur: Sendable {
     public static let shutter = 0.5
 
     public let compositor: Compositor
+    /// Sample buffers and sums, one set per render thread at a time, reused from frame to frame.
+    private let scratch = ScratchPool()
 
     /// - Parameter compositor: draws each sample; its plan's `spec.motionBlur` is the number
     ///   of samples (1 to `maximumSamples`).
@@ -25,6 +29,10 @@ public struct MotionBlur: Sendable {
         precondition((1...MotionBlur.maximumSamples).contains(compositor.plan.spec.motionBlur), "motion blur samples out of range")
         self.compositor = compositor
     }
+
+    /// How many sets of scratch buffers were ever made: at most one per thread that rendered a
+    /// blurred frame at the same time, however many frames there were.
+    public var scratchBuffersMade: Int { scratch.made }
 
     /// Samples averaged into each moving frame.
     public var samples: Int { compositor.plan.spec.motionBlur }
@@ -46,13 +54,15 @@ public struct MotionBlur: Sendable {
             compositor.render(content, into: target)
             return
         }
-        // Allocated per frame rather than pooled: it costs far less than the renders it holds.
-        let scratch = PlanarImage(width: target.width, height: target.height, layout: target.layout)
-        var sums = target.planes.map { [UInt16](repeating: 0, count: $0.width * $0.height) }
+        let set = self.scratch.take(like: target)
+        defer { self.scratch.give(set) }
+        let scratch = set.picture
+        // The sums are used in place (a local copy of the arrays would copy them on write).
+        for p in set.sums.indices { set.sums[p].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
         for time in sampleTimes(ofFrame: index) {
             compositor.render(plan.content(atTime: time), into: scratch)
             for (p, plane) in scratch.planes.enumerated() {
-                sums[p].withUnsafeMutableBufferPointer { sum in
+                set.sums[p].withUnsafeMutableBufferPointer { sum in
                     for y in 0..<plane.height {
                         let row = plane.row(y), offset = y * plane.width
                         for x in 0..<plane.width { sum[offset + x] &+= UInt16(row[x]) }
@@ -63,7 +73,7 @@ public struct MotionBlur: Sendable {
         // Rounded to nearest, so N identical samples average to exactly that value.
         let count = UInt16(samples), half = UInt16(samples / 2)
         for (p, plane) in target.planes.enumerated() {
-            sums[p].withUnsafeBufferPointer { sum in
+            set.sums[p].withUnsafeBufferPointer { sum in
                 for y in 0..<plane.height {
                     let row = plane.row(y), offset = y * plane.width
                     for x in 0..<plane.width { row[x] = UInt8((sum[offset + x] + half) / count) }
@@ -71,4 +81,30 @@ public struct MotionBlur: Sendable {
             }
         }
     }
+}
+
+/// Reusable scratch for blurred frames: a picture to draw each sample into and the running sums.
+final class ScratchPool: Sendable {
+    final class Buffers: @unchecked Sendable {
+        // @unchecked: a set belongs to one render thread between take() and give().
+        let picture: PlanarImage
+        var sums: [[UInt16]]
+        init(like target: PlanarImage) {
+            picture = PlanarImage(width: target.width, height: target.height, layout: target.layout)
+            sums = target.planes.map { [UInt16](repeating: 0, count: $0.width * $0.height) }
+        }
+    }
+
+    private let free = Mutex<[Buffers]>([])
+    private let count = Atomic<Int>(0)
+
+    var made: Int { count.load(ordering: .relaxed) }
+
+    func take(like target: PlanarImage) -> Buffers {
+        if let set = free.withLock({ $0.popLast() }) { return set }
+        count.add(1, ordering: .relaxed)
+        return Buffers(like: target)
+    }
+
+    func give(_ set: Buffers) { free.withLock { $0.append(set) } }
 }

@@ -73,4 +73,18 @@ import Testing
         compositor.render(frame: 8, into: sharp)
         #expect(MotionBlurTests.render(MotionBlur(compositor), frame: 8).hasSamePixels(as: sharp))
     }
+
+    @Test func scratchBuffersAreReusedAndFramesDoNotLeakIntoEachOther() {
+        let blur = MotionBlur(MotionBlurTests.compositor(samples: 4))
+        // Rendered twice in a row on one thread, in an order that reuses the sums of a busier
+        // frame: each frame must equal a fresh render of it, and one set serves them all.
+        let frames = Array(5...12)
+        let fresh = frames.map { MotionBlurTests.render(MotionBlur(MotionBlurTests.compositor(samples: 4)), frame: $0) }
+        for _ in 0..<2 {
+            for (frame, expected) in zip(frames.reversed(), fresh.reversed()) {
+                #expect(MotionBlurTests.render(blur, frame: frame).hasSamePixels(as: expected), "frame \(frame)")
+            }
+        }
+        #expect(blur.scratchBuffersMade == 1)
+    }
 }
