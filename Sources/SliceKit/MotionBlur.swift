@@ -21,18 +21,31 @@ public struct MotionBlur: Sendable {
 
     public let compositor: Compositor
     /// Sample buffers and sums, one set per render thread at a time, reused from frame to frame.
-    private let scratch = ScratchPool()
+    private let scratch: ScratchPool
+
+    /// - Parameters:
+    ///   - compositor: draws each sample; its plan's `spec.motionBlur` is the number of samples
+    ///     (1 to `maximumSamples`).
+    ///   - scratch: where blurred frames borrow their buffers; shared by the transitions of a
+    ///     sequence (a new pool by default).
+    init(_ compositor: Compositor, scratch: ScratchPool) {
+        precondition((1...MotionBlur.maximumSamples).contains(compositor.plan.spec.motionBlur), "motion blur samples out of range")
+        self.compositor = compositor
+        self.scratch = scratch
+    }
 
     /// - Parameter compositor: draws each sample; its plan's `spec.motionBlur` is the number
     ///   of samples (1 to `maximumSamples`).
     public init(_ compositor: Compositor) {
-        precondition((1...MotionBlur.maximumSamples).contains(compositor.plan.spec.motionBlur), "motion blur samples out of range")
-        self.compositor = compositor
+        self.init(compositor, scratch: ScratchPool())
     }
 
     /// How many sets of scratch buffers were ever made: at most one per thread that rendered a
     /// blurred frame at the same time, however many frames there were.
     public var scratchBuffersMade: Int { scratch.made }
+
+    /// The pool this blur borrows from (shared by a sequence's transitions).
+    var scratchPool: ScratchPool { scratch }
 
     /// Samples averaged into each moving frame.
     public var samples: Int { compositor.plan.spec.motionBlur }
@@ -101,7 +114,11 @@ final class ScratchPool: Sendable {
     var made: Int { count.load(ordering: .relaxed) }
 
     func take(like target: PlanarImage) -> Buffers {
-        if let set = free.withLock({ $0.popLast() }) { return set }
+        // A set of another size or layout is dropped, not handed out: the compositor would refuse it.
+        if let set = free.withLock({ $0.popLast() }), set.picture.width == target.width,
+           set.picture.height == target.height, set.picture.layout == target.layout {
+            return set
+        }
         count.add(1, ordering: .relaxed)
         return Buffers(like: target)
     }

@@ -16,9 +16,21 @@ public struct SequenceCompositor: Sendable {
     public init(plan: SequencePlan, stills: [PlanarImage]) {
         precondition(stills.count == plan.segments.count + 1, "one still per image of the sequence")
         self.plan = plan
+        // One scratch pool for every transition: a blurred frame's buffers are the frame's size
+        // whichever transition it belongs to, and a pool per transition would keep a set per
+        // thread for each of them until the end of the run.
+        let scratch = ScratchPool()
         compositors = plan.segments.enumerated().map { pair, segment in
-            MotionBlur(Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1]))
+            MotionBlur(Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1]), scratch: scratch)
         }
+    }
+
+    /// Scratch sets made for blurred frames over the whole sequence (they are shared by its
+    /// transitions): at most one per thread blurring at the same time.
+    var scratchBuffersMade: Int {
+        var pools: [ObjectIdentifier: Int] = [:]
+        for blur in compositors { pools[ObjectIdentifier(blur.scratchPool)] = blur.scratchBuffersMade }
+        return pools.values.reduce(0, +)
     }
 
     /// The sequence's last picture, which every frame after the last transition shows.

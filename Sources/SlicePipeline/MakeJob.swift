@@ -111,7 +111,9 @@ public enum MakeJob {
             let path = paths.isEmpty ? nil : paths[index]
             if let path, let shared = pending[path] { return shared }
             let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
-                try StillLoader.load(path, role: index, spec: spec, layout: layout)
+                // A still queued behind others is not decoded once the run is stopping.
+                if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
+                return try StillLoader.load(path, role: index, spec: spec, layout: layout)
             }
             decoding += 1
             if let path { pending[path] = still }
@@ -125,7 +127,10 @@ public enum MakeJob {
             for still in stills {
                 switch still.wait() {
                 case .success(let image): paletteStills.append(image)
-                case .failure(let error): throw SlicevidError(error)
+                case .failure(let error):
+                    // A signal meanwhile: the stills queued after it were not decoded.
+                    if cancellation.signal != nil { throw interrupted(cancellation) }
+                    throw SlicevidError(error)
                 }
             }
         }
@@ -135,7 +140,9 @@ public enum MakeJob {
         func firstStill() throws(SlicevidError) -> PlanarImage {
             switch stills[0].wait() {
             case .success(let image): return image
-            case .failure(let error): throw SlicevidError(error)
+            case .failure(let error):
+                if cancellation.signal != nil { throw interrupted(cancellation) }
+                throw SlicevidError(error)
             }
         }
         let streams = targets.contains(where: \.isStream)

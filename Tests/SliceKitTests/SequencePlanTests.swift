@@ -91,4 +91,20 @@ import Testing
             #expect(frame.hasSamePixels(as: stills[image]), "frame \(index) shows image \(image)")
         }
     }
+
+    @Test func blurredTransitionsOfASequenceShareTheirScratchBuffers() {
+        var spec = base()
+        spec.motionBlur = 4
+        let plan = SequencePlan(spec: SequenceSpec(base: spec, imageCount: 5))
+        let stills = (0..<5).map { index -> PlanarImage in
+            let image = PlanarImage(width: 64, height: 36, layout: .yuv420p)
+            image.fill(RGBAColor(red: UInt8(40 * index), green: 100, blue: UInt8(200 - 40 * index)))
+            return image
+        }
+        let compositor = SequenceCompositor(plan: plan, stills: stills)
+        let frame = PlanarImage(width: 64, height: 36, layout: .yuv420p)
+        for index in 0..<plan.frameCount { compositor.render(frame: index, into: frame) }
+        // Four blurred transitions, one thread: one set, not one per transition.
+        #expect(compositor.scratchBuffersMade == 1)
+    }
 }
