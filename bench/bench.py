@@ -195,6 +195,9 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "slicevid"))
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args()
+    for name in ("runs", "encode_runs", "render_runs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if not shutil.which("ffmpeg"):
         sys.exit("bench: the ffmpeg CLI is needed as the peer; `make bench` installs it")
     if not os.path.exists(args.binary):
