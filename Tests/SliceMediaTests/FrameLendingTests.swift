@@ -52,11 +52,11 @@ struct FrameLendingTests {
 
     @Test("a lent frame and a copied frame encode alike")
     func lentMatchesCopied() throws {
-        // Not byte for byte: x264 encoders running side by side in this test process have
-        // produced slightly different streams from identical frames, even when driven by raw
-        // libavcodec calls with no slicevid code involved (the same calls in a C program never
-        // did; the cause is not known). slicevid's own runs are checked for byte identity in
-        // the CLI tests, one process per run. Closely, though.
+        // Not byte for byte: x264 encoders running side by side on Dispatch's worker threads
+        // (as Swift Testing runs tests) have produced slightly different streams from identical
+        // frames, even through raw libavcodec calls; the same calls on plain pthreads never
+        // did. The cause is not known. slicevid's own runs are checked for byte identity in the
+        // CLI tests, one process per run. Closely, though.
         try withTemporaryDirectory { dir in
             let lentPath = "\(dir)/lent.mp4", copiedPath = "\(dir)/copied.mp4"
             let lent = try Self.write(.mp4, to: lentPath, lend: nil, settings: EncoderSettings(crf: 18))
