@@ -258,9 +258,11 @@ public final class VideoWriter {
         }
         lent.pointee.pts = plan.timestamp(ofFrame: index)
         written += 1
-        defer { av_frame_unref(lent) }
-        try send(lent)
+        // Our reference goes whether or not the send worked; only then can the count say
+        // whether the encoder still holds one.
+        let sent = Result { () throws(MediaError) in try send(lent) }
         av_frame_unref(lent)
+        try sent.get()
         guard loans.outstanding == 0 else {
             throw MediaError(.output, subject: path, message: "\(plan.encoder) kept a reference to a frame it was lent")
         }
