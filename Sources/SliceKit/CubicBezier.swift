@@ -21,6 +21,10 @@ public struct CubicBezier: Sendable, Equatable {
         ay = 1 - cy - by
     }
 
+    /// The y1 and y2 accepted. CSS allows any; a curve stays within the range of its control
+    /// points, so this bounds the overshoot at ten times the travel.
+    public static let yRange = -10.0...10.0
+
     /// CSS `ease`.
     public static let ease = CubicBezier(0.25, 0.1, 0.25, 1)
     /// CSS `ease-in`.

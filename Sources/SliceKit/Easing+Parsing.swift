@@ -7,7 +7,7 @@ import Foundation
 public struct EasingParseError: Error, Equatable, CustomStringConvertible {
     public let text: String
     public let reason: String
-    public var description: String { "\(reason) (got '\(text)')" }
+    public var description: String { "\(reason) (got \(InputText.quoted(text)))" }
 }
 
 extension Easing: CustomStringConvertible {
@@ -25,8 +25,10 @@ extension Easing: CustomStringConvertible {
     public static let acceptedForms = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2), "
         + "ease-{\(PennerCurve.Mode.allCases.map(\.rawValue).joined(separator: ","))}-"
         + "{\(PennerCurve.Family.allCases.map(\.rawValue).joined(separator: ","))} (e.g. ease-out-bounce), "
-        + "spring or spring(damping: 0.8, velocity: 0) (UIKit, fitted to the duration, 0 < damping ≤ 1), "
-        + "spring(stiffness: 100, damping: 10, mass: 1) (physical, real time, snapped to rest at the end)"
+        + "spring or spring(damping: 0.8, velocity: 0) (UIKit, fitted to the duration, damping \(UIKitSpring.dampingRange.lowerBound.shortText)…1, "
+        + "velocity −\(UIKitSpring.maximumVelocity.shortText)…\(UIKitSpring.maximumVelocity.shortText)), "
+        + "spring(stiffness: 100, damping: 10, mass: 1) (physical, real time, snapped to rest at the end; each "
+        + "\(PhysicalSpring.range.lowerBound.shortText)…\(PhysicalSpring.range.upperBound.shortText))"
 
     /// Parses the text form of an easing.
     /// - Parameter text: e.g. `spring`, `ease-in`, `ease-out-bounce`, `cubic-bezier(0.4,0,0.2,1)`,
@@ -53,6 +55,12 @@ extension Easing: CustomStringConvertible {
             guard (0...1).contains(values[0]), (0...1).contains(values[2]) else {
                 throw EasingParseError(text: text, reason: "cubic-bezier x1 and x2 must be in [0, 1]")
             }
+            // The curve stays within its control points' range, so bounding y1 and y2 bounds
+            // how far any strip can overshoot.
+            let y = CubicBezier.yRange
+            guard y.contains(values[1]), y.contains(values[3]) else {
+                throw EasingParseError(text: text, reason: "cubic-bezier y1 and y2 must be in [\(y.lowerBound.shortText), \(y.upperBound.shortText)]")
+            }
             self = .cubicBezier(CubicBezier(values[0], values[1], values[2], values[3]))
         case "spring":
             var given: [String: Double] = [:]
@@ -76,12 +84,14 @@ extension Easing: CustomStringConvertible {
                 : "spring takes damping: and velocity: (UIKit) or stiffness:, damping:, mass: (physical), not \(label):")
         }
         let damping = given["damping"] ?? 0.8, velocity = given["velocity"] ?? 0
-        guard damping > 0, damping <= 1 else {
-            throw EasingParseError(text: text, reason: "spring damping \(damping.shortText) is out of range 0 < damping ≤ 1"
+        let dampings = UIKitSpring.dampingRange
+        guard dampings.contains(damping) else {
+            throw EasingParseError(text: text, reason: "spring damping \(damping.shortText) is out of range \(dampings.lowerBound.shortText)…1"
                 + (damping > 1 ? " (for a physical spring give stiffness:, e.g. spring(stiffness: 100, damping: 10, mass: 1))" : ""))
         }
-        guard abs(velocity) <= 100 else {
-            throw EasingParseError(text: text, reason: "spring velocity \(velocity.shortText) is out of range -100…100")
+        let fastest = UIKitSpring.maximumVelocity
+        guard abs(velocity) <= fastest else {
+            throw EasingParseError(text: text, reason: "spring velocity \(velocity.shortText) is out of range -\(fastest.shortText)…\(fastest.shortText)")
         }
         return .uikitSpring(damping: damping, velocity: velocity)
     }
@@ -94,10 +104,10 @@ extension Easing: CustomStringConvertible {
         let spring = PhysicalSpring(stiffness: given["stiffness"]!,
                                     damping: given["damping"] ?? PhysicalSpring.defaultDamping,
                                     mass: given["mass"] ?? PhysicalSpring.defaultMass)
-        let limit = PhysicalSpring.limit.shortText
+        let range = PhysicalSpring.range
         for (label, value) in [("stiffness", spring.stiffness), ("damping", spring.damping), ("mass", spring.mass)]
-            where !(value > 0 && value <= PhysicalSpring.limit) {
-            throw EasingParseError(text: text, reason: "spring \(label) \(value.shortText) is out of range 0 < \(label) ≤ \(limit)")
+            where !range.contains(value) {
+            throw EasingParseError(text: text, reason: "spring \(label) \(value.shortText) is out of range \(range.lowerBound.shortText)…\(range.upperBound.shortText)")
         }
         return .physicalSpring(spring)
     }
@@ -122,8 +132,8 @@ extension Easing: CustomStringConvertible {
         for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
             let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let label = pieces.count == 2 ? pieces[0] : nil
-            guard let valueText = pieces.last, let value = Double(valueText), value.isFinite else {
-                throw EasingParseError(text: text, reason: "'\(part.trimmingCharacters(in: .whitespaces))' is not a number")
+            guard let valueText = pieces.last, let value = Double(decimal: valueText) else {
+                throw EasingParseError(text: text, reason: "\(InputText.quoted(part.trimmingCharacters(in: .whitespaces))) is not a number")
             }
             result.append((label, value))
         }

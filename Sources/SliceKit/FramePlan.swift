@@ -75,9 +75,23 @@ public struct FramePlan: Sendable {
         var incoming = [Double](repeating: 0, count: layout.count)
         for i in 0..<layout.count {
             let progress = shared ?? spec.easing.progress(elapsed: elapsed - Double(i) * spec.stagger, duration: spec.duration)
-            outgoing[i] = StripLayout.outgoingSign(i) * layout.outgoingTravel[i] * extent * progress
-            incoming[i] = StripLayout.incomingSign(i) * layout.incomingTravel[i] * extent * (1 - progress)
+            outgoing[i] = FramePlan.bounded(StripLayout.outgoingSign(i) * layout.outgoingTravel[i] * extent * progress, extent: extent)
+            incoming[i] = FramePlan.bounded(StripLayout.incomingSign(i) * layout.incomingTravel[i] * extent * (1 - progress), extent: extent)
         }
         return .strips(outgoing: outgoing, incoming: incoming)
+    }
+
+    /// The furthest a strip is drawn from rest, in frame sizes. A strip one frame size from
+    /// rest is already off the frame, so clamping there never changes a picture; it makes sure
+    /// no curve (a UIKit spring with velocity 100 over an hour reaches ~7300 travels) can hand
+    /// the compositor an offset that overflows when it becomes whole pixels.
+    public static let offsetLimit = 1024.0
+
+    /// `offset` clamped to ±`offsetLimit` frame sizes; NaN (which no accepted curve gives)
+    /// draws the strip at rest.
+    static func bounded(_ offset: Double, extent: Double) -> Double {
+        let limit = offsetLimit * extent
+        if offset.isNaN { return 0 }
+        return min(max(offset, -limit), limit)
     }
 }

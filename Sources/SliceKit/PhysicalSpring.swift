@@ -21,9 +21,10 @@ public struct PhysicalSpring: Sendable, Equatable {
     public static let defaultDamping = 10.0
     public static let defaultMass = 1.0
 
-    /// The largest stiffness, damping and mass accepted: far beyond anything that looks like
-    /// a spring at video frame rates, yet small enough to keep the closed form finite.
-    public static let limit = 10_000.0
+    /// The stiffness, damping and mass accepted: far beyond anything that looks like a spring
+    /// at video frame rates either way, yet bounded so the damping ratio and frequency stay
+    /// within what the closed form computes finitely (the curve stays within 0…2).
+    public static let range = 0.01...10_000.0
 
     public init(stiffness: Double, damping: Double = defaultDamping, mass: Double = defaultMass) {
         self.stiffness = stiffness

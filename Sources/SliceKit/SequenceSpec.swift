@@ -65,10 +65,26 @@ public struct SequenceSpec: Sendable, Equatable {
     /// serve them all.
     public static let sharedFields: [SpecField] = [.size, .fps, .background, .fit]
 
-    /// Checks every segment, then that they agree on `sharedFields`.
-    /// - Throws: `SpecError` naming the field (prefixed `transition N` when one segment differs).
+    /// The longest video, in seconds: three hours. With at most 240 fps that bounds a video to
+    /// `maximumFrames`, which keeps every frame and timestamp computation far inside 64 bits.
+    public static let maximumSeconds = 10_800.0
+
+    /// The most frames a video can have: `maximumSeconds` at 240 fps, plus the last frame.
+    public static let maximumFrames = Int(maximumSeconds * FrameRate.accepted.upperBound) + 1
+
+    /// Seconds of the whole video: every transition's timeline, the shared images once.
+    public var totalSeconds: Double { segments.reduce(0) { $0 + $1.totalSeconds } }
+
+    /// Checks every segment, then that they agree on `sharedFields`, then the video's length.
+    /// - Throws: `SpecError` naming the field (prefixed `transition N` when one segment differs;
+    ///   `images` when the whole video is too long).
     public func validate() throws(SpecError) {
         for segment in segments { try segment.validate() }
+        // Each segment is at most 3 × 3600 s, so the sum is finite and exact enough to compare.
+        guard totalSeconds <= SequenceSpec.maximumSeconds else {
+            throw SpecError(field: "images", message: "\(imageCount) images make a video of \(Int(totalSeconds.rounded(.up))) s; "
+                + "a video lasts at most \(Int(SequenceSpec.maximumSeconds)) s (3 hours): use fewer images or shorter holds and durations")
+        }
         guard let first = segments.first else { return }
         for (pair, segment) in segments.enumerated().dropFirst() {
             for field in SequenceSpec.sharedFields where segment.text(of: field) != first.text(of: field) {

@@ -13,15 +13,15 @@ public enum SpecField: String, Sendable, CaseIterable {
     public var accepted: String {
         switch self {
         case .size: "WxH with even sides up to \(TransitionSpec.maximumSide), e.g. 1920x1080"
-        case .fps: "frames per second, e.g. 30, 29.97 or 30000/1001 (at most 240)"
-        case .hold: "seconds the source is held before the transition (≥ 0)"
-        case .duration: "seconds the transition takes (> 0)"
-        case .endHold: "extra seconds the destination is held at the end (≥ 0)"
+        case .fps: "frames per second 1…240, e.g. 30, 29.97 or 30000/1001 (a fraction of whole numbers up to \(FrameRate.maximumTerm))"
+        case .hold: "seconds the source is held before the transition, 0…\(TransitionSpec.maximumSeconds.shortText)"
+        case .duration: "seconds the transition takes, \(TransitionSpec.minimumDuration.shortText)…\(TransitionSpec.maximumSeconds.shortText)"
+        case .endHold: "extra seconds the destination is held at the end, 0…\(TransitionSpec.maximumSeconds.shortText)"
         case .slices: "number of strips 1…\(TransitionSpec.maximumSide), or a strip width in pixels such as 24px"
         case .direction: StripDirection.allCases.map(\.rawValue).joined(separator: " or ")
-        case .travel: "MIN,MAX: strip travel in frame sizes, e.g. 1,4"
+        case .travel: "MIN,MAX: strip travel in frame sizes within 0…\(TransitionSpec.maximumTravel.shortText), e.g. 1,4"
         case .easing: Easing.acceptedForms
-        case .stagger: "seconds between consecutive strips starting to move (≥ 0, a wave); the clip gets stagger × (strips − 1) longer"
+        case .stagger: "seconds between consecutive strips starting to move (≥ 0, a wave); the transition, duration + stagger × (strips − 1), lasts at most \(TransitionSpec.maximumSeconds.shortText) seconds"
         case .seed: "a whole number 0…18446744073709551615"
         case .background: "#RRGGBB, #RRGGBBAA or transparent (gaps see through; needs an output that keeps alpha)"
         case .fit: FitMode.allCases.map(\.rawValue).joined(separator: " or ")
@@ -35,10 +35,10 @@ extension TransitionSpec {
     /// Range checks that involve several fields happen later, in `validate()`.
     /// - Throws: `SpecError` naming the field and what it accepts.
     public mutating func set(_ field: SpecField, to text: String) throws(SpecError) {
-        let bad = SpecError(field: field.rawValue, message: "'\(text)' is not valid; expected \(field.accepted)")
+        let bad = SpecError(field: field.rawValue, message: "\(InputText.quoted(text)) is not valid; expected \(field.accepted)")
         switch field {
         case .size:
-            let parts = text.lowercased().split(separator: "x")
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { throw bad }
             width = w
             height = h
@@ -46,7 +46,7 @@ extension TransitionSpec {
             guard let rate = FrameRate(parsing: text) else { throw bad }
             frameRate = rate
         case .hold, .duration, .endHold, .stagger:
-            guard let seconds = Double(text), seconds.isFinite else { throw bad }
+            guard let seconds = Double(decimal: text) else { throw bad }
             switch field {
             case .hold: hold = seconds
             case .duration: duration = seconds
@@ -66,7 +66,7 @@ extension TransitionSpec {
             direction = value
         case .travel:
             // Every part must be a number: `1,x,4` is refused, not read as `1,4`.
-            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(decimal: $0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let low = parts[0], let high = parts[1], low <= high else { throw bad }
             travel = low...high
         case .easing:

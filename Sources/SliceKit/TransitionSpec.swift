@@ -70,43 +70,58 @@ public struct TransitionSpec: Sendable, Equatable {
     /// The largest side accepted; beyond it memory and encoders stop being sensible.
     public static let maximumSide = 8192
 
+    /// The longest hold, end hold, duration or transition (with its stagger), in seconds.
+    public static let maximumSeconds = 3600.0
+
+    /// The shortest duration: a millisecond, far below one frame at 240 fps, yet long enough
+    /// that every spring's frequency stays finite.
+    public static let minimumDuration = 0.001
+
     /// Checks every field, naming the first one that is out of range.
     /// - Throws: `SpecError` with the flag-style field name and what is accepted.
     public func validate() throws(SpecError) {
-        func fail(_ field: String, _ message: String) -> SpecError { SpecError(field: field, message: message) }
-        guard (2...TransitionSpec.maximumSide).contains(width), (2...TransitionSpec.maximumSide).contains(height) else {
-            throw fail("size", "\(width)x\(height) is out of range; each side must be 2…\(TransitionSpec.maximumSide)")
+        func fail(_ field: SpecField, _ message: String) -> SpecError { SpecError(field: field.rawValue, message: message) }
+        let side = TransitionSpec.maximumSide, most = TransitionSpec.maximumSeconds.shortText
+        guard (2...side).contains(width), (2...side).contains(height) else {
+            throw fail(.size, "\(width)x\(height) is out of range; each side must be 2…\(side)")
         }
         guard width % 2 == 0, height % 2 == 0 else {
-            throw fail("size", "\(width)x\(height) has an odd side; yuv420p video needs even width and height")
+            throw fail(.size, "\(width)x\(height) has an odd side; yuv420p video needs even width and height")
         }
-        guard hold.isFinite, hold >= 0, hold <= 3600 else { throw fail("hold", "\(hold.shortText) must be between 0 and 3600 seconds") }
-        guard duration.isFinite, duration > 0, duration <= 3600 else {
-            throw fail("duration", "\(duration.shortText) must be greater than 0 and at most 3600 seconds")
+        // `contains` is false for NaN, so a value set in code is checked as strictly as a parsed one.
+        guard (0...TransitionSpec.maximumSeconds).contains(hold) else {
+            throw fail(.hold, "\(hold.shortText) is out of range; seconds 0…\(most)")
         }
-        guard endHold.isFinite, endHold >= 0, endHold <= 3600 else {
-            throw fail("end-hold", "\(endHold.shortText) must be between 0 and 3600 seconds")
+        guard (TransitionSpec.minimumDuration...TransitionSpec.maximumSeconds).contains(duration) else {
+            throw fail(.duration, "\(duration.shortText) is out of range; seconds \(TransitionSpec.minimumDuration.shortText)…\(most)")
+        }
+        guard (0...TransitionSpec.maximumSeconds).contains(endHold) else {
+            throw fail(.endHold, "\(endHold.shortText) is out of range; seconds 0…\(most)")
         }
         // More strips than pixels is allowed (some strips are then empty): the strips still
         // tile the frame exactly, and a preset made for 1080p keeps working at preview sizes.
         switch division {
-        case .count(let count) where !(1...TransitionSpec.maximumSide).contains(count):
-            throw fail("slices", "\(count) must be between 1 and \(TransitionSpec.maximumSide)")
-        case .width(let pixels) where !(1...TransitionSpec.maximumSide).contains(pixels):
-            throw fail("slices", "\(pixels)px must be a strip width between 1px and \(TransitionSpec.maximumSide)px")
+        case .count(let count) where !(1...side).contains(count):
+            throw fail(.slices, "\(count) is out of range; strips 1…\(side)")
+        case .width(let pixels) where !(1...side).contains(pixels):
+            throw fail(.slices, "\(pixels)px is out of range; a strip width 1px…\(side)px")
         default:
             break
         }
-        guard travel.lowerBound >= 0, travel.upperBound <= 100 else {
-            throw fail("travel", "\(travel.lowerBound.shortText)…\(travel.upperBound.shortText) must lie within 0…100 frame sizes")
+        guard (0...TransitionSpec.maximumTravel).contains(travel.lowerBound),
+              (0...TransitionSpec.maximumTravel).contains(travel.upperBound) else {
+            throw fail(.travel, "\(travel.lowerBound.shortText),\(travel.upperBound.shortText) is out of range; MIN and MAX within 0…\(TransitionSpec.maximumTravel.shortText) frame sizes")
         }
-        guard stagger.isFinite, stagger >= 0, transitionSeconds <= 3600 else {
-            throw fail("stagger", "\(stagger.shortText) must be at least 0 and keep the transition (duration + stagger × (strips − 1)) within 3600 seconds")
+        guard stagger >= 0, transitionSeconds <= TransitionSpec.maximumSeconds else {
+            throw fail(.stagger, "\(stagger.shortText) is out of range; at least 0, and the transition (duration + stagger × (strips − 1)) at most \(most) seconds")
         }
         guard (1...MotionBlur.maximumSamples).contains(motionBlur) else {
-            throw fail("motion-blur", "\(motionBlur) must be 1 (off) to \(MotionBlur.maximumSamples) samples per frame")
+            throw fail(.motionBlur, "\(motionBlur) is out of range; samples per frame 1 (off)…\(MotionBlur.maximumSamples)")
         }
     }
+
+    /// The largest travel factor K, in frame sizes.
+    public static let maximumTravel = 100.0
 
     /// Seconds from the first strip starting to move to the last strip coming to rest.
     public var transitionSeconds: Double { duration + stagger * Double(strips - 1) }
@@ -119,5 +134,7 @@ public struct TransitionSpec: Sendable, Equatable {
 public struct SpecError: Error, Equatable, CustomStringConvertible {
     public let field: String
     public let message: String
-    public var description: String { "--\(field): \(message)" }
+    /// `--field: message` for a flag's field; a field no flag sets (a sequence's `images`)
+    /// is named without dashes.
+    public var description: String { SpecField(rawValue: field) == nil ? "\(field): \(message)" : "--\(field): \(message)" }
 }

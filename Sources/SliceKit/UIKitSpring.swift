@@ -12,6 +12,13 @@ public struct UIKitSpring: Sendable, Equatable {
     /// The envelope left at the end of the duration; UIKit, Framer and SwiftUI use 0.001.
     public static let epsilon = 0.001
 
+    /// The damping ratios accepted. Below about ε the envelope equation has no positive root
+    /// (the spring cannot decay to ε at all); 0.01 keeps ω0 finite for every duration accepted.
+    public static let dampingRange = 0.01...1.0
+
+    /// The largest initial velocity accepted either way, in travels per second.
+    public static let maximumVelocity = 100.0
+
     /// Damping ratio ζ, 0 < ζ ≤ 1 (1 is critically damped).
     public let damping: Double
     /// Initial velocity in UIKit's units: fractions of the total travel per second.
@@ -48,7 +55,9 @@ public struct UIKitSpring: Sendable, Equatable {
     /// a root of this function.
     static func envelopeExcess(zeta: Double, omega0: Double, v0: Double, duration: Double) -> Double {
         if zeta >= 1 {
-            return (1 + (omega0 - v0) * duration) * exp(-omega0 * duration) - epsilon
+            // The displacement is −e^(−ω0·t)·(1 + (ω0 − v0)·t); its size, not its sign, is
+            // what has to have decayed (a fast start makes the bracket negative).
+            return abs(1 + (omega0 - v0) * duration) * exp(-omega0 * duration) - epsilon
         }
         let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
         return abs(zeta * omega0 - v0) / omegaD * exp(-zeta * omega0 * duration) - epsilon

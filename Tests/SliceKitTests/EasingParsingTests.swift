@@ -96,12 +96,12 @@ struct EasingParsingTests {
         #expect(error.description.contains("four numbers"))
     }
 
-    @Test("spring damping must be in (0, 1]", arguments: ["0", "1.7", "-0.5", "1.0001"])
+    @Test("spring damping must be in [0.01, 1]", arguments: ["0", "1.7", "-0.5", "1.0001", "0.0001", "0.0099"])
     func springDampingOutOfRange(damping: String) throws {
         let text = "spring(damping: \(damping))"
         let error = try #require(throws: EasingParseError.self) { try Easing(parsing: text) }
         #expect(error.description.contains("damping"))
-        #expect(error.description.contains("0 < damping ≤ 1"))
+        #expect(error.description.contains("is out of range 0.01…1"))
     }
 
     @Test("spring takes labelled arguments", arguments: ["spring(0.6)"])

@@ -34,18 +34,26 @@ import Testing
         ("wobble", "unknown easing; accepted: linear, ease"),
         ("bounce-out", "did you mean ease-out-bounce?"),
         ("easeInOutCubic", "did you mean ease-in-out-cubic?"),
-        ("spring(damping: 1.7)", "spring damping 1.7 is out of range 0 < damping ≤ 1 (for a physical spring give stiffness:"),
-        ("spring(damping: 0)", "spring damping 0 is out of range 0 < damping ≤ 1"),
+        ("spring(damping: 1.7)", "spring damping 1.7 is out of range 0.01…1 (for a physical spring give stiffness:"),
+        ("spring(damping: 0)", "spring damping 0 is out of range 0.01…1"),
         ("spring(velocity: 500)", "spring velocity 500 is out of range -100…100"),
         ("spring(mass: 2)", "a physical spring needs stiffness:"),
-        ("spring(stiffness: 0)", "spring stiffness 0 is out of range 0 < stiffness ≤ 10000"),
-        ("spring(stiffness: 100, damping: -1)", "spring damping -1 is out of range 0 < damping ≤ 10000"),
+        ("spring(stiffness: 0)", "spring stiffness 0 is out of range 0.01…10000"),
+        ("spring(stiffness: 100, damping: -1)", "spring damping -1 is out of range 0.01…10000"),
+        ("spring(stiffness: 100, mass: 0.001)", "spring mass 0.001 is out of range 0.01…10000"),
         ("spring(stiffness: 100, velocity: 1)", "a physical spring takes stiffness:, damping: and mass:, not velocity:"),
         ("spring(damping: 0.5, damping: 0.6)", "spring takes each labelled value once"),
         ("spring(0.5)", "spring takes each labelled value once"),
         ("cubic-bezier(1.2,0,0.5,1)", "cubic-bezier x1 and x2 must be in [0, 1]"),
         ("cubic-bezier(0.1,0.2,0.3)", "cubic-bezier takes four numbers x1,y1,x2,y2"),
         ("cubic-bezier(0.1,,0.3,1)", "'' is not a number"),
+        // Bounded y keeps every strip's overshoot bounded; 1e20 once trapped mid-render.
+        ("cubic-bezier(0,1e20,1,0)", "cubic-bezier y1 and y2 must be in [-10, 10]"),
+        ("cubic-bezier(0,0,1,-10.5)", "cubic-bezier y1 and y2 must be in [-10, 10]"),
+        // Plain decimals only: Swift's Double() reads hexadecimal and "infinity".
+        ("cubic-bezier(0,0x1p3,1,0)", "'0x1p3' is not a number"),
+        ("spring(damping: inf)", "'damping: inf' is not a number"),
+        ("spring(damping: nan)", "'damping: nan' is not a number"),
     ])
     func refusalsSayWhatIsAccepted(text: String, reason: String) {
         #expect(throws: EasingParseError.self) { try Easing(parsing: text) }

@@ -138,6 +138,31 @@ struct FramePlanTests {
         for frame in 60..<76 { #expect(plan.content(ofFrame: frame) == .destination) }
     }
 
+    /// A UIKit spring with the largest velocity over an hour reaches ~7000 travels; with 100
+    /// frame heights of travel that is far past anything whole pixels can hold safely. Offsets
+    /// stop at `offsetLimit` frame sizes, where a strip is long off the frame anyway.
+    @Test("strip offsets are clamped to ±1024 frame sizes")
+    func offsetsAreBounded() throws {
+        var spec = TransitionSpec()
+        spec.width = 64
+        spec.height = 36
+        spec.hold = 0
+        spec.duration = 3600
+        spec.travel = 100...100
+        spec.strips = 2
+        try spec.set(.easing, to: "spring(damping: 0.9, velocity: 100)")
+        try spec.validate()
+        let plan = FramePlan(spec: spec)
+        let limit = FramePlan.offsetLimit * 36
+        let offsets = try #require(Self.strips(plan.content(atTime: 198)))
+        #expect(offsets.outgoing == [-limit, limit])
+        #expect(offsets.incoming.allSatisfy { abs($0) <= limit })
+        // An ordinary frame is untouched.
+        let seed = FramePlan(spec: TransitionSpec())
+        let expected = Self.expectedOffsets(seed, progress: TransitionSpec().easing.progress(elapsed: 0.5, duration: 1), extent: 1080)
+        #expect(Self.strips(seed.content(atTime: 1.5))! == expected)
+    }
+
     @Test("a frame's content depends only on its index and the spec")
     func deterministic() {
         let a = FramePlan(spec: TransitionSpec())

@@ -74,6 +74,20 @@ import Testing
         #expect(throws: SpecError.self) { try sequence.validate() }
     }
 
+    /// Three hours bounds a video to 2 592 001 frames at 240 fps, which keeps every frame and
+    /// timestamp product (frames × numerator × denominator) far inside 64 bits.
+    @Test func aVideoLastsAtMostThreeHours() throws {
+        var spec = base()
+        spec.hold = 3600
+        var sequence = SequenceSpec(base: spec, imageCount: 3)
+        #expect(throws: Never.self) { try sequence.validate() }
+        sequence = SequenceSpec(base: spec, imageCount: 4)
+        let error = try #require(throws: SpecError.self) { try sequence.validate() }
+        #expect(error.field == "images")
+        #expect(error.description == "images: 4 images make a video of 10801 s; a video lasts at most 10800 s (3 hours): use fewer images or shorter holds and durations")
+        #expect(SequenceSpec.maximumFrames == 2_592_001)
+    }
+
     @Test func theSequenceCompositorDrawsEachPairFromItsOwnStills() {
         let spec = base()
         let plan = SequencePlan(spec: SequenceSpec(base: spec, imageCount: 3))

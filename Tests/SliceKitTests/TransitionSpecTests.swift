@@ -61,11 +61,11 @@ struct TransitionSpecTests {
         #expect(failure.description.hasPrefix("--hold: "))
     }
 
-    @Test("a zero, negative or non-finite duration is refused", arguments: [0, -1, .nan, .infinity])
+    @Test("a duration under a millisecond, negative or non-finite is refused", arguments: [0, -1, 0.0009, 1e-300, 3600.5, .nan, .infinity])
     func duration(value: Double) throws {
         let failure = try error { $0.duration = value }
         #expect(failure.field == "duration")
-        #expect(failure.message.contains("greater than 0"))
+        #expect(failure.message.hasSuffix("is out of range; seconds 0.001…3600"))
     }
 
     @Test("a negative end hold is refused")
