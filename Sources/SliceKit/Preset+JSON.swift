@@ -42,13 +42,9 @@ extension Preset {
     public init(json data: Data, name: String, source: String, base: TransitionSpec = TransitionSpec()) throws(PresetError) {
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONText.parse(data)
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw PresetError("\(source): not valid JSON: \(JSONText.withLineAndColumn(reason, in: data))")
-        }
-        if let twice = JSONText.firstDuplicateKey(in: data) {
-            throw PresetError("\(source): line \(twice.line), column \(twice.column): \"\(twice.key)\" is given twice; give each field once")
+            throw PresetError("\(source): \(error)")
         }
         guard let fields = object as? [String: Any] else {
             throw PresetError("\(source): expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got \(Preset.typeName(object))")
@@ -61,15 +57,15 @@ extension Preset {
                 guard let text = value as? String else {
                     throw PresetError("\(source): description: wrong type: expected a string, got \(Preset.typeName(value))")
                 }
-                guard !text.contains(where: \.isNewline) else {
-                    throw PresetError("\(source): description: must be one line (it is listed by 'slicevid presets')")
+                guard !text.unicodeScalars.contains(where: InputText.needsEscape) else {
+                    throw PresetError("\(source): description: must be one line of text without control characters (it is listed by 'slicevid presets')")
                 }
                 summary = text
                 continue
             }
             guard let field = SpecField(rawValue: key) else {
                 let keys = ["description"] + SpecField.allCases.map(\.rawValue)
-                throw PresetError("\(source): \(key): unknown field; accepted: \(keys.joined(separator: ", "))")
+                throw PresetError("\(source): \(InputText.excerpt(key)): unknown field; accepted: \(keys.joined(separator: ", "))")
             }
             let kind = Preset.jsonKind(of: field)
             guard let text = Preset.text(of: value, kind: kind) else {
@@ -105,15 +101,7 @@ extension Preset {
     }
 
     /// A JSON number's text (`40`, `1.5`), or nil for anything else, booleans included.
-    private static func jsonNumber(_ value: Any) -> String? {
-        // Foundation hands JSON true/false over as NSNumber too (and on Linux `1 is Bool`
-        // holds), so booleans are told apart by their class.
-        guard !SpecField.isJSONBoolean(value), let number = value as? NSNumber else { return nil }
-        switch String(cString: number.objCType) {
-        case "d", "f": return number.doubleValue.shortText
-        default: return number.stringValue
-        }
-    }
+    private static func jsonNumber(_ value: Any) -> String? { SpecField.jsonNumberText(value) }
 
     /// For errors: the type of a JSON value, in JSON's words.
     private static func typeName(_ value: Any) -> String {
@@ -147,6 +135,6 @@ extension Preset {
 
     private static func quoted(_ text: String) -> String {
         let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
-        return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
+        return data.flatMap { String(data: $0, encoding: .utf8) }.map { JSONText.escapingInvisibles(String($0.dropFirst().dropLast())) } ?? "\"\""
     }
 }

@@ -38,13 +38,9 @@ public struct Manifest: Sendable {
         }
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONText.parse(data)
         } catch {
-            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error.localizedDescription)"
-            throw SlicevidError(.usage, "\(path): not valid JSON (\(JSONText.withLineAndColumn(detail, in: data)))")
-        }
-        if let twice = JSONText.firstDuplicateKey(in: data) {
-            throw SlicevidError(.usage, "\(path): line \(twice.line), column \(twice.column): \"\(twice.key)\" is given twice in one object; give each key once")
+            throw SlicevidError(.usage, "\(path): \(error)")
         }
         let top = ManifestReader(manifest: path, place: nil)
         guard let root = object as? [String: Any] else {
@@ -66,7 +62,7 @@ public struct Manifest: Sendable {
         var writers: [String: String] = [:]
         for (index, entry) in entries.enumerated() {
             let job = try ManifestJob(entry, index: index, manifest: path, defaults: defaults, context: &context)
-            let reader = ManifestReader(manifest: path, place: "job '\(job.id)'")
+            let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
             if let first = ids[job.id] {
                 throw reader.error("id", "used by jobs[\(first)] and jobs[\(index)]; ids must be unique")
             }
@@ -74,7 +70,7 @@ public struct Manifest: Sendable {
             for output in job.outputs {
                 // A job's own repeats were refused with the job; this catches other jobs.
                 if let other = writers[output] {
-                    throw reader.error("outputs", "\(output) is also written by job '\(other)'; every output needs its own path")
+                    throw reader.error("outputs", "\(output) is also written by \(ManifestReader.place(ofJob: other)); every output needs its own path")
                 }
                 writers[output] = job.id
             }

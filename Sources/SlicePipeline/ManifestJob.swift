@@ -53,7 +53,7 @@ public struct ManifestJob: Sendable {
             throw reader.error("id", "expected a non-empty string")
         }
         self.id = id
-        reader = ManifestReader(manifest: manifest, place: "job '\(id)'")
+        reader = ManifestReader(manifest: manifest, place: ManifestReader.place(ofJob: id))
         try reader.refuseUnknownKeys(object, accepted: ManifestJob.keys)
         if let description = object["description"], !(description is String) {
             throw reader.error("description", "expected a string")
@@ -151,7 +151,7 @@ public struct ManifestJob: Sendable {
             // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
             // for jobs that run unattended and are skipped by their recorded outputs.
             guard path != OutputTarget.standardOutput, path != OutputTarget.discard else {
-                throw reader.error("outputs[\(position)]", "'\(path)' is for slicevid make; a batch job writes files")
+                throw reader.error("outputs[\(position)]", "\(InputText.quoted(path)) is for slicevid make; a batch job writes files")
             }
             guard OutputFormat(path: path) != nil else {
                 throw reader.error("outputs", "\(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")

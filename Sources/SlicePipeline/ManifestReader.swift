@@ -16,6 +16,10 @@ struct ManifestReader {
     /// names (`crf`, `encoder-preset`, `codec`, `pix-fmt`, …), read by the same table.
     static let outputKeys = OutputOption.allCases.map(\.rawValue)
 
+    /// How errors name a job: `job 'teaser'`, the id quoted (cut short and escaped) as any
+    /// value from the file is.
+    static func place(ofJob id: String) -> String { "job \(InputText.quoted(id))" }
+
     /// A usage error at `field` of this place.
     func error(_ field: String?, _ message: String) -> SlicevidError {
         SlicevidError(.usage, ([manifest, place, field].compactMap { $0 } + [message]).joined(separator: ": "))
@@ -24,7 +28,7 @@ struct ManifestReader {
     /// Refuses keys outside `accepted`, listing what is accepted.
     /// - Parameter parent: the field holding `object` (`images[2]`), if it is nested.
     func refuseUnknownKeys(_ object: [String: Any], accepted: [String], in parent: String? = nil) throws(SlicevidError) {
-        if let unknown = object.keys.sorted().first(where: { !accepted.contains($0) }) {
+        if let unknown = object.keys.sorted().first(where: { !accepted.contains($0) }).map(InputText.excerpt) {
             throw error(parent.map { "\($0).\(unknown)" } ?? unknown, "unknown field; accepted: \(accepted.joined(separator: ", "))")
         }
     }
@@ -54,8 +58,8 @@ struct ManifestReader {
             let text: String
             if let string = value as? String {
                 text = string
-            } else if !SpecField.isJSONBoolean(value), let number = value as? NSNumber {
-                text = number.doubleValue == number.doubleValue.rounded() ? String(number.int64Value) : number.stringValue
+            } else if let number = SpecField.jsonNumberText(value) {
+                text = number
             } else {
                 throw error(option.rawValue, "wrong type: expected \(option.accepted)")
             }
@@ -72,12 +76,13 @@ struct ManifestReader {
         return base.overridden(by: own)
     }
 
-    /// A non-negative number of seconds (at most an hour, like every hold).
+    /// A number of seconds, 0…3600 like every hold.
     func seconds(_ value: Any, field: String) throws(SlicevidError) -> Double {
-        guard !SpecField.isJSONBoolean(value), let number = value as? NSNumber,
-              number.doubleValue.isFinite, (0...3600).contains(number.doubleValue) else {
-            throw error(field, "expected seconds between 0 and 3600")
+        let most = TransitionSpec.maximumSeconds
+        guard let text = SpecField.jsonNumberText(value) else { throw error(field, "expected a number of seconds, 0…\(Int(most))") }
+        guard let seconds = Double(decimal: text), (0...most).contains(seconds) else {
+            throw error(field, "\(InputText.quoted(text)) is out of range; seconds 0…\(Int(most))")
         }
-        return number.doubleValue
+        return seconds
     }
 }

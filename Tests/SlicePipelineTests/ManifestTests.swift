@@ -107,7 +107,18 @@ import Testing
             (["jobs": [job("a", ["codec": "mpeg2"])]], "campaign.json: job 'a': codec: 'mpeg2' is not valid"),
             (["jobs": [job("a", ["transitions": [["size": "2x2"]]])]], "campaign.json: job 'a': transitions[0].size: unknown field"),
             (["jobs": [job("a", ["transitions": [[:], [:]]])]], "campaign.json: job 'a': transitions: expected an array of 1 objects"),
-            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "hold": -1]]])]], "campaign.json: job 'a': images[1].hold: expected seconds"),
+            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "hold": -1]]])]], "campaign.json: job 'a': images[1].hold: '-1' is out of range; seconds 0…3600"),
+            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "hold": "1"]]])]], "campaign.json: job 'a': images[1].hold: expected a number of seconds"),
+            // Every number is range-checked before any arithmetic: these once trapped or were read as hexadecimal.
+            (["jobs": [job("a", ["fps": "1/9223372036854775807"])]], "campaign.json: job 'a': fps: '1/9223372036854775807' is not valid; expected frames per second 1…240"),
+            (["jobs": [job("a", ["fps": "0x1E"])]], "campaign.json: job 'a': fps: '0x1E' is not valid"),
+            (["jobs": [job("a", ["crf": 1e30])]], "campaign.json: job 'a': crf: '1e+30' is not valid; expected a whole number"),
+            (["jobs": [job("a", ["transitions": [["easing": "cubic-bezier(0,1e20,1,0)"]]])]], "campaign.json: job 'a': transitions[0]: easing: cubic-bezier y1 and y2 must be in [-10, 10]"),
+            (["jobs": [job("a", ["transitions": [["duration": 0]]])]], "campaign.json: job 'a': transitions[0]: duration: 0 is out of range; seconds 0.001…3600"),
+            (["jobs": [job("a", ["images": ["a.png", "b.png", "c.png", "d.png"], "hold": 3600])]], "campaign.json: job 'a': images: 4 images make a video of 10803 s; a video lasts at most 10800 s"),
+            // A value from the file is quoted cut short, and an id names its job the same way.
+            (["jobs": [job("a", ["easing": String(repeating: "x", count: 100_000)])]], "campaign.json: job 'a': easing: unknown easing;"),
+            (["jobs": [job(String(repeating: "j", count: 5000), ["slicez": 1])]], "campaign.json: job '\(String(repeating: "j", count: 80))…' (5000 characters): slicez: unknown field"),
             (["defaults": ["hold": -1], "jobs": [job("a")]], "campaign.json: defaults: hold: "),
             (["jobs": [job("a")], "extra": 1], "campaign.json: extra: unknown field"),
             (["jobs": []], "campaign.json: jobs: expected a non-empty array"),
@@ -118,6 +129,7 @@ import Testing
             #expect(result?.category == .usage, "\(expected)")
             #expect(result?.message.hasPrefix(scratch.path + "/" + expected) == true, "got: \(result?.message ?? "no error")")
             #expect(result?.message.contains("\n") == false)
+            #expect((result?.message.count ?? 0) < 1500, "\(expected)")
         }
     }
 
@@ -130,7 +142,7 @@ import Testing
             _ = try Manifest.load(path: broken, presets: testPresets)
         } catch {
             #expect(error.category == .usage)
-            #expect(error.message.hasPrefix(broken + ": not valid JSON"))
+            #expect(error.message == broken + ": line 1, column 11: the file ends where a value should be")
         }
         do {
             _ = try Manifest.load(path: scratch.path + "/none.json", presets: testPresets)
