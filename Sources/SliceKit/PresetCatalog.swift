@@ -56,7 +56,7 @@ public struct PresetCatalog: Sendable {
         }
         if let preset = Preset.builtIn.first(where: { $0.name == value }) { return preset }
         let names = Set(presetFiles().map(\.name) + Preset.builtIn.map(\.name)).sorted()
-        throw PresetError("unknown preset '\(value)'; available: \(names.joined(separator: ", ")) (or a path to a .json file)")
+        throw PresetError("unknown preset \(InputText.quoted(value)); available: \(names.joined(separator: ", ")) (or a path to a .json file)")
     }
 
     /// Every preset a name can reach, one per name (the one `load` would return), sorted

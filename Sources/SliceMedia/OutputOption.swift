@@ -38,12 +38,12 @@ public enum OutputOption: String, Sendable, CaseIterable {
         switch self {
         case .codec: CodecChoice.accepted
         case .crf: "a whole number on the codec's scale: H.264/HEVC 0–51 (default 18/22), VP9/AV1 0–63 (default 31/32), lower is better"
-        case .bitrate: "bits per second, e.g. 2500k, 4M or 800000 (instead of a crf)"
+        case .bitrate: "bits per second from 1k to 2000M, e.g. 2500k, 4M or 800000 (instead of a crf)"
         case .encoderPreset: "\(VideoCodec.speedNames.first!) … \(VideoCodec.speedNames.last!) (default medium) for every codec, or the encoder's own number: VP9 cpu-used 0–8, SVT-AV1 preset 0–13, libaom cpu-used 0–8"
         case .pixFmt: "an FFmpeg pixel format the codec takes, e.g. yuv420p (default), yuv444p, yuv420p10le"
-        case .gifFPS: "GIF frames per second, at most \(OutputOption.maximumGIFRate) (default 15, never above the render's)"
+        case .gifFPS: "GIF frames per second, 1–\(OutputOption.maximumGIFRate) (default 15, never above the render's)"
         case .gifWidth: "GIF width in pixels, \(OutputOption.gifWidths.lowerBound)–\(OutputOption.gifWidths.upperBound) (default 480, never wider than the render); the height keeps the aspect"
-        case .posterAt: "seconds into the clip for a .png poster (default: the last frame, the destination)"
+        case .posterAt: "seconds into the clip (0 up to its length) for a .png poster (default: the last frame, the destination)"
         }
     }
 
@@ -56,6 +56,15 @@ public enum OutputOption: String, Sendable, CaseIterable {
     /// GIF delays are whole centiseconds and browsers slow anything under 2 cs down to 10 cs.
     static let maximumGIFRate = 50
     static let gifWidths = 16...8192
+
+    /// Whether `text` can be a name FFmpeg gives a speed or pixel format: letters, digits, `-`
+    /// and `_`, at most 32 of them. Anything else cannot be one, and would only be echoed back.
+    static func isName(_ text: String) -> Bool {
+        (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
 }
 
 /// A value that is not of the form an option takes.
@@ -69,7 +78,7 @@ extension EncoderSettings {
     /// Sets `option` from its text form.
     /// - Throws: `OptionValueError` saying what the option accepts.
     public mutating func set(_ option: OutputOption, to text: String) throws(OptionValueError) {
-        let bad = OptionValueError(option: option, message: "'\(text)' is not valid; expected \(option.accepted)")
+        let bad = OptionValueError(option: option, message: "\(InputText.quoted(text)) is not valid; expected \(option.accepted)")
         switch option {
         case .codec:
             guard let choice = CodecChoice(parsing: text) else { throw bad }
@@ -81,19 +90,20 @@ extension EncoderSettings {
             guard let value = EncoderSettings.bitrate(parsing: text) else { throw bad }
             bitrate = value
         case .encoderPreset:
-            guard !text.isEmpty else { throw bad }
+            guard OutputOption.isName(text) else { throw bad }
             preset = text.lowercased()
         case .pixFmt:
-            guard !text.isEmpty else { throw bad }
+            guard OutputOption.isName(text) else { throw bad }
             pixelFormat = text.lowercased()
         case .gifFPS:
-            guard let rate = FrameRate(parsing: text), rate.value <= Double(OutputOption.maximumGIFRate) else { throw bad }
+            guard let rate = FrameRate(parsing: text, range: 1...Double(OutputOption.maximumGIFRate)) else { throw bad }
             gifFrameRate = rate
         case .gifWidth:
             guard let width = Int(text), OutputOption.gifWidths.contains(width) else { throw bad }
             gifWidth = width
         case .posterAt:
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { throw bad }
+            // Whether it falls within the clip is checked when the output is planned.
+            guard let seconds = Double(decimal: text), seconds >= 0 else { throw bad }
             posterTime = seconds
         }
     }
@@ -104,7 +114,7 @@ extension EncoderSettings {
         var scale = 1.0
         if digits.hasSuffix("k") { scale = 1e3; digits = digits.dropLast() }
         else if digits.hasSuffix("m") { scale = 1e6; digits = digits.dropLast() }
-        guard let value = Double(digits), value.isFinite else { return nil }
+        guard let value = Double(decimal: digits) else { return nil }
         let bits = (value * scale).rounded()
         guard (1e3...2e9).contains(bits) else { return nil }
         return Int(bits)

@@ -2,6 +2,8 @@
 // work everywhere and are translated to each encoder's own knob; the knob's own numbers work
 // too, for those who know them.
 
+import SliceKit
+
 extension VideoCodec {
     /// The speed names every codec with a speed setting accepts, fastest first.
     public static let speedNames = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium",
@@ -18,7 +20,7 @@ extension VideoCodec {
         let step = VideoCodec.speedNames.firstIndex(of: text)
         let number = Int(text)
         func refuse(_ accepted: String) -> PlanError {
-            PlanError(.usage, "'\(text)' is not a speed \(displayName) (\(encoder)) takes; accepted: \(accepted)")
+            PlanError(.usage, "\(InputText.quoted(text)) is not a speed \(displayName) (\(encoder)) takes; accepted: \(accepted)")
         }
         let names = VideoCodec.speedNames.joined(separator: ", ")
         switch encoder {

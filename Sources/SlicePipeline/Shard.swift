@@ -1,6 +1,8 @@
 // `--shard K/N`: which jobs of a manifest this run renders, so any scheduler (Kubernetes Indexed
 // Jobs, Slurm arrays, GNU parallel) can spread a campaign over machines without coordination.
 
+import SliceKit
+
 /// Shard `index` of `count`: the jobs whose id hashes to `index` modulo `count`.
 ///
 /// The hash is FNV-1a 64 of the id's UTF-8 bytes (offset basis 0xcbf29ce484222325, prime
@@ -34,22 +36,22 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let count = Int(parts[1]), count >= 1 else {
-            throw SlicevidError(.usage, "--shard: '\(text)' is not valid; expected \(Shard.acceptedForms)")
+            throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
         }
         var index: Int
         var source = "--shard"
         if parts[0] == "auto" {
             guard let variable = Shard.indexVariables.first(where: { environment[$0] != nil }) else {
-                throw SlicevidError(.usage, "--shard \(text): none of \(Shard.indexVariables.joined(separator: ", ")) is set; give K/N instead")
+                throw SlicevidError(.usage, "--shard \(InputText.quoted(text)): none of \(Shard.indexVariables.joined(separator: ", ")) is set; give K/N instead")
             }
-            source = "\(variable) (for --shard \(text))"
+            source = "\(variable) (for --shard \(InputText.quoted(text)))"
             guard let value = Int(environment[variable]!) else {
-                throw SlicevidError(.usage, "\(source): '\(environment[variable]!)' is not a whole number")
+                throw SlicevidError(.usage, "\(source): \(InputText.quoted(environment[variable]!)) is not a whole number")
             }
             index = value
         } else {
             guard let value = Int(parts[0]) else {
-                throw SlicevidError(.usage, "--shard: '\(text)' is not valid; expected \(Shard.acceptedForms)")
+                throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
             }
             index = value
         }

@@ -33,7 +33,8 @@ struct OutputArgumentTests {
 
     @Test("bad options name the output and the option", arguments: [
         ("a.webm:crf=high", "crf"), ("a.webm:crf=30:crf=31", "twice"), ("a.mp4:crf=20:bitrate=2M", "give one"),
-        ("a.mp4:codec=mpeg2", "h264"), ("a.gif:gif-fps=100", "at most 50"), ("a.png:poster-at=-1", "poster"),
+        ("a.mp4:codec=mpeg2", "h264"), ("a.gif:gif-fps=100", "1–50"), ("a.gif:gif-fps=0.5", "1–50"), ("a.mp4:bitrate=0x10k", "2500k"),
+        ("a.png:poster-at=inf", "poster"), ("a.mp4:preset=fast\u{1B}[2J", "ultrafast"), ("a.mp4:pix-fmt=yuv 420p", "pixel format"), ("a.png:poster-at=-1", "poster"),
         ("a.mp4:bitrate=fast", "2500k"),
     ])
     func refusals(text: String, mention: String) throws {
