@@ -1,6 +1,8 @@
 // A small argument parser in the shape of swift-argument-parser: a command declares its
 // options once, and both parsing and `--help` are generated from that declaration.
 
+import SliceKit
+
 /// One option a command accepts.
 struct OptionSpec {
     /// Canonical long name without dashes (`output`); parsed values are keyed by it.
@@ -70,7 +72,7 @@ struct CommandSpec {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = find(key) else {
-                throw UsageError("unknown option \(key); see 'slicevid \(name) --help'")
+                throw UsageError("unknown option \(InputText.quoted(key)); see 'slicevid \(name) --help'")
             }
             let display = "--" + option.name
             var value = ""

@@ -24,7 +24,7 @@ enum BatchCommand {
             OptionSpec("help", short: "h", help: "Show this help."),
         ],
         discussion: """
-        MANIFEST is JSON: {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
+        MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
         plus "crf" and "encoder-preset"; a job's image may be {"path": ..., "hold": seconds}, and "transitions"
         gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
@@ -85,7 +85,7 @@ enum BatchCommand {
     private static func check(_ request: BatchRequest, console: Console) -> ExitCode {
         let checks = BatchCheck.run(request)
         for job in checks {
-            for problem in job.problems { console.error("slicevid: \(request.manifest.path): job '\(job.id)': \(problem)\n") }
+            for problem in job.problems { console.error("slicevid: \(request.manifest.path): job \(InputText.quoted(job.id)): \(problem)\n") }
         }
         let failing = checks.filter { !$0.problems.isEmpty }.count
         console.error("slicevid: \(request.manifest.path): \(checks.count) job\(checks.count == 1 ? "" : "s") checked, \(failing == 0 ? "all ready to render" : "\(failing) with problems")\n")
@@ -117,7 +117,7 @@ struct BatchOptions {
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
         guard arguments.positionals.count == 1 else {
             throw SlicevidError(.usage, arguments.positionals.isEmpty ? "batch needs a manifest: slicevid batch campaign.json"
-                                                                       : "batch takes one manifest; got \(arguments.positionals.joined(separator: " "))")
+                                                                       : "batch takes one manifest; got \(InputText.quoted(arguments.positionals.joined(separator: " ")))")
         }
         manifest = arguments.positionals[0]
         check = arguments.has("check")
@@ -129,7 +129,7 @@ struct BatchOptions {
         force = arguments.has("force")
         let formatText = arguments.value("log-format") ?? LogFormat.auto.rawValue
         guard let format = LogFormat(rawValue: formatText) else {
-            throw SlicevidError(.usage, "--log-format: '\(formatText)' is not valid; accepted: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw SlicevidError(.usage, "--log-format: \(InputText.quoted(formatText)) is not valid; accepted: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         logFormat = format
         jobs = try SharedOptions.jobs(from: arguments)

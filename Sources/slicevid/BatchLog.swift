@@ -132,7 +132,8 @@ final class BatchLog: Sendable {
         var fields = fields
         fields["time"] = BatchLog.timestamp()
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        console.error(String(decoding: data, as: UTF8.self) + "\n")
+        // JSON escapes C0 controls but lets DEL, C1 controls and line separators through raw.
+        console.error(JSONText.escapingInvisibles(String(decoding: data, as: UTF8.self)) + "\n")
     }
 
     private static func timestamp() -> String {

@@ -1,8 +1,10 @@
 // Everything slicevid prints goes through here: whole lines, one writer at a time, so output
 // from several threads never interleaves into garbage, and a progress line being redrawn on
-// a terminal is erased before any other line is printed, so nothing is glued onto it.
+// a terminal is erased before any other line is printed, so nothing is glued onto it. Lines
+// are also where text from input (job ids, paths, values) is made safe: one event, one line.
 
 import Foundation
+import SliceKit
 import Synchronization
 
 /// Serialised access to stderr and stdout.
@@ -23,8 +25,13 @@ final class Console: Sendable {
     /// How often a status line may be redrawn: ten times a second is smooth and cheap.
     private static let redrawInterval: UInt64 = 100_000_000
 
-    /// Writes `text` (whole lines) to stderr in one call, first erasing a status line.
-    func error(_ text: String) {
+    /// Writes one event to stderr as exactly one line, first erasing a status line.
+    ///
+    /// Everything in `line` but one final newline is shown with control characters escaped
+    /// (`InputText.escaped`): a job id or path holding a newline, a carriage return or an
+    /// escape sequence cannot start a line of its own or reach the terminal raw.
+    func error(_ line: String) {
+        let text = Console.oneLine(line)
         state.withLock { status in
             if status.shown {
                 Console.write("\r\u{1B}[K", to: STDERR_FILENO)
@@ -34,22 +41,36 @@ final class Console: Sendable {
         }
     }
 
+    /// Writes one line to stdout, escaped as `error(_:)` escapes it.
+    func output(_ line: String) {
+        let text = Console.oneLine(line)
+        state.withLock { _ in Console.write(text, to: STDOUT_FILENO) }
+    }
+
+    /// Writes slicevid's own text of several lines as it is: help, usage, a preset's JSON.
+    /// - Precondition: `text` holds nothing from input that is not already escaped (JSON is).
+    func verbatim(_ text: String, toStandardError: Bool = false) {
+        state.withLock { _ in Console.write(text, to: toStandardError ? STDERR_FILENO : STDOUT_FILENO) }
+    }
+
     /// Redraws the one-line status (a progress bar) on a terminal, at most ten times a second
     /// unless `force`; the clock is read under the lock so concurrent callers cannot race it.
+    /// Control characters in `text` are escaped, so nothing but the redraw moves the cursor.
     func status(_ text: String, force: Bool = false) {
         guard isTerminal else { return }
+        let shown = InputText.escaped(text)
         state.withLock { status in
             let now = DispatchTime.now().uptimeNanoseconds
             guard force || now &- status.drawnAt >= Console.redrawInterval else { return }
-            Console.write("\r\u{1B}[K" + text, to: STDERR_FILENO)
+            Console.write("\r\u{1B}[K" + shown, to: STDERR_FILENO)
             status.shown = true
             status.drawnAt = now
         }
     }
 
-    /// Writes `text` to stdout.
-    func output(_ text: String) {
-        state.withLock { _ in Console.write(text, to: STDOUT_FILENO) }
+    /// `line` escaped, ending in exactly one newline.
+    static func oneLine(_ line: String) -> String {
+        InputText.escaped(line.hasSuffix("\n") ? line.dropLast() : Substring(line)) + "\n"
     }
 
     private static func write(_ text: String, to descriptor: Int32) {

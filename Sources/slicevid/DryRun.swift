@@ -7,7 +7,7 @@ import SliceMedia
 /// Formats a make plan for stdout.
 enum DryRun {
     /// One line per output, in request order: `PATH: key=value …`.
-    static func report(_ plan: MakePlan) -> String {
+    static func report(_ plan: MakePlan) -> [String] {
         var outputs = plan.outputs.makeIterator()
         var lines: [String] = []
         for path in plan.paths {
@@ -17,7 +17,7 @@ enum DryRun {
             }
             lines.append("\(path): " + output.summary.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     /// The line on stderr saying what would be rendered.

@@ -118,7 +118,7 @@ struct MakeCommand {
             if arguments.has("dry-run") {
                 let plan = try MakeJob.plan(request)
                 if !quiet { console.error(DryRun.header(plan)) }
-                console.output(DryRun.report(plan))
+                for line in DryRun.report(plan) { console.output(line) }
                 return .success
             }
             let cancellation = SignalTrap.install()

@@ -18,7 +18,8 @@ enum PresetsCommand {
           4. the presets built into the binary: \(Preset.builtIn.map(\.name).joined(separator: ", "))
         'slicevid presets' lists every name once, as that order resolves it, with where it comes from.
 
-        A preset file is a JSON object: an optional "description" (one line) and any of the make flags
+        A preset file is a strict JSON object (RFC 8259: UTF-8 without a byte-order mark, no comments, no
+        trailing commas, each key once): an optional "description" (one line) and any of the make flags
         without dashes as keys ("size": "1080x1920", "slices": 40 or "24px", "travel": [1, 4],
         "easing": "ease-out-bounce", "stagger": 0.01, "motion-blur": 4, ...). Fields left out take the
         defaults (the spring preset); flags given to make override the preset. An unknown key, a wrong
@@ -32,7 +33,8 @@ enum PresetsCommand {
             return list()
         case "show" where words.count == 2:
             do {
-                Console.shared.output(try PresetLibrary.load(words[1]).json)
+                // JSON escapes every control character in its strings, so it prints as it is.
+                Console.shared.verbatim(try PresetLibrary.load(words[1]).json)
                 return .success
             } catch {
                 Console.shared.error("slicevid: error: \(error.message)\n")

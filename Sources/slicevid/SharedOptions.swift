@@ -2,6 +2,7 @@
 // "options group"): declared once, parsed once.
 
 import Foundation
+import SliceKit
 import SlicePipeline
 
 /// Declarations and parsing shared by `make` and `batch`.
@@ -15,7 +16,7 @@ enum SharedOptions {
     static func jobs(from arguments: ParsedArguments) throws(SlicevidError) -> Int {
         guard let text = arguments.value("jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
         guard let value = Int(text), MakeRequest.jobsRange.contains(value) else {
-            throw SlicevidError(.usage, "--jobs: '\(text)' is not a whole number \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
+            throw SlicevidError(.usage, "--jobs: \(InputText.quoted(text)) is not a whole number \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
         }
         return value
     }

@@ -24,7 +24,7 @@ enum Slicevid {
 
     static func main(_ arguments: [String]) -> ExitCode {
         guard let command = arguments.first else {
-            Console.shared.error(usage)
+            Console.shared.verbatim(usage, toStandardError: true)
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -38,13 +38,13 @@ enum Slicevid {
         case "probe":
             return dispatch(ProbeCommand.spec, rest, ProbeCommand.run)
         case "--help", "-h", "help":
-            Console.shared.output(usage)
+            Console.shared.verbatim(usage)
             return .success
         case "--version":
             Console.shared.output("slicevid \(version)\n")
             return .success
         default:
-            Console.shared.error("slicevid: error: unknown command '\(command)'; commands: make, batch, presets, probe\n")
+            Console.shared.error("slicevid: error: unknown command \(InputText.quoted(command)); commands: make, batch, presets, probe\n")
             return .usage
         }
     }
@@ -54,7 +54,7 @@ enum Slicevid {
         do {
             let parsed = try spec.parse(arguments)
             if parsed.has("help") {
-                Console.shared.output(spec.help)
+                Console.shared.verbatim(spec.help)
                 return .success
             }
             return run(parsed)

@@ -174,7 +174,7 @@ import Testing
              "job 'lonely': images: "),
             (try folder.campaign(name: "unknown.json", jobs: [good.merging(["colour": "red"]) { $1 }]), "job 'good': colour: unknown field"),
             (try folder.campaign(name: "twice.json", jobs: [good, good.merging(["outputs": "out/other.mp4"]) { $1 }]), "job 'good': id: "),
-            (try folder.write("malformed.json", "{\"jobs\": [}"), "not valid JSON"),
+            (try folder.write("malformed.json", "{\"jobs\": [}"), "line 1, column 11: unexpected '}'"),
         ]
         for (manifest, error) in cases {
             let run = try BatchCLI.run(["batch", manifest], in: folder.path)

@@ -70,11 +70,12 @@ import Testing
     /// Bad presets stop the run before anything is written: one line on stderr naming the
     /// file and field, exit code 64.
     @Test(arguments: [
-        ("{\"hold\": 1,\n\"easing\": x}", "house.json: not valid JSON: Invalid value around line 2, column 11."),
+        ("{\"hold\": 1,\n\"easing\": x}", "house.json: line 2, column 11: unexpected 'x'; expected a value"),
+        ("{\n  \"hold\": 1,\n  \"duration\": 2,\n}", "house.json: line 3, column 16: trailing comma before '}'; JSON allows none"),
         (#"{"slice": 40}"#, "house.json: slice: unknown field; accepted: description, size, fps"),
         (#"{"hold": "long"}"#, "house.json: hold: wrong type: expected a number"),
-        (#"{"easing": "spring(damping: 1.7)"}"#, "house.json: easing: spring damping 1.7 is out of range 0 < damping ≤ 1"),
-        (#"{"motion-blur": 64}"#, "house.json: motion-blur: 64 must be 1 (off) to 32 samples per frame"),
+        (#"{"easing": "spring(damping: 1.7)"}"#, "house.json: easing: spring damping 1.7 is out of range 0.01…1"),
+        (#"{"motion-blur": 64}"#, "house.json: motion-blur: 64 is out of range; samples per frame 1 (off)…32"),
     ])
     func badPresetFilesFailBeforeTheFirstFrame(json: String, message: String) throws {
         let folder = try PresetCLI.temporaryFolder()

@@ -72,7 +72,7 @@ struct PresetsCommandTests {
             ("unknown key", #"{"size": "64x36", "wobble": 3}"#, ["bad.json", "wobble", "accepted"]),
             ("wrong type", #"{"slices": [16]}"#, ["bad.json", "slices", "wrong type"]),
             ("bad value", #"{"fit": "stretch"}"#, ["bad.json", "fit", "stretch", "contain"]),
-            ("malformed JSON", #"{"size": "64x36","#, ["bad.json", "JSON"]),
+            ("malformed JSON", #"{"size": "64x36","#, ["bad.json", "line 1, column 18"]),
           ])
     func badPresetFile(_ label: String, _ json: String, _ mentions: [String]) throws {
         try withScratchFolder { folder in
