@@ -77,7 +77,7 @@ final class BatchLog: Sendable {
         let stopped = report.signal.map { " (stopped by \(signalName($0)))" } ?? ""
         line("\(manifest): \(counts.isEmpty ? "no jobs in this shard" : counts.joined(separator: ", ")) in \(String(format: "%.2f", report.seconds)) s\(stopped)")
         for job in report.jobs where job.status == .failed {
-            line("failed: job '\(job.id)': \(job.error ?? "unknown error")")
+            line("failed: job \(InputText.quoted(job.id)): \(job.error ?? "unknown error")")
         }
         if let reportPath { line("report written to \(reportPath)") }
     }

@@ -55,7 +55,9 @@ struct LogSafetyTests {
             #expect(!lines.contains { $0.contains("slicevid: [9/9] forged") && !$0.contains("\\n2025") })
             let shown = #"a\n2025-06-01T02:00:01.251Z slicevid: [9/9] forged: rendered in 0.01 s\u{1B}[2J\u{9B}31m\r\u{2028}"#
             #expect(lines[1].hasSuffix("slicevid: [1/2] \(shown): rendering"), "\(lines[1])")
-            #expect(lines.last?.contains("failed: job '\(shown)2': ") == true, "\(run)")
+            // The summary quotes the id as errors quote values: escaped, cut to 80 characters.
+            #expect(lines.last?.contains("failed: job \(InputText.quoted(Self.forgedID + "2")): ") == true, "\(run)")
+            #expect(lines.last?.contains(#"failed: job 'a\n2025-06-01T02:00:01.251Z slicevid: [9/9] forged: rendered in 0.01 s\u{1B}[2J"#) == true, "\(run)")
         }
     }
 
