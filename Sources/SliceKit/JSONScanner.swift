@@ -148,8 +148,10 @@ struct JSONScanner {
                 let name = [0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"][Int(byte)] ?? "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
                 throw fail("control character U+00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true)) in a string; write it as \(name)")
             default:
-                decoded.append(byte)
-                i += 1
+                // A run of ordinary bytes is copied at once: strings can be megabytes long.
+                let start = i
+                while i < bytes.count, bytes[i] >= 0x20, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+                decoded.append(contentsOf: bytes[start..<i])
             }
         }
     }

@@ -9,6 +9,11 @@ public enum SpecField: String, Sendable, CaseIterable {
     case slices, direction, travel, easing, stagger, seed, background, fit
     case motionBlur = "motion-blur"
 
+    /// The longest value any field takes, in bytes; the longest real one, a physical spring
+    /// with every digit spelt out, is under a hundred. Longer text is refused before it is
+    /// parsed, so a 10 MB value costs one length check, not passes of text processing.
+    public static let maximumValueLength = 200
+
     /// What the field accepts, for `--help` and errors.
     public var accepted: String {
         switch self {
@@ -36,6 +41,7 @@ extension TransitionSpec {
     /// - Throws: `SpecError` naming the field and what it accepts.
     public mutating func set(_ field: SpecField, to text: String) throws(SpecError) {
         let bad = SpecError(field: field.rawValue, message: "\(InputText.quoted(text)) is not valid; expected \(field.accepted)")
+        guard text.utf8.count <= SpecField.maximumValueLength else { throw bad }
         switch field {
         case .size:
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)

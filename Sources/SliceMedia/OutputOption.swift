@@ -79,6 +79,7 @@ extension EncoderSettings {
     /// - Throws: `OptionValueError` saying what the option accepts.
     public mutating func set(_ option: OutputOption, to text: String) throws(OptionValueError) {
         let bad = OptionValueError(option: option, message: "\(InputText.quoted(text)) is not valid; expected \(option.accepted)")
+        guard text.utf8.count <= SpecField.maximumValueLength else { throw bad }
         switch option {
         case .codec:
             guard let choice = CodecChoice(parsing: text) else { throw bad }

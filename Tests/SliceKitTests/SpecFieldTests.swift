@@ -90,4 +90,15 @@ struct SpecFieldTests {
         #expect(error.message.contains("cubic-bezier(x1,y1,x2,y2)"))
         #expect(error.description.hasPrefix("--easing: "))
     }
+
+    @Test("a value longer than 200 bytes is refused before it is parsed, quoted cut short")
+    func longValues() throws {
+        var spec = TransitionSpec()
+        let long = "spring(damping: 0.8" + String(repeating: "0", count: 190) + ")"
+        #expect(throws: Never.self) { try Easing(parsing: long) }
+        let error = try #require(throws: SpecError.self) { try spec.set(.easing, to: long) }
+        #expect(error.message.hasPrefix("'\(long.prefix(80))…' (\(long.count) characters) is not valid; expected "))
+        #expect(throws: SpecError.self) { try spec.set(.hold, to: "0." + String(repeating: "5", count: 200)) }
+        try spec.set(.hold, to: "0." + String(repeating: "5", count: 100))
+    }
 }
