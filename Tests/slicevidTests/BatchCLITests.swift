@@ -93,7 +93,11 @@ import Testing
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(6), defaults: BatchCLI.slowDefaults)
         let first = try BatchCLI.launch(["batch", manifest, "-j", "1"], in: folder.path)
-        try BatchCLI.waitUntil { (try? String(contentsOfFile: folder.path + "/.campaign.json.lock", encoding: .utf8)) == "\(first.processIdentifier)\n" }
+        // The holder's pid, space-padded to a fixed width (the lock file is never truncated).
+        try BatchCLI.waitUntil {
+            (try? String(contentsOfFile: folder.path + "/.campaign.json.lock", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "\(first.processIdentifier)"
+        }
         // Frozen while holding the lock, so the second run meets it for certain.
         kill(first.processIdentifier, SIGSTOP)
         let second = try BatchCLI.run(["batch", manifest], in: folder.path)
