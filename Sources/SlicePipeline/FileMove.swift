@@ -28,7 +28,12 @@ enum FileMove {
 
     /// The fallback of `withoutReplacing`: link(2) fails with EEXIST rather than replace.
     static func byLinking(_ from: String, _ to: String) -> Outcome {
-        if link(from, to) != 0 { return errno == EEXIST ? .taken : .failed(text(errno)) }
+        if link(from, to) != 0 {
+            let refusal = errno
+            if refusal == EEXIST { return .taken }
+            // No hard links here (FAT, some network and FUSE filesystems).
+            return refusal == EPERM || refusal == EOPNOTSUPP ? byPlaceholder(from, to) : .failed(text(refusal))
+        }
         // The file now has both names; dropping the temporary one completes the move.
         _ = unlink(from)
         return .moved
@@ -41,4 +46,19 @@ enum FileMove {
     }
 
     private static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The last fallback, for filesystems without hard links: claim the name with an empty
+    /// file (O_EXCL fails with EEXIST rather than replace), then rename over that claim. Only
+    /// someone deleting the claim in the instant between could lose their file to the rename.
+    static func byPlaceholder(_ from: String, _ to: String) -> Outcome {
+        let claim = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard claim >= 0 else { return errno == EEXIST ? .taken : .failed(text(errno)) }
+        close(claim)
+        guard rename(from, to) == 0 else {
+            let reason = text(errno)
+            unlink(to)
+            return .failed(reason)
+        }
+        return .moved
+    }
 }

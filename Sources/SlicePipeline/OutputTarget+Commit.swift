@@ -42,10 +42,10 @@ extension OutputTarget {
                 guard stamps.count == moves.count else {
                     throw SlicevidError(.outputFailed, "-o \(path): a temporary file vanished before it was moved into place")
                 }
-                let place = temporaryFolder.map { $0 + "/sidecar.json" } ?? sideName(".json")
+                let file = temporaryFolder.map { $0 + "/sidecar.json" } ?? sideName(".json")
                 let made = record(stamps)
-                try made.writeNew(at: place)
-                sidecar = (place, made)
+                try made.writeNew(at: file)
+                sidecar = (file, made)
             }
             do throws(SlicevidError) {
                 try moveIntoPlace(moves)

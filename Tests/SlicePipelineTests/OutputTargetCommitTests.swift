@@ -154,11 +154,11 @@ import Testing
         #expect(read(pattern.path(1)) == "new")
     }
 
-    @Test func theNoReplaceMoveFallsBackToLinkWithTheSameGuarantee() throws {
+    @Test func theNoReplaceMoveAndItsFallbacksNeverReplace() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let from = scratch.path + "/from", to = scratch.path + "/to"
-        for move in [FileMove.withoutReplacing, FileMove.byLinking] {
+        for move in [FileMove.withoutReplacing, FileMove.byLinking, FileMove.byPlaceholder] {
             write(from, "new")
             write(to, "theirs")
             #expect(move(from, to) == .taken)
