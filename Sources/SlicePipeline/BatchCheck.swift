@@ -68,13 +68,14 @@ public enum BatchCheck {
     private static func describe(_ survey: OutputSurvey, of output: String, forced: Bool) -> [String] {
         let why = forced ? "--force" : "its sidecar records that slicevid wrote it"
         var lines: [String] = []
+        func frames(_ count: Int) -> String { count == 1 ? "1 frame" : "\(count) frames" }
         if survey.replaced == [output] {
             lines.append("would replace \(output) (\(why))")
         } else if !survey.replaced.isEmpty {
-            lines.append("would replace \(survey.replaced.count) frames of \(output), \(range(survey.replaced)) (\(why))")
+            lines.append("would replace \(frames(survey.replaced.count)) of \(output), \(range(survey.replaced)) (\(why))")
         }
         if !survey.deleted.isEmpty {
-            lines.append("would delete \(survey.deleted.count) frames past the new end of \(output), \(range(survey.deleted)) (\(why))")
+            lines.append("would delete \(frames(survey.deleted.count)) past the new end of \(output), \(range(survey.deleted)) (\(why))")
         }
         if !survey.stale.isEmpty {
             lines.append("would remove \(survey.stale.count) temporar\(survey.stale.count == 1 ? "y" : "ies") of \(output) left by runs that are gone: \(survey.stale.joined(separator: ", "))")

@@ -49,7 +49,13 @@ import Testing
         defer { unlink(fifo) }
         for path in [fifo, "/dev/zero", NSTemporaryDirectory()] {
             do {
-                let hash = try SHA256.hex(ofFileAt: path)
+                // Stopped after a few chunks, so that reading /dev/zero, if it ever starts,
+                // fails this test instead of hanging it.
+                var chunks = 0
+                let hash = try SHA256.hex(ofFileAt: path) {
+                    chunks += 1
+                    return chunks > 4
+                }
                 Issue.record("\(path) was hashed: \(hash ?? "stopped")")
             } catch {
                 #expect(error.kind == .inputMissing)
