@@ -139,8 +139,14 @@ extension OutputTarget {
                 if case .foreign(let why) = replacing.verdict(move.final, index: 0) { throw undo(taken(move.final, why)) }
                 outcome = FileMove.replacing(move.temporary, move.final)
             } else {
-                try putAside(move.final, index: move.index)
-                outcome = FileMove.withoutReplacing(move.temporary, move.final)
+                // The no-replace move is the guard; only when the name is taken is what holds it
+                // judged, set aside if the licence covers it, and the move tried again.
+                var attempt = FileMove.withoutReplacing(move.temporary, move.final)
+                if attempt == .taken, !replacing.isNothing {
+                    try putAside(move.final, index: move.index)
+                    attempt = FileMove.withoutReplacing(move.temporary, move.final)
+                }
+                outcome = attempt
             }
             switch outcome {
             case .moved: placed.append(move)

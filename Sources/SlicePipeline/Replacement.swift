@@ -47,6 +47,12 @@ public enum Replacement: Sendable {
         }
     }
 
+    /// Whether nothing may be replaced (`make` without `--force`).
+    var isNothing: Bool {
+        if case .nothing = self { return true }
+        return false
+    }
+
     /// Whether this is `--force`.
     var isAnything: Bool {
         if case .anything = self { return true }
