@@ -60,7 +60,7 @@ import Testing
 
         // `--check` says the same before anything runs.
         let check = BatchCheck.run(try request(path))
-        #expect(check.first?.problems == [outside.error!])
+        #expect(check.first?.problems == [try #require(outside.error)])
 
         // Writing outside the manifest's folder is allowed; --force is the user's word that
         // the file may go.
