@@ -46,8 +46,12 @@ public enum BatchCheck {
             var changes: [String] = []
             for output in job.outputs {
                 let replacing = licences?[output] ?? (request.force ? .anything : .recorded(licence(output)))
-                let frames = survey?.outputs.first { $0.path == output }?.frames ?? 0
                 do throws(SlicevidError) {
+                    // A job that cannot be planned will not run: its outputs are only checked.
+                    guard let frames = survey?.outputs.first(where: { $0.path == output })?.frames else {
+                        try OutputTarget.check(path: output, replacing: replacing)
+                        continue
+                    }
                     changes += describe(try OutputTarget.survey(path: output, frames: frames, replacing: replacing), of: output,
                                         forced: request.force)
                 } catch {
