@@ -35,15 +35,14 @@ import Testing
 
     @Test func aStopEndsTheWaitForAStillStillDecoding() {
         // A decode that cannot finish until the test lets it: the wait must end on the stop,
-        // not on the decode. (The decode gives up after a minute, only so that a broken wait
-        // fails this test instead of hanging the suite.)
-        let release = DispatchSemaphore(value: 0), decoding = DispatchSemaphore(value: 0)
-        let still = DeferredStill { () throws(MediaError) in
-            decoding.signal()
+        // not on the decode, whether the decode has started yet or not (a busy machine may not
+        // have started it). The decode gives up after a minute, only so that a broken wait
+        // fails this test instead of hanging the suite.
+        let release = DispatchSemaphore(value: 0)
+        let still = DeferredStill(on: DispatchQueue(label: "test.decode")) { () throws(MediaError) in
             _ = release.wait(timeout: .now() + .seconds(60))
             return PlanarImage(width: 2, height: 2, layout: .yuv444p)
         }
-        decoding.wait()
         let cancellation = Cancellation()
         cancellation.cancel(signal: SIGTERM)
         let outcome = still.wait(unless: cancellation)
