@@ -21,12 +21,14 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
         ),
+        // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
+        .target(name: "CPlatform"),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
         .target(name: "SliceMedia", dependencies: ["CFFmpeg", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
-        .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia"], swiftSettings: settings),
+        .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The command line.
         .executableTarget(name: "slicevid", dependencies: ["SlicePipeline"], swiftSettings: settings),
 

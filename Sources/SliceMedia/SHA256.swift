@@ -47,18 +47,28 @@ public final class SHA256 {
     }
 
     /// The SHA-256 of a file's bytes, as hex, read in 1 MiB chunks.
-    /// - Throws: `MediaError(.inputMissing)` when the file does not exist or cannot be read.
-    public static func hex(ofFileAt path: String) throws(MediaError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// - Parameter stop: asked before each chunk; when it answers true, hashing ends at once
+    ///   (a signal must not wait for a 50 GB file).
+    /// - Returns: the digest, or nil when `stop` ended it.
+    /// - Throws: `MediaError(.inputMissing)` when the file does not exist, cannot be read, or
+    ///   is not a regular file (a FIFO would block, a device never end).
+    public static func hex(ofFileAt path: String, stop: () -> Bool = { false }) throws(MediaError) -> String? {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENOENT ? "no such file" : "cannot be read (\(String(cString: strerror(errno))))"
             throw MediaError(.inputMissing, subject: path, message: reason)
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw MediaError(.inputMissing, subject: path, message: "is not a regular file (a FIFO, device, socket or folder); give an image file")
+        }
         let sha = SHA256()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
+            if stop() { return nil }
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count == 0 { break }
             if count < 0 {

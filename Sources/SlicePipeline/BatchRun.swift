@@ -2,6 +2,7 @@
 // its outputs' fingerprints still match, rendered otherwise, and failing alone when it fails.
 
 import Foundation
+import Glibc
 import SliceKit
 import SliceMedia
 
@@ -48,121 +49,79 @@ public enum BatchRun {
     /// and a signal ends the run with the remaining jobs `pending`.
     /// - Parameters:
     ///   - request: the manifest, shard and options.
-    ///   - cancellation: set by SIGINT/SIGTERM; stops the current render and the run.
+    ///   - cancellation: set by SIGINT/SIGTERM; stops the current job (hashing, decoding or
+    ///     rendering) and the run.
+    ///   - journal: where results are kept as they come in (a second signal reports from it);
+    ///     a fresh one by default.
     ///   - events: progress callbacks; may be called from any thread.
     /// - Returns: the report of every selected job.
-    public static func run(_ request: BatchRequest, cancellation: Cancellation,
+    public static func run(_ request: BatchRequest, cancellation: Cancellation, journal: BatchJournal? = nil,
                            events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) -> BatchReport {
-        let started = Date()
-        let clock = ContinuousClock.now
+        let journal = journal ?? BatchJournal(request)
         let selected = request.selectedJobs
         events(.started(jobs: selected.count, total: request.manifest.jobs.count))
         var hashes = InputHashes()
-        var results: [JobResult] = []
         for (offset, job) in selected.enumerated() {
+            if cancellation.isCancelled { break }
             let position = offset + 1
-            if cancellation.isCancelled {
-                results.append(JobResult(id: job.id, status: .pending, outputs: job.outputs.map { OutputResult(path: $0) },
-                                         seconds: 0, error: "not started: the run was interrupted"))
-                continue
-            }
-            let result = run(job, request: request, hashes: &hashes, cancellation: cancellation) { progress in
+            let result = run(job, request: request, hashes: &hashes, cancellation: cancellation, journal: journal) { progress in
                 switch progress {
                 case nil: events(.jobRendering(id: job.id, position: position, count: selected.count))
                 case let (done, total)?: events(.jobProgress(id: job.id, position: position, count: selected.count, done: done, total: total))
                 }
             }
-            results.append(result)
             events(.jobFinished(result, position: position, count: selected.count))
         }
-        return BatchReport(manifest: URL(fileURLWithPath: request.manifest.path).standardizedFileURL.path,
-                           version: request.version, shard: request.shard, force: request.force, started: started,
-                           seconds: (ContinuousClock.now - clock).seconds, jobs: results, signal: cancellation.signal)
+        return journal.report(signal: cancellation.signal)
     }
 
-    /// One job: fingerprint, then skip or render, then record the outputs' sidecars.
-    /// `progress` hears nil when rendering starts, then (done, total) frames.
+    /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
+    /// moved into place. `progress` hears nil when rendering starts, then (done, total) frames.
     private static func run(_ job: ManifestJob, request: BatchRequest, hashes: inout InputHashes, cancellation: Cancellation,
-                            progress: @escaping @Sendable ((Int, Int)?) -> Void) -> JobResult {
+                            journal: BatchJournal, progress: @escaping @Sendable ((Int, Int)?) -> Void) -> JobResult {
         let clock = ContinuousClock.now
-        var result = JobResult(id: job.id, status: .failed, outputs: job.outputs.map { OutputResult(path: $0) },
-                               seconds: 0, error: nil)
+        journal.begin(job)
         func finish(_ status: JobStatus, error: String? = nil) -> JobResult {
-            result.status = status
-            result.error = error
-            result.seconds = (ContinuousClock.now - clock).seconds
-            return result
+            journal.finish(status, error: error, seconds: (ContinuousClock.now - clock).seconds)
         }
 
-        let fingerprint: Fingerprint
+        let survey: JobSurvey
         do {
-            fingerprint = Fingerprint(sequence: job.sequence, imageHashes: try job.images.map { path throws(MediaError) in try hashes.hash(path) },
-                                      version: request.version)
+            survey = try JobSurvey(job, version: request.version, hashes: &hashes, cancellation: cancellation)
+        } catch .failed(let reason) {
+            return finish(.failed, error: reason)
         } catch {
-            return finish(.failed, error: error.description)
+            let signal = signalName(cancellation.signal ?? SIGINT)
+            return finish(.interrupted, error: "interrupted by \(signal) while hashing its stills; nothing of it was written")
         }
-        result.fingerprint = fingerprint.value
-        // The plans say what each output would be; their facts are part of its fingerprint.
-        let planned: MakePlan
-        do {
-            planned = try MakeJob.plan(job.request(force: true, jobs: request.jobs))
-        } catch {
-            return finish(.failed, error: error.message)
-        }
-        let outputs = planned.outputs.map { plan in
-            (path: plan.path, format: plan.format, fingerprint: fingerprint.output(plan, canvas: planned.renderLayout))
+        journal.update { $0.fingerprint = survey.fingerprint.value }
+        if !request.force && survey.isUpToDate {
+            journal.update { result in
+                for (index, output) in survey.outputs.enumerated() { result.outputs[index].record = output.record }
+            }
+            return finish(.skipped)
         }
 
-        if !request.force {
-            let records = outputs.map { output in
-                OutputRecord.read(for: output.path).flatMap { record in
-                    record.fingerprint == output.fingerprint.value && record.describesDisk(output: output.path, format: output.format) ? record : nil
-                }
-            }
-            if records.allSatisfy({ $0 != nil }) {
-                for index in records.indices { result.outputs[index].record = records[index] }
-                return finish(.skipped)
-            }
-        }
-
-        // No sidecar may vouch for an output while it is being replaced.
-        for output in outputs { OutputRecord.remove(for: output.path) }
         progress(nil)
-        let report: MakeReport
+        var render = job.request(force: request.force, jobs: request.jobs)
+        // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
+        render.replacements = survey.replacements(force: request.force)
+        let fingerprints = Dictionary(survey.outputs.map { ($0.path, $0.fingerprint) }) { first, _ in first }
+        let frameRate = job.spec.frameRate
+        render.sidecar = { path, files, frames in
+            OutputRecord(files: files, fingerprint: fingerprints[path] ?? survey.fingerprint, frames: frames, frameRate: frameRate)
+        }
+        render.onCommit = { path, record in journal.committed(path, record: record) }
         do {
             // The job's own flag: a render error stops this job only; signals still reach it.
-            report = try MakeJob.run(job.request(force: true, jobs: request.jobs), cancellation: Cancellation(parent: cancellation)) { event in
+            _ = try MakeJob.run(render, cancellation: Cancellation(parent: cancellation)) { event in
                 if case .progress(let done, let total) = event { progress((done, total)) }
             }
         } catch {
             if case .interrupted = error.category { return finish(.interrupted, error: error.message) }
             return finish(.failed, error: error.message)
         }
-        for (index, output) in outputs.enumerated() {
-            let record = OutputRecord(output: output.path, format: output.format, fingerprint: output.fingerprint,
-                                      frames: report.frames, frameRate: job.spec.frameRate)
-            do {
-                try record.write(for: output.path)
-            } catch {
-                return finish(.failed, error: "\(error.message); the output was written but will be rendered again next run")
-            }
-            result.outputs[index].record = record
-        }
         return finish(.rendered)
-    }
-}
-
-/// SHA-256 of each input file, read once per run even when many jobs share a still.
-struct InputHashes {
-    private var known: [String: Result<String, MediaError>] = [:]
-
-    /// The hex SHA-256 of the file at `path`.
-    /// - Throws: `MediaError(.inputMissing)` when it cannot be read.
-    mutating func hash(_ path: String) throws(MediaError) -> String {
-        if let cached = known[path] { return try cached.get() }
-        let result = Result { () throws(MediaError) in try SHA256.hex(ofFileAt: path) }
-        known[path] = result
-        return try result.get()
     }
 }
 

@@ -67,7 +67,7 @@ extension MakeJob {
                 throw SlicevidError(.usage, "--\(option.rawValue) applies to none of the outputs (\(reasons.joined(separator: "; ")))")
             }
         }
-        for plan in plans { try OutputTarget.check(path: plan.path, force: request.force) }
+        for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
         let layout = PixelLayout.covering(plans.map(\.renderLayout))
         return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths)
     }

@@ -22,8 +22,17 @@ public struct MakeRequest: Sendable {
     public var outputs: [String]
     /// Run-wide encoding settings; each output uses those that fit it.
     public var encoder: EncoderSettings
-    /// Replace outputs that already exist.
+    /// Replace (or, past a sequence's new end, delete) whatever is at the output paths.
     public var force: Bool
+    /// What each output may replace when `force` is off, by output path; an output not listed
+    /// may replace nothing. A batch licenses exactly what its sidecars record.
+    public var replacements: [String: Replacement] = [:]
+    /// Makes each output's sidecar from its path, the stamps of its files and the frames
+    /// rendered; the sidecar is written in the same step as the output is moved into place.
+    /// nil (`make`) writes none.
+    public var sidecar: (@Sendable (_ output: String, _ files: [FileStamp], _ frames: Int) -> OutputRecord)?
+    /// Hears each output and its sidecar once both are in place, inside the commit.
+    public var onCommit: (@Sendable (_ output: String, _ record: OutputRecord) -> Void)?
     /// Render threads.
     public var jobs: Int
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
@@ -53,6 +62,11 @@ public struct MakeRequest: Sendable {
         self.force = force
         self.jobs = jobs
         self.window = window
+    }
+
+    /// What the output at `path` may replace.
+    public func replacement(for path: String) -> Replacement {
+        force ? .anything : replacements[path] ?? .nothing
     }
 }
 
@@ -89,7 +103,7 @@ public enum MakeJob {
         let sequence = planned.sequence
         var targets: [OutputTarget] = []
         for output in planned.outputs {
-            targets.append(try OutputTarget(path: output.path, force: request.force))
+            targets.append(try OutputTarget(path: output.path, replacing: request.replacement(for: output.path)))
         }
         let layout = planned.renderLayout
 
@@ -125,7 +139,7 @@ public enum MakeJob {
         var paletteStills: [PlanarImage] = []
         if planned.outputs.contains(where: \.needsPalette) {
             for still in stills {
-                switch still.wait() {
+                switch still.wait(unless: cancellation) {
                 case .success(let image): paletteStills.append(image)
                 case .failure(let error):
                     // A signal meanwhile: the stills queued after it were not decoded.
@@ -138,7 +152,7 @@ public enum MakeJob {
         // Encoders open while it decodes — except a stream's: a header on stdout cannot be taken
         // back if the still turns out to be broken.
         func firstStill() throws(SlicevidError) -> PlanarImage {
-            switch stills[0].wait() {
+            switch stills[0].wait(unless: cancellation) {
             case .success(let image): return image
             case .failure(let error):
                 if cancellation.signal != nil { throw interrupted(cancellation) }
@@ -173,7 +187,11 @@ public enum MakeJob {
         } catch {
             throw SlicevidError(.outputFailed, "\(error)")
         }
-        for target in targets { try target.commit() }
+        for target in targets {
+            let frames = stats.frames
+            try target.commit(recording: request.sidecar.map { sidecar in { files in sidecar(target.path, files, frames) } },
+                              then: request.onCommit.map { onCommit in { record in onCommit(target.path, record) } })
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return MakeReport(frames: stats.frames, seconds: seconds, outputs: planned.paths, stats: stats)
     }
@@ -186,12 +204,16 @@ public enum MakeJob {
                                                             : "--to is missing: give both --from and --to, or neither for the demo")
         }
         guard !request.outputs.isEmpty else { throw SlicevidError(.usage, "-o: at least one output is needed") }
-        var seen = Set<String>()
+        var seen: [OutputPlace] = []
         for text in request.outputs {
             let path = (try? OutputArgument(parsing: text))?.path ?? text
-            if path == OutputTarget.discard { continue }
-            let key = URL(fileURLWithPath: path).standardizedFileURL.path
-            guard seen.insert(key).inserted else { throw SlicevidError(.usage, "-o \(path): given twice") }
+            if path == OutputTarget.discard || path == OutputTarget.standardOutput { continue }
+            // Compared where they land: `out/x.mp4` and `outlink/x.mp4` (outlink → out) are one.
+            let place = OutputPlace(path)
+            if let other = seen.first(where: { $0.overlaps(place) }) {
+                throw SlicevidError(.usage, other.path == path ? "-o \(path): given twice" : "-o \(path): the same output as -o \(other.path); give each output its own path")
+            }
+            seen.append(place)
         }
         guard MakeRequest.jobsRange.contains(request.jobs) else {
             throw SlicevidError(.usage, "--jobs: \(request.jobs) must be \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")

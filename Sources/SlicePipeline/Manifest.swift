@@ -59,7 +59,8 @@ public struct Manifest: Sendable {
         }
         var jobs: [ManifestJob] = []
         var ids: [String: Int] = [:]
-        var writers: [String: String] = [:]
+        // Outputs by resolved folder: a link to a folder is the same folder.
+        var writers: [String: [(place: OutputPlace, job: String)]] = [:]
         for (index, entry) in entries.enumerated() {
             let job = try ManifestJob(entry, index: index, manifest: path, defaults: defaults, context: &context)
             let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
@@ -68,11 +69,13 @@ public struct Manifest: Sendable {
             }
             ids[job.id] = index
             for output in job.outputs {
-                // A job's own repeats were refused with the job; this catches other jobs.
-                if let other = writers[output] {
-                    throw reader.error("outputs", "\(output) is also written by \(ManifestReader.place(ofJob: other)); every output needs its own path")
+                let place = OutputPlace(output)
+                if let other = writers[place.folder]?.first(where: { $0.place.overlaps(place) }) {
+                    let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
+                    let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)
+                    throw reader.error("outputs", "\(output) \(same) written by \(by); every output needs its own path")
                 }
-                writers[output] = job.id
+                writers[place.folder, default: []].append((place, job.id))
             }
             jobs.append(job)
         }

@@ -34,9 +34,11 @@ public struct ManifestJob: Sendable {
 
     /// The render request for this job.
     /// - Parameters:
-    ///   - force: replace outputs that exist (a batch owns the outputs it names).
+    ///   - force: replace whatever is at the outputs (`batch --force`); otherwise an output
+    ///     replaces only what the request's `replacements` allow (a batch sets them from its
+    ///     sidecars).
     ///   - jobs: render threads.
-    public func request(force: Bool = true, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
+    public func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
         var request = MakeRequest(spec: spec, images: images, sequence: sequence, outputs: outputArguments, encoder: encoder,
                                   force: force, jobs: jobs)
         // A manifest's settings are meant for every job; each output takes those that fit it.

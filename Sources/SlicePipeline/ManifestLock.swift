@@ -1,5 +1,7 @@
 // Cron safety: a run holds a flock(2) on a lock file beside its manifest, so two overlapping
-// runs never render the same jobs; the second one learns it at once instead of waiting.
+// runs never render the same jobs; the second one learns it at once instead of waiting. The
+// lock file is never followed through a symlink and never truncated: cron runs as root, and
+// a link planted at the lock's name must not let a run write anywhere else.
 
 import Foundation
 import Glibc
@@ -11,6 +13,10 @@ import Glibc
 /// own `.NAME.shard-K-of-N.lock` exclusively: the shards of one campaign run side by side, but
 /// never beside a whole run or a second copy of themselves. Lock files are left in place;
 /// deleting a lock file another process may be about to lock would let two runs in.
+///
+/// A lock file holds at most one line: an exclusive holder's pid, space-padded to a fixed
+/// width, written with pwrite (never ftruncate) and blanked on release. A lock file that is a
+/// symlink, not a regular file, hard-linked elsewhere, or holds anything else is refused.
 public final class ManifestLock: Sendable {
     private let descriptors: [Int32]
     /// The descriptors locked exclusively, whose files carry this run's pid.
@@ -29,9 +35,13 @@ public final class ManifestLock: Sendable {
         self.exclusive = exclusive
     }
 
+    /// The bytes of the pid field: enough for any pid, and a newline.
+    static let recordWidth = 16
+
     deinit {
-        // The pid is cleared first so a later refusal never names a run that has ended.
-        for descriptor in exclusive { _ = ftruncate(descriptor, 0) }
+        // The pid is blanked first so a later refusal never names a run that has ended.
+        let blank = Array(String(repeating: " ", count: ManifestLock.recordWidth - 1).utf8) + [0x0A]
+        for descriptor in exclusive { _ = pwrite(descriptor, blank, blank.count, 0) }
         for descriptor in descriptors { close(descriptor) }
     }
 
@@ -49,17 +59,19 @@ public final class ManifestLock: Sendable {
 
     /// Tries to take the locks of `manifest` for `shard` without waiting.
     /// - Throws: `SlicevidError(.outputBlocked)` when a lock file cannot be created (the
-    ///   manifest's folder is read-only, for instance).
+    ///   manifest's folder is read-only, for instance) or is not a lock file slicevid made (a
+    ///   symlink, a FIFO, a file with other contents): someone has to look, so not 75.
     public static func acquire(manifest: String, shard: Shard) throws(SlicevidError) -> Outcome {
         var taken: [Int32] = []
         var wanted = [(path(manifest: manifest), shard == .all ? LOCK_EX : LOCK_SH)]
         if shard != .all { wanted.append((path(manifest: manifest, shard: shard), LOCK_EX)) }
         for (file, mode) in wanted {
-            let descriptor = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
+            let descriptor: Int32
+            do {
+                descriptor = try openLockFile(file)
+            } catch {
                 for held in taken { close(held) }
-                throw SlicevidError(.outputBlocked, "\(file): cannot create the manifest's lock file (\(reason))")
+                throw error
             }
             if flock(descriptor, mode | LOCK_NB) != 0 {
                 let holder = readHolder(descriptor)
@@ -72,10 +84,52 @@ public final class ManifestLock: Sendable {
         // Exclusive holders note their pid so a refused run can say who holds the manifest.
         let exclusive = zip(wanted, taken).filter { $0.0.1 == LOCK_EX }.map(\.1)
         for descriptor in exclusive {
-            let pid = Array("\(getpid())\n".utf8)
-            if ftruncate(descriptor, 0) == 0 { _ = pwrite(descriptor, pid, pid.count, 0) }
+            let pid = String(getpid())
+            let record = Array((pid + String(repeating: " ", count: max(0, recordWidth - 1 - pid.count))).utf8) + [0x0A]
+            _ = pwrite(descriptor, record, record.count, 0)
         }
         return .acquired(ManifestLock(descriptors: taken, exclusive: exclusive))
+    }
+
+    /// Opens (creating if needed) the lock file at `file`: never through a symlink
+    /// (O_NOFOLLOW), never truncating, never blocking on a FIFO (O_NONBLOCK); then checks
+    /// that what was opened is a lock file slicevid could have made.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the file and what is wrong with it.
+    private static func openLockFile(_ file: String) throws(SlicevidError) -> Int32 {
+        let descriptor = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let problem = errno == ELOOP ? "is a symbolic link; the lock must be a regular file (remove the link)"
+                                         : "cannot create the manifest's lock file (\(String(cString: strerror(errno))))"
+            throw SlicevidError(.outputBlocked, "\(file): \(problem)")
+        }
+        var info = stat()
+        let problem: String?
+        if fstat(descriptor, &info) != 0 {
+            problem = "cannot be examined (\(String(cString: strerror(errno))))"
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            problem = "is not a regular file; the lock must be one (remove it)"
+        } else if info.st_nlink != 1 {
+            // A second name means writing the pid would change a file known by another name.
+            problem = "has other hard links; the lock must be a file of its own (remove it)"
+        } else if info.st_size > recordWidth || !holdsOnlyARecord(descriptor, size: Int(info.st_size)) {
+            problem = "is not a slicevid lock file (it holds other data); remove it or move the manifest"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            close(descriptor)
+            throw SlicevidError(.outputBlocked, "\(file): \(problem)")
+        }
+        return descriptor
+    }
+
+    /// Whether the file holds nothing but a pid record: digits, spaces and newlines (0.2.0
+    /// wrote `PID\n`; this version a padded field).
+    private static func holdsOnlyARecord(_ descriptor: Int32, size: Int) -> Bool {
+        guard size > 0 else { return true }
+        var buffer = [UInt8](repeating: 0, count: size)
+        guard pread(descriptor, &buffer, size, 0) == size else { return false }
+        return buffer.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x0A }
     }
 
     /// The pid an exclusive holder wrote, if that process is still alive.

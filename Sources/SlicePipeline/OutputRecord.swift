@@ -1,8 +1,10 @@
 // The sidecar beside each batch output (`.name.mp4.slicevid.json`): the fingerprint it was
 // made from and its facts, so a re-run can skip it, and report its size and length, without
-// opening the video.
+// opening the video; and the stamps of the files slicevid wrote, its only licence to replace
+// or delete them later.
 
 import Foundation
+import Glibc
 import SliceKit
 import SliceMedia
 
@@ -19,21 +21,24 @@ public struct OutputRecord: Sendable, Equatable {
     public var seconds: Double
     /// The fingerprint's lines, for a user asking why a job re-rendered.
     public var producedBy: [String]
+    /// The stamp of each file written, in frame order (one for a single file); empty in
+    /// sidecars of slicevid 0.2.0.
+    public var files: [FileStamp]
 
-    /// Describes an output just written.
+    /// Describes an output being committed.
     /// - Parameters:
-    ///   - output: the output path (a pattern for PNG sequences).
-    ///   - format: its format.
+    ///   - files: the stamps of its files, in frame order (one for a single file).
     ///   - fingerprint: what produced it.
-    ///   - frames: frames written.
+    ///   - frames: frames rendered.
     ///   - frameRate: the video's frame rate.
-    public init(output: String, format: OutputFormat, fingerprint: Fingerprint, frames: Int, frameRate: FrameRate) {
+    public init(files: [FileStamp], fingerprint: Fingerprint, frames: Int, frameRate: FrameRate) {
         self.fingerprint = fingerprint.value
-        bytes = OutputRecord.bytesOnDisk(output: output, format: format, frames: frames) ?? 0
+        bytes = files.reduce(0) { $0 + $1.bytes }
         self.frames = frames
         self.frameRate = frameRate.description
         seconds = Double(frames) / frameRate.value
         producedBy = fingerprint.lines
+        self.files = files
     }
 
     /// Where the sidecar of `output` lives: a hidden file beside it.
@@ -42,46 +47,78 @@ public struct OutputRecord: Sendable, Equatable {
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".slicevid.json"
     }
 
-    /// The sidecar of `output`, or nil when there is none or it cannot be read.
+    /// The sidecar of `output`, or nil when there is none or it cannot be read. A symlink or
+    /// anything but a regular file is no sidecar: it could vouch for a file slicevid never wrote.
     public static func read(for output: String) -> OutputRecord? {
-        guard let data = FileManager.default.contents(atPath: sidecarPath(for: output)),
+        guard let data = readRegularFile(sidecarPath(for: output)),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let fingerprint = object["fingerprint"] as? String,
               let bytes = (object["bytes"] as? NSNumber)?.intValue,
               let frames = (object["frames"] as? NSNumber)?.intValue,
               let frameRate = object["fps"] as? String,
               let seconds = (object["seconds"] as? NSNumber)?.doubleValue else { return nil }
+        // Stamps that do not parse, or a count that disagrees, license nothing.
+        let stamps = (object["files"] as? [Any])?.map(FileStamp.init(json:)) ?? []
+        let files = stamps.contains(where: { $0 == nil }) ? [] : stamps.compactMap { $0 }
         return OutputRecord(fingerprint: fingerprint, bytes: bytes, frames: frames, frameRate: frameRate, seconds: seconds,
-                            producedBy: object["producedBy"] as? [String] ?? [])
+                            producedBy: object["producedBy"] as? [String] ?? [], files: files)
     }
 
-    private init(fingerprint: String, bytes: Int, frames: Int, frameRate: String, seconds: Double, producedBy: [String]) {
+    private init(fingerprint: String, bytes: Int, frames: Int, frameRate: String, seconds: Double, producedBy: [String],
+                 files: [FileStamp]) {
         self.fingerprint = fingerprint
         self.bytes = bytes
         self.frames = frames
         self.frameRate = frameRate
         self.seconds = seconds
         self.producedBy = producedBy
+        self.files = files
     }
 
-    /// Writes the sidecar of `output` atomically (a temporary file renamed into place).
-    /// - Throws: `SlicevidError(.outputFailed)` naming the sidecar.
-    public func write(for output: String) throws(SlicevidError) {
-        let path = OutputRecord.sidecarPath(for: output)
+    /// The whole of a small regular file, opened without following a symlink; nil otherwise.
+    private static func readRegularFile(_ path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        // A sidecar is a few KB per frame; anything far larger is not one.
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < 64 << 20 else { return nil }
+        return try? handle.readToEnd()
+    }
+
+    /// The sidecar's bytes: JSON, keys sorted.
+    var json: Data {
         let object: [String: Any] = ["fingerprint": fingerprint, "bytes": bytes, "frames": frames, "fps": frameRate,
-                                     "seconds": seconds, "producedBy": producedBy]
+                                     "seconds": seconds, "producedBy": producedBy, "files": files.map(\.json)]
+        // Only JSON types go in, so serialisation cannot fail.
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+
+    /// Writes the sidecar to `path`, a new name (a commit's temporary), never through a symlink.
+    /// - Throws: `SlicevidError(.outputFailed)` naming the file.
+    func writeNew(at path: String) throws(SlicevidError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(String(cString: strerror(errno)))); nothing was replaced")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try handle.write(contentsOf: json)
         } catch {
-            throw SlicevidError(.outputFailed, "\(path): cannot record the output's fingerprint (\(error.localizedDescription))")
+            unlink(path)
+            throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(error.localizedDescription)); nothing was replaced")
         }
     }
 
-    /// Removes the sidecar of `output`, so an output replaced later is never vouched for by an
-    /// older record.
-    public static func remove(for output: String) {
-        unlink(sidecarPath(for: output))
+    /// What this record lets a batch replace or delete at `output`: the stamps of the files
+    /// slicevid wrote. A sidecar of slicevid 0.2.0 kept only the total size; while the files
+    /// on disk still add up to it, their present stamps stand in.
+    public func licence(output: String, format: OutputFormat) -> [FileStamp] {
+        if !files.isEmpty, format.isSequence || files.count == 1 { return files }
+        guard files.isEmpty, describesDisk(output: output, format: format) else { return [] }
+        let paths = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
+        let present = paths.compactMap(FileStamp.init(path:))
+        return present.count == paths.count ? present : []
     }
 
     /// Whether `output` is still what this record describes: present with the recorded size
@@ -95,9 +132,8 @@ public struct OutputRecord: Sendable, Equatable {
         let files = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
         var total = 0
         for file in files {
-            var info = stat()
-            guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            total += Int(info.st_size)
+            guard let stamp = FileStamp(path: file) else { return nil }
+            total += stamp.bytes
         }
         return total
     }

@@ -41,9 +41,15 @@ final class DeferredStill: Sendable {
         }
     }
 
-    /// The decoded still, or why it could not be decoded.
-    func wait() -> Result<PlanarImage, MediaError> {
-        done.wait()
+    /// The decoded still, or why it could not be decoded; or, as soon as `cancellation` is
+    /// set, a failure saying the run was stopped (the decode itself runs on until it ends).
+    func wait(unless cancellation: Cancellation) -> Result<PlanarImage, MediaError> {
+        // A decode cannot be interrupted, but the wait can: a signal is answered within a tick.
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if cancellation.isCancelled {
+                return .failure(MediaError(.inputInvalid, subject: "still", message: "not waited for: the run was stopped"))
+            }
+        }
         return result.withLock { $0! }
     }
 
@@ -111,7 +117,7 @@ final class SequenceRenderer: Sendable {
         if let ready = compositor.withLock({ $0 }) { return ready }
         var stills = [first]
         for still in rest {
-            guard case .success(let picture) = still.wait() else { return nil }
+            guard case .success(let picture) = still.wait(unless: cancellation) else { return nil }
             stills.append(picture)
         }
         // The announcement is made outside the lock the other render threads are waiting on.

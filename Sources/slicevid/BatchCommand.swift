@@ -13,10 +13,10 @@ enum BatchCommand {
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
         usage: "slicevid batch MANIFEST [--check] [--report FILE] [--shard K/N] [--force] [options]",
         options: [
-            OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and output folders; render nothing."),
+            OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would replace or delete; render nothing."),
             OptionSpec("report", value: "FILE", help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
             OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose FNV-1a 64 hash of the id, mod N, is K. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
-            OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match."),
+            OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record."),
             OptionSpec("log-format", value: "FORMAT", help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
             SharedOptions.jobs,
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary."),
@@ -31,10 +31,13 @@ enum BatchCommand {
         Relative paths are relative to the manifest's folder. See the README for the format.
         Each output gets a hidden sidecar (.NAME.slicevid.json) with the fingerprint of its inputs' bytes, its
         settings and the slicevid version; jobs whose outputs all match are skipped without decoding.
+        A file already at an output path is replaced (or a sequence's old frames deleted) only when its sidecar
+        records that slicevid wrote it and it is unchanged since; anything else fails that job (73) unless --force.
         A run locks the manifest (.MANIFEST.lock beside it); an overlapping run exits 75 at once.
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed, 2 every job failed, 64 usage or a bad
-        manifest, 66 manifest missing, 73 report or lock file not writable, 75 another run holds the lock,
-        130/143 interrupted (finished jobs are kept, the report is written).
+        manifest, 66 manifest missing, 73 report or lock file not writable (or the lock file is a symlink or not
+        slicevid's), 75 another run holds the lock, 130/143 interrupted (finished jobs are kept, the report is
+        written, after a second signal too).
         """)
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
@@ -59,14 +62,22 @@ enum BatchCommand {
             }
             defer { withExtendedLifetime(lock) {} }
 
-            let cancellation = SignalTrap.install()
             let log = BatchLog(console: console, format: options.logFormat, quiet: options.quiet, manifest: options.manifest,
                                shard: options.shard)
-            let report = BatchRun.run(request, cancellation: cancellation) { event in log.handle(event) }
+            let journal = BatchJournal(request)
+            // A second signal ends the process at once, but not before the report: finished
+            // jobs as they ended, the one under way interrupted, the rest pending.
+            let cancellation = SignalTrap.install { signal in
+                let report = journal.report(signal: signal)
+                let written = options.report.flatMap { path in (try? report.write(to: path)).map { path } }
+                log.summary(report, reportPath: written)
+            }
+            let report = BatchRun.run(request, cancellation: cancellation, journal: journal) { event in log.handle(event) }
             var written: String?
             if let path = options.report {
-                do {
-                    try report.write(to: path)
+                do throws(SlicevidError) {
+                    // Whole even if a second signal comes meanwhile: it waits, then rewrites it.
+                    try OutputTarget.exclusively { () throws(SlicevidError) in try report.write(to: path) }
                     written = path
                 } catch {
                     console.error("slicevid: error: \(error.message)\n")
@@ -86,6 +97,9 @@ enum BatchCommand {
         let checks = BatchCheck.run(request)
         for job in checks {
             for problem in job.problems { console.error("slicevid: \(request.manifest.path): job \(InputText.quoted(job.id)): \(problem)\n") }
+        }
+        for job in checks {
+            for change in job.changes { console.error("slicevid: \(request.manifest.path): job '\(job.id)': \(change)\n") }
         }
         let failing = checks.filter { !$0.problems.isEmpty }.count
         console.error("slicevid: \(request.manifest.path): \(checks.count) job\(checks.count == 1 ? "" : "s") checked, \(failing == 0 ? "all ready to render" : "\(failing) with problems")\n")

@@ -16,7 +16,10 @@ enum SignalTrap {
 
     /// Installs the handlers and returns the flag they set. Call it once per process, from
     /// the command that renders.
-    static func install() -> Cancellation {
+    /// - Parameter lastWords: runs on a second signal, after the temporary files are removed
+    ///   and before the process exits, with no commit under way (a batch writes its report);
+    ///   hears the second signal's number.
+    static func install(lastWords: @escaping @Sendable (Int32) -> Void = { _ in }) -> Cancellation {
         let cancellation = Cancellation()
         // A reader that closes `-o -` early (`| head`) must not kill us with SIGPIPE before the
         // other outputs' temporary files are removed: the failed write is reported instead.
@@ -30,7 +33,7 @@ enum SignalTrap {
                 // so it may), then the process, without unwinding.
                 // Signals that arrive together come as one event: `data` says how many.
                 if received.add(max(1, Int(source.data)), ordering: .relaxed).newValue > 1 {
-                    OutputTarget.discardAllUnfinishedAndExit(status: 128 + number)
+                    OutputTarget.discardAllUnfinishedAndExit(status: 128 + number) { lastWords(number) }
                 }
                 cancellation.cancel(signal: number)
             }

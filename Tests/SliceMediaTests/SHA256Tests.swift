@@ -1,6 +1,7 @@
 // SHA-256 through libavutil: the published test vectors, and files hashed by their bytes.
 
 import Foundation
+import Glibc
 import Testing
 @testable import SliceMedia
 
@@ -38,5 +39,49 @@ import Testing
             #expect(error.kind == .inputMissing)
             #expect(error.description.hasPrefix("/nonexistent/slicevid.png: "))
         }
+    }
+
+    @Test func aFIFOOrADeviceIsRefusedBeforeAByteIsRead() throws {
+        // Read, a FIFO with no writer blocks and /dev/zero never ends: both must be refused
+        // at once, by what fstat says, not by what reading would do.
+        let fifo = NSTemporaryDirectory() + "slicevid-sha-fifo-\(UUID().uuidString)"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        for path in [fifo, "/dev/zero", NSTemporaryDirectory()] {
+            do {
+                // Stopped after a few chunks, so that reading /dev/zero, if it ever starts,
+                // fails this test instead of hanging it.
+                var chunks = 0
+                let hash = try SHA256.hex(ofFileAt: path) {
+                    chunks += 1
+                    return chunks > 4
+                }
+                Issue.record("\(path) was hashed: \(hash ?? "stopped")")
+            } catch {
+                #expect(error.kind == .inputMissing)
+                #expect(error.description == "\(path): is not a regular file (a FIFO, device, socket or folder); give an image file")
+            }
+        }
+    }
+
+    @Test func hashingStopsAtTheNextChunkWhenAskedTo() throws {
+        // A sparse file: 256 MiB to hash, nothing on disk. Asked to stop after the second
+        // chunk, hashing must end there, not read the rest.
+        let path = NSTemporaryDirectory() + "slicevid-sha-big-\(UUID().uuidString)"
+        try #require(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { unlink(path) }
+        try #require(truncate(path, 256 << 20) == 0)
+        var asked = 0
+        let hash = try SHA256.hex(ofFileAt: path) {
+            asked += 1
+            return asked > 2
+        }
+        #expect(hash == nil, "hashing ran to the end instead of stopping")
+        #expect(asked == 3)
+        // Not stopped, the same file hashes to the digest of its bytes (zeros).
+        let zeros = SHA256()
+        let chunk = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<256 { chunk.withUnsafeBytes { zeros.update($0) } }
+        #expect(try SHA256.hex(ofFileAt: path) == zeros.finalHex())
     }
 }

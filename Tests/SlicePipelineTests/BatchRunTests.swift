@@ -73,11 +73,18 @@ import Testing
         #expect(statuses(touched) == ["pair": .skipped, "broken": .failed, "reel": .rendered])
         #expect(try FileManager.default.attributesOfItem(atPath: pairFile)[.systemFileNumber] as? Int == before)
 
-        // So does a missing sidecar or an output that is not what its sidecar records.
-        OutputRecord.remove(for: pairFile)
-        #expect(statuses(try run(path))["pair"] == .rendered)
+        // Without its sidecar, or changed since, an output is no longer slicevid's to replace:
+        // the job fails and the file stays as it is.
+        unlink(OutputRecord.sidecarPath(for: pairFile))
+        let unrecorded = try run(path).jobs.first { $0.id == "pair" }
+        #expect(unrecorded?.status == .failed)
+        #expect(unrecorded?.error?.contains("exists and was not written by slicevid; pass --force to replace it") == true)
+        #expect(try FileManager.default.attributesOfItem(atPath: pairFile)[.systemFileNumber] as? Int == before)
         try Data("truncated".utf8).write(to: URL(fileURLWithPath: scratch.path + "/out/reel-03.png"))
-        #expect(statuses(try run(path))["reel"] == .rendered)
+        let changed = try run(path).jobs.first { $0.id == "reel" }
+        #expect(changed?.status == .failed)
+        #expect(changed?.error?.contains("reel-03.png has changed since slicevid wrote it") == true)
+        #expect(FileManager.default.contents(atPath: scratch.path + "/out/reel-03.png") == Data("truncated".utf8))
 
         // --force renders every job again.
         #expect(statuses(try run(path, force: true)) == ["pair": .rendered, "broken": .failed, "reel": .rendered])

@@ -10,7 +10,7 @@ import Testing
     // MARK: Sequences
 
     @Test func fourImagesMakeOneReel() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let stills = try (0..<4).map { try folder.still("s\($0).png", index: $0) }
         let run = try BatchCLI.run(["make"] + stills + ["-o", "reel.mp4"] + BatchCLI.tinyFlags, in: folder.path)
@@ -30,7 +30,7 @@ import Testing
     // MARK: Failures, reports, re-runs
 
     @Test func aBrokenJobFailsAloneWithExitOne() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: [
             ["id": "first", "images": ["s0.png", "s1.png"], "outputs": ["out/first.mp4"]],
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aReRunSkipsEverythingAndATouchedStillReRendersOnlyItsJob() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: (0..<4).map { index in
             ["id": "job\(index)", "images": ["s\(index % 3).png", "s\((index + 1) % 3).png"], "outputs": ["out/job\(index).mp4"]]
@@ -89,11 +89,15 @@ import Testing
     // MARK: Cron safety
 
     @Test func anOverlappingRunExitsSeventyFiveAtOnce() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(6), defaults: BatchCLI.slowDefaults)
         let first = try BatchCLI.launch(["batch", manifest, "-j", "1"], in: folder.path)
-        try BatchCLI.waitUntil { (try? String(contentsOfFile: folder.path + "/.campaign.json.lock", encoding: .utf8)) == "\(first.processIdentifier)\n" }
+        // The holder's pid, space-padded to a fixed width (the lock file is never truncated).
+        try BatchCLI.waitUntil {
+            (try? String(contentsOfFile: folder.path + "/.campaign.json.lock", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "\(first.processIdentifier)"
+        }
         // Frozen while holding the lock, so the second run meets it for certain.
         kill(first.processIdentifier, SIGSTOP)
         let second = try BatchCLI.run(["batch", manifest], in: folder.path)
@@ -107,7 +111,7 @@ import Testing
     }
 
     @Test func sigtermMidBatchKeepsFinishedJobsAndWritesTheReport() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(12), defaults: BatchCLI.slowDefaults)
         let run = try BatchCLI.launch(["batch", manifest, "-j", "1", "--report", "report.json"], in: folder.path)
@@ -136,7 +140,7 @@ import Testing
     // MARK: Shards and bad input
 
     @Test func shardsZeroToNMinusOnePartitionTheJobs() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let ids = (0..<9).map { "promo-\($0)" }
         let manifest = try folder.campaign(jobs: ids.map { ["id": $0, "images": ["s0.png", "s1.png"], "outputs": ["out/\($0).mp4"]] })
@@ -164,7 +168,7 @@ import Testing
     }
 
     @Test func badManifestsExitSixtyFourBeforeAnythingRenders() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let good: [String: Any] = ["id": "good", "images": ["s0.png", "s1.png"], "outputs": ["out/good.mp4"]]
         let cases: [(manifest: String, error: String)] = [
@@ -186,7 +190,7 @@ import Testing
     }
 
     @Test func checkFindsEveryProblemWithoutRendering() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: [
             ["id": "fine", "images": ["s0.png", "s1.png"], "outputs": ["out/fine.mp4", "out/fine-%03d.png"]],
@@ -202,7 +206,7 @@ import Testing
     }
 
     @Test func logsAreTimestampedLinesOrJSONLines() throws {
-        let folder = try Folder()
+        let folder = try CampaignFolder()
         defer { folder.remove() }
         let manifest = try folder.campaign(jobs: [["id": "a", "images": ["s0.png", "s1.png"], "outputs": ["out/a.mp4"]]])
         let plain = try BatchCLI.run(["batch", manifest], in: folder.path)
@@ -223,7 +227,7 @@ import Testing
 // MARK: - Helpers
 
 /// Runs the `slicevid` built next to this test binary.
-private enum BatchCLI {
+enum BatchCLI {
     /// The test bundle and the executable are built into the same folder.
     static var binary: String { get throws { try CLI.binary() } }
 
@@ -276,8 +280,8 @@ private enum BatchCLI {
     }
 }
 
-/// A scratch folder with stills s0–s2.png, a corrupt.png, an out/ folder and manifests.
-private struct Folder {
+/// A scratch campaign folder with stills s0–s2.png, a corrupt.png, an out/ folder and manifests.
+struct CampaignFolder {
     let path: String
 
     init() throws {

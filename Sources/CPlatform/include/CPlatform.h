@@ -1,0 +1,13 @@
+// Linux calls Swift's Glibc module does not import: it is built without _GNU_SOURCE, so
+// renameat2 and its flags stay hidden. Small wrappers, compiled as C with _GNU_SOURCE.
+
+#ifndef CPLATFORM_H
+#define CPLATFORM_H
+
+/// rename(2) that fails with EEXIST instead of replacing an existing `to` (renameat2 with
+/// RENAME_NOREPLACE, Linux 3.15+). Fails with EINVAL or ENOSYS where the filesystem or
+/// kernel cannot promise it; the caller then falls back to link(2) + unlink(2).
+/// Returns 0, or -1 with errno set.
+int cplatform_rename_noreplace(const char *from, const char *to);
+
+#endif

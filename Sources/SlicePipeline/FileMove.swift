@@ -1,0 +1,64 @@
+// Renames for commits: one that never replaces what is at the destination, and its undo. A
+// commit that finds its name taken fails instead of clobbering a file someone else made.
+
+import CPlatform
+import Glibc
+
+/// Moves files within one filesystem.
+enum FileMove {
+    /// How a move ended.
+    enum Outcome: Equatable {
+        case moved
+        /// Something is already at the destination; nothing was moved or replaced.
+        case taken
+        /// Another failure, with strerror's text.
+        case failed(String)
+    }
+
+    /// Moves `from` to `to` unless something is at `to`: renameat2(RENAME_NOREPLACE), or on
+    /// filesystems that refuse it, link(2) then unlink(2), which fail the same way (EEXIST).
+    static func withoutReplacing(_ from: String, _ to: String) -> Outcome {
+        if cplatform_rename_noreplace(from, to) == 0 { return .moved }
+        let refusal = errno
+        if refusal == EEXIST { return .taken }
+        // EINVAL/ENOSYS/EOPNOTSUPP: the filesystem or kernel cannot promise no-replace.
+        guard refusal == EINVAL || refusal == ENOSYS || refusal == EOPNOTSUPP else { return .failed(text(refusal)) }
+        return byLinking(from, to)
+    }
+
+    /// The fallback of `withoutReplacing`: link(2) fails with EEXIST rather than replace.
+    static func byLinking(_ from: String, _ to: String) -> Outcome {
+        if link(from, to) != 0 {
+            let refusal = errno
+            if refusal == EEXIST { return .taken }
+            // No hard links here (FAT, some network and FUSE filesystems).
+            return refusal == EPERM || refusal == EOPNOTSUPP ? byPlaceholder(from, to) : .failed(text(refusal))
+        }
+        // The file now has both names; dropping the temporary one completes the move.
+        _ = unlink(from)
+        return .moved
+    }
+
+    /// Moves `from` to `to`, replacing whatever is at `to` (rename(2): atomic, never
+    /// following a symlink at either end).
+    static func replacing(_ from: String, _ to: String) -> Outcome {
+        rename(from, to) == 0 ? .moved : .failed(text(errno))
+    }
+
+    private static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The last fallback, for filesystems without hard links: claim the name with an empty
+    /// file (O_EXCL fails with EEXIST rather than replace), then rename over that claim. Only
+    /// someone deleting the claim in the instant between could lose their file to the rename.
+    static func byPlaceholder(_ from: String, _ to: String) -> Outcome {
+        let claim = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard claim >= 0 else { return errno == EEXIST ? .taken : .failed(text(errno)) }
+        close(claim)
+        guard rename(from, to) == 0 else {
+            let reason = text(errno)
+            unlink(to)
+            return .failed(reason)
+        }
+        return .moved
+    }
+}

@@ -1,0 +1,42 @@
+// Where an output really lands: two paths name the same output when their folders are one
+// folder behind symlinks (`out/x.mp4` and `outlink/x.mp4` with outlink → out), or when one
+// sequence could write a file the other writes.
+
+import Foundation
+import Glibc
+
+/// An output path with its folder resolved through every symlink.
+struct OutputPlace {
+    /// The path as given.
+    let path: String
+    /// The folder, resolved (as given, standardised, when it does not exist yet).
+    let folder: String
+    /// The file name; for a sequence, its pattern.
+    let name: String
+    /// A sequence's frame names, in the resolved folder; nil for a single file.
+    let frames: FramePattern?
+
+    init(_ path: String) {
+        self.path = path
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        name = url.lastPathComponent
+        let given = url.deletingLastPathComponent().path
+        folder = given.withCString { pointer in
+            guard let resolved = realpath(pointer, nil) else { return given }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        frames = name.contains("%") ? FramePattern(folder + "/" + name) : nil
+    }
+
+    /// Whether this output and `other` could write the same file.
+    func overlaps(_ other: OutputPlace) -> Bool {
+        guard folder == other.folder else { return false }
+        switch (frames, other.frames) {
+        case (nil, nil): return name == other.name
+        case let (frames?, nil): return frames.index(of: other.name) != nil
+        case let (nil, frames?): return frames.index(of: name) != nil
+        case let (mine?, theirs?): return mine.overlaps(theirs)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+// What moving an output into place may replace or delete: nothing (`make`), anything
+// (`--force`), or in a batch only the files its own sidecar records slicevid wrote.
+
+import Foundation
+import Glibc
+
+/// The licence an output commits under.
+public enum Replacement: Sendable {
+    /// Nothing: a file at an output path is an error (`make` without `--force`).
+    case nothing
+    /// Anything (`--force`): existing files are replaced, and a sequence's old frames past
+    /// the new last one are deleted.
+    case anything
+    /// Only the files a sidecar records slicevid wrote, frame by frame (one stamp for a
+    /// single file), while they still match their stamps (`batch` without `--force`).
+    case recorded([FileStamp])
+
+    /// What is at a path an output is about to take.
+    enum Verdict: Equatable {
+        /// Nothing is there.
+        case free
+        /// A file this licence lets the output replace or delete.
+        case ours
+        /// Something else; the text says what, to follow the path in an error.
+        case foreign(String)
+    }
+
+    /// Judges what is at `file`, frame `index` of the output (0 for a single file). Never
+    /// follows a symlink: a link at an output path is judged as the link.
+    func verdict(_ file: String, index: Int) -> Verdict {
+        var info = stat()
+        guard lstat(file, &info) == 0 else {
+            return errno == ENOENT ? .free : .foreign("cannot be examined (\(String(cString: strerror(errno))))")
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR { return .foreign("is a folder") }
+        switch self {
+        case .nothing:
+            return .foreign("already exists")
+        case .anything:
+            // A link is replaced as a name, never followed; devices and the like are no outputs.
+            return type == S_IFREG || type == S_IFLNK ? .ours : .foreign("is not a regular file")
+        case .recorded(let stamps):
+            guard type == S_IFREG else { return .foreign("is not a regular file slicevid wrote") }
+            guard index < stamps.count, let actual = FileStamp(path: file) else { return .foreign("exists and was not written by slicevid") }
+            return stamps[index].matches(actual) ? .ours : .foreign("has changed since slicevid wrote it (its sidecar records another size, inode or time)")
+        }
+    }
+
+    /// Whether nothing may be replaced (`make` without `--force`).
+    var isNothing: Bool {
+        if case .nothing = self { return true }
+        return false
+    }
+
+    /// Whether this is `--force`.
+    var isAnything: Bool {
+        if case .anything = self { return true }
+        return false
+    }
+
+    /// How to end an error about a foreign file: what would let it be replaced.
+    var remedy: String {
+        switch self {
+        case .nothing, .recorded: "pass --force to replace it"
+        case .anything: "remove it first"
+        }
+    }
+}
