@@ -132,11 +132,13 @@ def manifest_case(rng, root, ctx):
     data, invalid, cost, name = documents.mutate(rng, _copy(base))
     manifest = documents_file(root, "m/campaign.json", data)
     flags, report = batch_flags(rng, cost)
-    outputs = output_paths(data, base)
+    # --check renders nothing, takes no lock and writes nothing.
+    outputs = [] if "--check" in flags else output_paths(data, base)
     return Case(index=0, category="manifest", kind=f"manifest/{_first(name)}", owner=INPUT_OWNER,
                 runs=[["batch", manifest, *flags]], batch=True,
                 expect=frozenset({64}) if invalid else frozenset({0, 1, 2, 64}), names=[manifest],
-                outputs=outputs, owned=batch_owned("m/campaign.json", outputs, report), report=report,
+                outputs=outputs, owned=[] if "--check" in flags else batch_owned("m/campaign.json", outputs, report),
+                report=report,
                 note=f"mutations: {name}; flags {' '.join(flags) or '(none)'}")
 
 

@@ -231,17 +231,21 @@ TEXT = [trailing_comma, byte_order_mark, utf16, comment, single_quotes, cut, raw
 
 
 def mutate(rng, doc):
-    """Mutates a document: one to three tree mutations, then (a third of the time) a text one.
-    Returns (bytes, certainly invalid?, cost field touched?, name)."""
+    """Mutates a document: a third of the time only its text (so a strictness defect is not
+    hidden behind another error), otherwise one to three tree mutations, now and then followed
+    by a text one. Returns (bytes, certainly invalid?, cost field touched?, name)."""
     invalid, cost, names = False, False, []
-    for _ in range(rng.choice([1, 1, 2, 3])):
+    text_only = rng.random() < 0.35
+    for _ in range(0 if text_only else rng.choice([1, 1, 2, 3])):
         if not (isinstance(doc, (Obj, list)) and paths(doc)):
             break
         doc, bad, costly, name = rng.choice(TREE)(rng, doc)
         invalid, cost = invalid or bad, cost or costly
         names.append(name)
+        if invalid:
+            break  # a later mutation could undo the flaw (drop the repeated key, say)
     text = dumps(doc)
-    if rng.random() < 0.35:
+    if text_only or rng.random() < 0.15:
         data, bad, name = rng.choice(TEXT)(rng, text)
         names.append(name)
         return data, invalid or bad, cost, "+".join(names)
