@@ -15,6 +15,8 @@ INPUT_OWNER, STILLS_OWNER, FILES_OWNER = "harden-input", "harden-stills", "harde
 # Flags that need an output that uses them, or the run is refused for an unused setting.
 OUTPUT_FOR = {"crf": "out.mp4", "bitrate": "out.mp4", "codec": "out.mkv", "pix-fmt": "out.mp4",
               "encoder-preset": "out.mp4", "gif-fps": "out.gif", "gif-width": "out.gif", "poster-at": "out.png"}
+# Odd strings a command line can carry (an argument cannot hold a NUL byte).
+ARGV_STRINGS = [s for s in values.STRINGS if "\x00" not in s]
 # The same odd name in every case folder, so a finding's reproducer reads the same.
 ODD_NAMES = ["in\nnew.png", "in\x1b[31mred.png", "in\x1b]0;title\x07.png", "-in.png", "in .png", "in:1.png",
              "in%d.png", "é🙂.png", "in\\x.png", "in\rx.png", "x" * 240 + ".png", "in\x7f.png", "in\u202egnp.png"]
@@ -35,13 +37,14 @@ def flag_values(rng, root, ctx):
     argv, invalid, plans, output = ["make", "--from", a, "--to", b], False, False, None
     names = []
     for flag in flags:
-        text, bad = values.field_value(rng, flag) if rng.random() < 0.85 else (rng.choice(values.STRINGS), False)
+        text, bad = values.field_value(rng, flag) if rng.random() < 0.85 else (rng.choice(ARGV_STRINGS), False)
         invalid, plans = invalid or bad, plans or flag in values.COST_FIELDS
         output = OUTPUT_FOR.get(flag, output)
         spelled = "--jobs" if flag == "jobs" else "--" + flag
         argv += [f"{spelled}={text}"] if rng.random() < 0.3 else [spelled, text]
         names += [spelled, flag]
     output = output or cheap_output(rng, root)
+    names.append(output)  # a refusal may rightly name the output the value does not fit
     argv += ["-o", output, "-q"]
     if plans:
         argv.append("--dry-run")

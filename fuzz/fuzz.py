@@ -251,7 +251,8 @@ def main():
     if not os.access(options.binary, os.X_OK):
         sys.exit(f"fuzz: no slicevid binary at {options.binary} (make fuzz builds it)")
     os.makedirs(options.out, exist_ok=True)
-    for stale in ("work", "findings"):
+    # A new run replaces the last run's findings; rerunning one case (--case) keeps them.
+    for stale in ("work",) if options.case is not None else ("work", "findings"):
         scratch.remove_tree(os.path.join(options.out, stale), options.out)
     print("fuzz: making the corpus of stills (cached in fuzz-out/corpus)", file=sys.stderr, flush=True)
     ctx = Context(options, corpus_module.build(os.path.join(options.out, "corpus")))

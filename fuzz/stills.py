@@ -143,10 +143,10 @@ def png_structure(rng, data, family, corpus):
             return flip_bits(rng, data, family, corpus)
         payload = bytearray(chunks[index][1])
         if how == "cut-idat":
-            payload = payload[:rng.randrange(len(payload))]
+            payload = payload[:rng.randrange(len(payload))] if payload else payload
         elif how == "empty-idat":
             payload = bytearray()
-        else:
+        elif payload:
             payload[rng.randrange(len(payload))] ^= 0xFF
         chunks[index] = (b"IDAT", bytes(payload))
     return png_join(chunks), f"png-{how}"
