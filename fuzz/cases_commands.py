@@ -46,31 +46,12 @@ def flag_values(rng, root, ctx):
     output = output or cheap_output(rng, root)
     names.append(output)  # a refusal may rightly name the output the value does not fit
     argv += ["-o", output, "-q"]
-    if plans:
-        argv.append("--dry-run")
-    else:
-        argv = _dedupe(argv + TINY)
+    # TINY's flags are all work-deciding, so they never clash with a fuzzed flag given here.
+    argv += ["--dry-run"] if plans else TINY
     expect = {64} if invalid else {0, 64, 69}
     return Case(index=0, category="cli", kind=f"flag/{flags[0]}", owner=INPUT_OWNER, runs=[argv],
                 expect=frozenset(expect), names=names, outputs=[] if plans else [output],
                 note=f"{'dry run' if plans else 'render'} with odd {', '.join(flags)}")
-
-
-def _dedupe(argv):
-    """Keeps the first of flags given twice (the case's odd value, not TINY's default)."""
-    seen, kept, index = set(), [], 0
-    while index < len(argv):
-        item = argv[index]
-        if item.startswith("--") and "=" not in item and item in ("--size", "--fps", "--hold", "--duration"):
-            if item in seen:
-                index += 2
-                continue
-            seen.add(item)
-        if item.startswith("--") and "=" in item:
-            seen.add(item.split("=")[0])
-        kept.append(item)
-        index += 1
-    return kept
 
 
 def malformed(rng, root, ctx):

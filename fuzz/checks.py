@@ -104,7 +104,9 @@ def check_stderr(case, result):
         if match:
             around = data[max(0, match.start() - 30):match.end() + 30]
             findings.append(Finding("control-characters", f"raw {match.group()!r} on {name}: {around!r}"))
-    lines = result.stderr.decode(errors="replace").splitlines()
+    # Lines as a terminal sees them: split at newlines only (not at U+0085 or U+2028, which
+    # str.splitlines would also split at).
+    lines = result.stderr.decode(errors="replace").rstrip("\n").split("\n") if result.stderr else []
     shape = _line_shape(case, result)
     strays = [line for line in lines if line and not shape(line)]
     if strays and not result.timed_out and not is_failure(case, result.code):

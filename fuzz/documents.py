@@ -10,8 +10,12 @@ how much work a render is (then the case only plans: --dry-run or --check).
 """
 
 import json
+import math
+import re
 
 import values
+
+JSON_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
 
 
 class Obj(list):
@@ -94,7 +98,9 @@ def odd_value(rng, key):
     if key in values.VALUES and rng.random() < 0.6:
         text, invalid = values.field_value(rng, key)
         if rng.random() < 0.5 and _is_number(text):
-            return Raw(text), invalid
+            # As a JSON number the text may read differently ("seed": 1e3 is 1000): only
+            # what is no JSON number, or no finite one, stays certainly invalid.
+            return Raw(text), not JSON_NUMBER.fullmatch(text) or not math.isfinite(float(text))
         return text, invalid
     pick = rng.random()
     if pick < 0.4:
