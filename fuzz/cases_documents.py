@@ -8,6 +8,7 @@ import json
 import os
 
 import documents
+import values
 from case import TINY, Case, cheap_output, copy_still, weighted
 from documents import Obj
 
@@ -101,6 +102,12 @@ def strip_options(text):
     return ":".join(parts)
 
 
+def _output_folders(root):
+    """The folders base_manifest's outputs go to (a batch does not make them)."""
+    for number in range(3):
+        os.makedirs(os.path.join(root, f"m/out/seq{number}"), exist_ok=True)
+
+
 def batch_flags(rng, cost):
     """`batch` flags: --check when work-deciding fields were touched (or at random), else a
     real run with --force, --report, a log format and threads at random."""
@@ -126,8 +133,7 @@ def batch_flags(rng, cost):
 def manifest_case(rng, root, ctx):
     """`batch m/campaign.json` over a mutated manifest."""
     images = [os.path.relpath(p, "m") for p in _stills(rng, root, ctx.corpus, "m/stills")]
-    for number in range(3):
-        os.makedirs(os.path.join(root, f"m/out/seq{number}"), exist_ok=True)
+    _output_folders(root)
     base = base_manifest(rng, images)
     data, invalid, cost, name = documents.mutate(rng, _copy(base))
     manifest = documents_file(root, "m/campaign.json", data)
@@ -140,6 +146,28 @@ def manifest_case(rng, root, ctx):
                 outputs=outputs, owned=[] if "--check" in flags else batch_owned("m/campaign.json", outputs, report),
                 report=report,
                 note=f"mutations: {name}; flags {' '.join(flags) or '(none)'}")
+
+
+def odd_job_id(rng, root, ctx):
+    """A valid manifest whose job id carries newlines, escape sequences, bidi controls or
+    100 KB: ids are any non-empty text, so the batch runs, and every log line it prints must
+    stay one line with its control characters escaped."""
+    images = [os.path.relpath(p, "m") for p in _stills(rng, root, ctx.corpus, "m/stills")]
+    _output_folders(root)
+    base = base_manifest(rng, images)
+    jobs = base.get("jobs")
+    job = rng.choice(jobs)
+    job.set("id", rng.choice([s for s in values.STRINGS if s.strip()]))
+    if rng.random() < 0.3:
+        job.set("images", [images[0], "missing.png"])  # a failing job: its id is printed again
+    data = documents.dumps(base).encode()
+    manifest = documents_file(root, "m/campaign.json", data)
+    flags = ["--log-format", rng.choice(["auto", "plain", "json"])] + (["--check"] if rng.random() < 0.3 else [])
+    outputs = [] if "--check" in flags else output_paths(data, base)
+    return Case(index=0, category="manifest", kind="manifest/odd-id", owner=INPUT_OWNER, runs=[["batch", manifest, *flags]],
+                batch=True, expect=frozenset({0, 1, 2, 64}), names=[manifest], outputs=outputs,
+                owned=[] if "--check" in flags else batch_owned("m/campaign.json", outputs, ""),
+                note=f"job id {job.get('id')[:40]!r}; flags {' '.join(flags)}")
 
 
 def _copy(node):
@@ -160,4 +188,4 @@ def batch_owned(manifest, outputs, report):
     return owned + ([report] if report else [])
 
 
-GENERATORS = [(preset_case, 1), (manifest_case, 1)]
+

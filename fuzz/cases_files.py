@@ -4,10 +4,11 @@ sequence over unrelated frames), two outputs that are one file through a link, t
 for one output, and signals mid-run.
 """
 
+import json
 import os
 import signal
 
-from case import Case, copy_still, symlink, victim, write
+from case import Case, copy_still, fifo, symlink, victim, write
 from cases_documents import batch_owned
 
 FILES_OWNER = "harden-files"
@@ -149,5 +150,30 @@ def interrupted(rng, root, ctx):
                        note=f"{'+'.join(signal.Signals(s).name for s in signals)} after {delay} s")
 
 
-GENERATORS = [(lock_link, 2), (sidecar_link, 2), (report_link, 1), (foreign_output, 3), (linked_duplicate, 1),
+def odd_manifest_image(rng, root, ctx):
+    """A manifest image that is no regular file (a FIFO, /dev/zero, a folder, a link loop):
+    the job must fail at once (or the manifest be refused), never hash or wait forever."""
+    outputs = _manifest(rng, root, ctx.corpus, [["out/a.png"]])
+    how = rng.choice(["fifo", "dev-zero", "folder", "loop"])
+    if how == "fifo":
+        fifo(root, "m/stills/odd.png")
+    elif how == "folder":
+        os.makedirs(os.path.join(root, "m/stills/odd.png"))
+    elif how == "loop":
+        symlink(root, "m/stills/loop.png", "m/stills/odd.png")
+        symlink(root, "m/stills/odd.png", "m/stills/loop.png")
+    path = "/dev/zero" if how == "dev-zero" else "stills/odd.png"
+    manifest = os.path.join(root, MANIFEST)
+    with open(manifest) as handle:
+        text = handle.read()
+    with open(manifest, "w") as handle:
+        handle.write(text.replace('"stills/jpeg-420.jpg"', json.dumps(path), 1))
+    check = rng.random() < 0.3
+    argv = ["batch", MANIFEST] + (["--check"] if check else [])
+    return Case(index=0, category="files", kind=f"files/manifest-image-{how}", owner="harden-stills", runs=[argv],
+                batch=True, expect=frozenset({1, 2, 64}), names=[MANIFEST, path], outputs=[] if check else outputs,
+                owned=[] if check else batch_owned(MANIFEST, outputs, ""), note=f"a job's image is {how}")
+
+
+GENERATORS = [(odd_manifest_image, 1), (lock_link, 2), (sidecar_link, 2), (report_link, 1), (foreign_output, 3), (linked_duplicate, 1),
               (race, 2), (interrupted, 3)]

@@ -111,7 +111,7 @@ def check_stderr(case, result):
     strays = [line for line in lines if line and not shape(line)]
     if strays and not result.timed_out and not is_failure(case, result.code):
         findings.append(Finding("stray-line", f"stderr line of no slicevid shape: {strays[0][:160]!r}"))
-    if result.code == 0 and any(line.startswith("slicevid: error:") for line in lines):
+    elif result.code == 0 and any(line.startswith("slicevid: error:") for line in lines):
         findings.append(Finding("stray-line", "an error line in a run that succeeded (a forged log line?)"))
     if result.timed_out or not is_failure(case, result.code):
         return findings
@@ -131,19 +131,26 @@ def check_stderr(case, result):
 
 
 def _line_shape(case, result):
-    """The test a stderr line must pass: make and plain batch lines start with 'slicevid:'
-    (after a timestamp in plain logs), JSON logs are JSON objects."""
+    """The test a stderr line must pass. make and a batch that stopped before rendering (64,
+    66, 73, 75, --check) print "slicevid: …" lines; a batch that rendered prints only log
+    lines: timestamped ones, or JSON objects with --log-format json. So a job id or path whose
+    newline forges a "slicevid: error: …" line is caught in a batch log."""
     argv = case.command
-    if case.batch and "--log-format" in argv and argv[argv.index("--log-format") + 1] == "json" \
-            and "--check" not in argv and result.code not in (64, 66, 73, 75):
-        def json_line(line):
-            try:
-                return isinstance(json.loads(line), dict)
-            except ValueError:
-                return PLAIN_LOG.match(line) is not None or line.startswith("slicevid: ")
-        return json_line
-    return lambda line: line.startswith("slicevid: ") or PLAIN_LOG.match(line) is not None or \
-        (not case.batch and line.startswith("  "))
+    if not case.batch or "--check" in argv or result.code not in (0, 1, 2, 130, 143):
+        return lambda line: line.startswith("slicevid: ") or (not case.batch and line.startswith("  "))
+    json_log = "--log-format" in argv and argv[argv.index("--log-format") + 1] == "json"
+    interrupted = result.code in (130, 143)
+
+    def log_line(line):
+        if interrupted and line.startswith("slicevid: error: "):
+            return True  # the report could not be written after a signal
+        if not json_log:
+            return PLAIN_LOG.match(line) is not None
+        try:
+            return isinstance(json.loads(line), dict)
+        except ValueError:
+            return False
+    return log_line
 
 
 def mentions(line, name):

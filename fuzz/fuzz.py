@@ -36,8 +36,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Category weights: about a third stills, the rest documents, command lines and file safety.
 CATEGORIES = [(("still", cases_stills.GENERATORS), 35), (("preset", [(cases_documents.preset_case, 1)]), 12),
-              (("manifest", [(cases_documents.manifest_case, 1)]), 13), (("cli", cases_commands.GENERATORS), 25),
-              (("files", cases_files.GENERATORS), 15)]
+              (("manifest", [(cases_documents.manifest_case, 6), (cases_documents.odd_job_id, 1)]), 13),
+              (("cli", cases_commands.GENERATORS), 25), (("files", cases_files.GENERATORS), 15)]
 # Variables that would make a case depend on the machine it runs on.
 UNSET = ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")
 
