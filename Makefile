@@ -42,7 +42,7 @@ bench: build
 # build, time-bounded and seeded. The ffmpeg CLI makes the stills and judges damage; jpegtran
 # (libjpeg-turbo-progs) makes the progressive JPEG. Neither is used by slicevid itself.
 SEED    ?= 1
-SECONDS ?= 300
+SECONDS ?= 360
 JOBS    ?= $(shell nproc)
 FUZZ_TOOLS := ffmpeg libjpeg-turbo-progs
 fuzz: build

@@ -137,7 +137,7 @@ def _line_shape(case, result):
     newline forges a "slicevid: error: …" line is caught in a batch log."""
     argv = case.command
     if not case.batch or "--check" in argv or result.code not in (0, 1, 2, 130, 143):
-        return lambda line: line.startswith("slicevid: ") or (not case.batch and line.startswith("  "))
+        return lambda line: line.startswith("slicevid: ")
     json_log = "--log-format" in argv and argv[argv.index("--log-format") + 1] == "json"
     interrupted = result.code in (130, 143)
 

@@ -237,7 +237,7 @@ def report(summaries, elapsed, ctx, options, out=sys.stdout):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=240, help="time for the whole run (default 240)")
+    parser.add_argument("--seconds", type=float, default=360, help="time for the whole run (default 360)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="worker processes (default: cores)")
     parser.add_argument("--cases", type=int, help="stop after this many cases")
     parser.add_argument("--case", type=int, help="rebuild and run only this case, and print it")
