@@ -19,7 +19,8 @@ OUTPUT_FOR = {"crf": "out.mp4", "bitrate": "out.mp4", "codec": "out.mkv", "pix-f
 ARGV_STRINGS = [s for s in values.STRINGS if "\x00" not in s]
 # The same odd name in every case folder, so a finding's reproducer reads the same.
 ODD_NAMES = ["in\nnew.png", "in\x1b[31mred.png", "in\x1b]0;title\x07.png", "-in.png", "in .png", "in:1.png",
-             "in%d.png", "é🙂.png", "in\\x.png", "in\rx.png", "x" * 240 + ".png", "in\x7f.png", "in\u202egnp.png"]
+             "in%d.png", "é🙂.png", "in\\x.png", "in\rx.png", "x" * 240 + ".png", "in\x7f.png", "in\u202egnp.png",
+             "file:in.png", "pipe:0.png", "concat:in.png"]  # names libavformat could read as protocols
 
 
 def _two_stills(rng, root, corpus):
