@@ -41,7 +41,7 @@ class Case:
     oracle: str = ""               # FFmpeg's first error line
     batch: bool = False            # runs are `slicevid batch` (log lines, exit 1/2 for job failures)
     report: str = ""               # a batch --report path that must exist after a signal
-    signal_plan: tuple = None      # (delay, [signals]) sent to the first run
+    signal_plan: tuple = None      # (delay, [signals], gap) sent to the first run
     race: bool = False             # the runs compete for one output without --force
     note: str = ""
 

@@ -128,6 +128,7 @@ def interrupted(rng, root, ctx):
     signum = rng.choice([signal.SIGTERM, signal.SIGINT])
     signals = [signum] * rng.choice([1, 1, 2])
     delay = rng.choice([0.15, 0.25, 0.4, 0.6])  # slicevid takes ~0.1 s to start and trap signals
+    plan = (delay, signals, rng.choice([0.01, 0.05]))  # a second signal while the first is handled
     long_render = ["--size", "64x36", "--fps", "30", "--hold", "0.5", "--duration", "1"]
     if rng.random() < 0.5:
         sound = [s for s in ctx.corpus if s.name in ("png-rgb.png", "jpeg-420.jpg")]
@@ -139,14 +140,14 @@ def interrupted(rng, root, ctx):
             victim(root, output, "an earlier good output\n")
         argv = ["make", "--from", a, "--to", b, "-o", output, *long_render, "-q"] + (["--force"] if existing else [])
         return Case(index=0, category="files", kind="files/signal-make", owner=FILES_OWNER, runs=[argv],
-                    expect=frozenset({0}), names=[output], outputs=[output], signal_plan=(delay, signals),
+                    expect=frozenset({0}), names=[output], outputs=[output], signal_plan=plan,
                     kept_if_interrupted=[output] if existing else [],
                     note=f"{'+'.join(signal.Signals(s).name for s in signals)} after {delay} s")
     outputs = _manifest(rng, root, ctx.corpus, [["out/a.webm"], ["out/b.mp4"], ["out/c.gif"]],
                         extra_job_fields=', "size": "64x36", "fps": 30, "hold": 0.5, "duration": 1')
     argv = ["batch", MANIFEST, "--report", "m/report.json"]
     return _batch_case("files/signal-batch", argv, outputs, report="m/report.json", expect=frozenset({0}),
-                       signal_plan=(delay, signals),
+                       signal_plan=plan,
                        note=f"{'+'.join(signal.Signals(s).name for s in signals)} after {delay} s")
 
 

@@ -150,8 +150,9 @@ def repro_script(ctx, case):
     """A shell script that replays the case on a copy of its input."""
     commands = [_shell([ctx.binary, *argv]) for argv in case.runs]
     if case.signal_plan:
-        delay, signals = case.signal_plan
-        kills = "".join(f"sleep {delay}; kill -{s.name[3:]} $pid 2>/dev/null\n" for s in signals)
+        delay, signals, gap = case.signal_plan
+        kills = "".join(f"sleep {delay if i == 0 else gap}; kill -{s.name[3:]} $pid 2>/dev/null\n"
+                        for i, s in enumerate(signals))
         body = f"{commands[0]} &\npid=$!\n{kills}wait $pid\necho \"exit $?\"\n"
     elif len(commands) > 1:
         body = "".join(f"{c} &\n" for c in commands) + "for p in $(jobs -p); do wait $p; echo \"exit $?\"; done\n"

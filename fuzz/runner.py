@@ -108,16 +108,17 @@ def run_case_processes(runs, cwd, env, logs, limits, signal_plan=None):
     """Starts every argv of `runs` at once (one for most cases, two for a race), optionally
     signals the first after a delay, and returns their Results in order.
 
-    `signal_plan` is (delay seconds, [signal numbers]) : the signals are sent one after another,
-    each once the previous had `delay` seconds (or the process exited)."""
+    `signal_plan` is (delay, [signal numbers], gap): the first signal is sent `delay` seconds
+    after the start, each further one `gap` seconds after the one before (unless the process
+    has exited by then)."""
     children = []
     try:
         for i, argv in enumerate(runs):
             children.append(Child(argv, cwd, env, logs, f"run{i}", limits))
         if signal_plan:
-            delay, signals = signal_plan
-            for signum in signals:
-                if children[0].wait_for_exit(delay):
+            delay, signals, gap = signal_plan
+            for number, signum in enumerate(signals):
+                if children[0].wait_for_exit(delay if number == 0 else gap):
                     break
                 children[0].send(signum)
         deadline = children[0].start + limits.timeout
