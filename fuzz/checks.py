@@ -176,7 +176,7 @@ def check_tree(case, results, before, after, root):
     if leftovers and not any(r.timed_out and not r.obeyed_sigterm for r in results):
         findings.append(Finding("left-behind", f"{len(leftovers)} new path(s) not outputs: {leftovers[:4]!r}"))
     protected = {os.path.normpath(p) for p in case.protected}
-    if any(c in (130, 143) for c in codes):
+    if any(r.code in (130, 143) or (r.code < 0 and signal_name(-r.code) in r.signals_sent) for r in results):
         protected |= {os.path.normpath(p) for p in case.kept_if_interrupted}
     replaced, touched = [], []
     for path in changed + removed:
