@@ -24,6 +24,18 @@ def oracle(path):
     return done.returncode != 0 or bool(lines), (lines[0] if lines else "")[:200]
 
 
+def decoded_pixels(path):
+    """The still's width × height as FFmpeg reads its header (ffprobe), 0 when it cannot."""
+    try:
+        done = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                               "stream=width,height", "-of", "csv=p=0", path],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=20)
+        width, height = done.stdout.decode().strip().split("\n")[0].split(",")[:2]
+        return int(width) * int(height)
+    except (subprocess.TimeoutExpired, ValueError):
+        return 0
+
+
 def _normal(corpus):
     return [still for still in corpus if still.shape == "normal"]
 

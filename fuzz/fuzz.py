@@ -108,7 +108,8 @@ def _run_case(index, keep):
     results = runner.run_case_processes([[ctx.binary, *argv] for argv in case.runs], root, environment(root), logs,
                                         ctx.limits, case.signal_plan)
     after = scratch.snapshot(root)
-    findings = judge(case, results, before, after, root, ctx.max_rss, cases_stills.oracle)
+    findings = judge(case, results, before, after, root, ctx.max_rss, cases_stills.oracle,
+                     cases_stills.decoded_pixels)
     summary = {"index": index, "category": case.category, "kind": case.kind, "owner": case.owner,
                "codes": [r.code for r in results], "seconds": max(r.seconds for r in results),
                "rss": max(r.peak_rss_mib for r in results), "findings": [(f.kind, f.detail) for f in findings],
