@@ -209,8 +209,11 @@ def probe(rng, root, ctx):
     if rng.random() < 0.7:
         data, _ = stills.mutate(rng, data, source.family, ctx.corpus)
     subject = write(root, "probe" + os.path.splitext(source.name)[1], data)
+    # `still` only for the memory allowance of a large still; probe describes damage, so FFmpeg's
+    # verdict is not asked (damaged=False).
     return Case(index=0, category="cli", kind="probe", owner=STILLS_OWNER, runs=[["probe", subject]],
-                expect=frozenset({0, 65, 66}), names=[subject], note=f"probe {source.name}")
+                expect=frozenset({0, 65, 66}), names=[subject], still=subject, damaged=False,
+                note=f"probe {source.name}")
 
 
 GENERATORS = [(flag_values, 10), (malformed, 3), (odd_input, 4), (odd_output, 5), (probe, 2)]
