@@ -8,7 +8,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 RELEASE := .build/release/slicevid
 
-.PHONY: all deps build debug demo test bench install clean
+.PHONY: all deps build debug demo test bench fuzz install clean
 
 all: build
 
@@ -38,6 +38,20 @@ bench: build
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
 	python3 bench/bench.py $(BENCH_ARGS)
 
+# The fuzz harness (fuzz/): odd stills, presets, manifests and command lines against the release
+# build, time-bounded and seeded. The ffmpeg CLI makes the stills and judges damage; jpegtran
+# (libjpeg-turbo-progs) makes the progressive JPEG. Neither is used by slicevid itself.
+SEED    ?= 1
+SECONDS ?= 360
+JOBS    ?= $(shell nproc)
+FUZZ_TOOLS := ffmpeg libjpeg-turbo-progs
+fuzz: build
+	@if ! command -v ffmpeg >/dev/null 2>&1 || ! command -v jpegtran >/dev/null 2>&1; then \
+	  echo "make: installing the fuzz harness's tools ($(FUZZ_TOOLS))"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(FUZZ_TOOLS) >/dev/null; \
+	fi
+	python3 fuzz/fuzz.py --seed $(SEED) --seconds $(SECONDS) --jobs $(JOBS) $(FUZZ_ARGS)
+
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 test: deps
 	$(SWIFT) build --build-tests
@@ -49,4 +63,4 @@ install: build
 	@if ls presets/*.json >/dev/null 2>&1; then install -m 644 presets/*.json $(DESTDIR)$(PREFIX)/share/slicevid/presets/; fi
 
 clean:
-	rm -rf .build out
+	rm -rf .build out fuzz-out

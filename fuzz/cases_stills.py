@@ -1,0 +1,123 @@
+"""Cases about stills: mutated stills of every format (FFmpeg's own verdict decides whether a
+mutation is damage), every valid variant unmutated, thin stills under --fit cover, and stills
+over FFmpeg's pixel limit.
+"""
+
+import os
+import subprocess
+
+import stills
+from case import Case, cheap_output, copy_still, render_flags, write
+
+STILLS_OWNER = "harden-stills"
+
+
+def oracle(path):
+    """FFmpeg's verdict on a still: (damaged?, its first error line). Decoding the file with
+    `ffmpeg -v error -i FILE -f null -` prints nothing and exits 0 for a sound file."""
+    try:
+        done = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-f", "null", "-"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
+    except subprocess.TimeoutExpired:
+        return True, "ffmpeg did not finish decoding in 20 s"
+    lines = done.stderr.decode(errors="replace").strip().splitlines()
+    return done.returncode != 0 or bool(lines), (lines[0] if lines else "")[:200]
+
+
+def decoded_pixels(path):
+    """The still's width × height as FFmpeg reads its header (ffprobe), 0 when it cannot."""
+    try:
+        done = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                               "stream=width,height", "-of", "csv=p=0", path],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=20)
+        width, height = done.stdout.decode().strip().split("\n")[0].split(",")[:2]
+        return int(width) * int(height)
+    except (subprocess.TimeoutExpired, ValueError):
+        return 0
+
+
+def _normal(corpus):
+    return [still for still in corpus if still.shape == "normal"]
+
+
+def _partner(rng, root, corpus):
+    """The other still of a two-image make: a valid RGB PNG or JPEG."""
+    partner = rng.choice([s for s in corpus if s.name in ("png-rgb.png", "jpeg-420.jpg")])
+    return copy_still(root, "partner" + os.path.splitext(partner.name)[1], partner)
+
+
+def _make(rng, root, subject, partner, extra=()):
+    """A make whose images are `subject` and `partner` (the subject first, last, or in the
+    middle of three), one cheap output."""
+    output = cheap_output(rng, root)
+    where = rng.choice(["from", "to", "middle"])
+    if where == "from":
+        images = ["--from", subject, "--to", partner]
+    elif where == "to":
+        images = ["--from", partner, "--to", subject]
+    else:
+        images = [partner, subject, partner]
+    return ["make", *images, "-o", output, *render_flags(rng), *extra], output
+
+
+def mutated_still(rng, root, ctx):
+    """A still of any format with one to three mutations, named with its usual extension (or,
+    now and then, another one). A mutation FFmpeg reports errors for must be refused (65);
+    one FFmpeg decodes cleanly may render (0) or be refused by a limit (65)."""
+    source = rng.choice(_normal(ctx.corpus))
+    with open(source.path, "rb") as handle:
+        data, name = stills.mutate(rng, handle.read(), source.family, ctx.corpus)
+    extension = os.path.splitext(source.name)[1] if rng.random() < 0.85 else rng.choice([".png", ".jpg", ".dat", ""])
+    subject = write(root, "in" + extension, data)
+    argv, output = _make(rng, root, subject, _partner(rng, root, ctx.corpus))
+    # FFmpeg's verdict (damaged or not) is asked for when slicevid renders the still; a refusal
+    # (65) is right either way, so it needs none.
+    return Case(index=0, category="still", kind=f"still/{source.family}/{name.split('+')[0]}", owner=STILLS_OWNER,
+                runs=[argv], expect=frozenset({0, 65}), names=[subject], outputs=[output], still=subject,
+                note=f"{source.name} mutated by {name}")
+
+
+def valid_still(rng, root, ctx):
+    """A valid still of every variant as it was made: a documented format must render (0)."""
+    source = rng.choice(_normal(ctx.corpus))
+    subject = copy_still(root, "in" + os.path.splitext(source.name)[1], source)
+    argv, output = _make(rng, root, subject, _partner(rng, root, ctx.corpus))
+    return Case(index=0, category="still", kind=f"valid/{source.family}", owner=STILLS_OWNER, runs=[argv],
+                expect=frozenset({0}) if source.required else frozenset({0, 65}), names=[subject],
+                outputs=[output], still=subject, damaged=False, note=f"valid {source.name}")
+
+
+def thin_still(rng, root, ctx):
+    """A valid still of extreme aspect (1x65535, 65535x1, …) under --fit cover at 32x18 or
+    320x180: it must render within the memory bound."""
+    source = rng.choice([s for s in ctx.corpus if s.shape == "thin"])
+    subject = copy_still(root, "thin.png", source)
+    size = rng.choice(["32x18", "320x180"])
+    argv, output = _make(rng, root, subject, _partner(rng, root, ctx.corpus), extra=["--size", size, "--fit", "cover"])
+    argv = _without_flag(_without_flag(argv, "--size", keep_last=True), "--fit", keep_last=True)
+    return Case(index=0, category="still", kind="thin/cover", owner=STILLS_OWNER, runs=[argv],
+                expect=frozenset({0}), names=[subject], outputs=[output], still=subject, damaged=False,
+                note=f"{source.name} at {size}, --fit cover")
+
+
+def huge_still(rng, root, ctx):
+    """A complete, valid PNG over FFmpeg's pixel limit (30000x30000, 1x10000000): refused
+    (65) for its size, never called truncated or corrupt."""
+    source = rng.choice([s for s in ctx.corpus if s.shape == "huge"])
+    subject = copy_still(root, "huge.png", source)
+    argv, output = _make(rng, root, subject, _partner(rng, root, ctx.corpus))
+    return Case(index=0, category="still", kind="huge/limit", owner=STILLS_OWNER, runs=[argv],
+                expect=frozenset({65}), names=[subject], outputs=[output], still=subject, damaged=True,
+                forbid=["truncated", "corrupt"], note=f"valid {source.name}, over FFmpeg's pixel limit")
+
+
+def _without_flag(argv, flag, keep_last):
+    """Drops all but the last (or first) `flag VALUE` pair, so an override wins without being
+    refused as given twice."""
+    spots = [i for i, a in enumerate(argv) if a == flag]
+    keep = spots[-1] if keep_last else spots[0]
+    drop = {i for s in spots if s != keep for i in (s, s + 1)}
+    return [a for i, a in enumerate(argv) if i not in drop]
+
+
+GENERATORS = [(mutated_still, 40), (valid_still, 5), (thin_still, 1), (huge_still, 1)]

@@ -1,0 +1,131 @@
+"""Runs slicevid for one case: time-bounded, memory-capped, its peak RSS measured by wait4.
+
+Every child runs in its own session, so a hang is ended with its whole process group. The
+wait is on the child's pidfd (an event), never a polling sleep.
+"""
+
+import os
+import resource
+import select
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Result:
+    """What one slicevid process did."""
+    argv: list
+    code: int = 0            # exit status as subprocess reports it: negative for a signal
+    seconds: float = 0.0
+    peak_rss_mib: float = 0.0
+    timed_out: bool = False
+    obeyed_sigterm: bool = True  # after a timeout: whether one SIGTERM ended it
+    stdout: bytes = b""
+    stderr: bytes = b""
+    signals_sent: list = field(default_factory=list)
+
+
+@dataclass
+class Limits:
+    """Bounds every run is held to."""
+    timeout: float = 5.0           # seconds before a run counts as hung
+    term_grace: float = 2.0        # seconds a hung run gets to obey SIGTERM before SIGKILL
+    address_space_gib: float = 4.0  # RLIMIT_AS: keeps a runaway from swapping the shared machine
+    file_size_mib: int = 256       # RLIMIT_FSIZE: a 32x18 clip never needs more
+
+
+def apply_limits(limits):
+    """Caps this process's address space and file sizes, and turns core dumps off; called once
+    in each worker, so every child inherits the caps (no preexec function: spawning stays fast)."""
+    address_space = int(limits.address_space_gib * 1024 ** 3)
+    file_size = limits.file_size_mib * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+class Child:
+    """One started slicevid process, its output going to files outside the scratch tree."""
+
+    def __init__(self, argv, cwd, env, logs, name, limits):
+        self.argv = argv
+        self.limits = limits
+        self.out_path = os.path.join(logs, name + ".out")
+        self.err_path = os.path.join(logs, name + ".err")
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.start = time.perf_counter()
+            self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                         start_new_session=True)
+        self.pidfd = os.pidfd_open(self.proc.pid)
+        self.result = Result(argv=list(argv))
+
+    def wait_for_exit(self, seconds):
+        """Waits until the process exits or `seconds` pass; True when it has exited."""
+        ready, _, _ = select.select([self.pidfd], [], [], max(0.0, seconds))
+        return bool(ready)
+
+    def send(self, signum):
+        """Sends `signum` to the process (not its group: slicevid handles its own children)."""
+        try:
+            os.kill(self.proc.pid, signum)
+            self.result.signals_sent.append(signal.Signals(signum).name)
+        except ProcessLookupError:
+            pass
+
+    def finish(self, deadline):
+        """Waits for exit until `deadline` (perf_counter); a hang gets SIGTERM, then SIGKILL.
+        Reaps the child with wait4 and returns its Result."""
+        result = self.result
+        if not self.wait_for_exit(deadline - time.perf_counter()):
+            result.timed_out = True
+            self._kill_group(signal.SIGTERM)
+            result.obeyed_sigterm = self.wait_for_exit(self.limits.term_grace)
+            if not result.obeyed_sigterm:
+                self._kill_group(signal.SIGKILL)
+        _, status, usage = os.wait4(self.proc.pid, 0)
+        self.proc.returncode = result.code = os.waitstatus_to_exitcode(status)
+        result.seconds = time.perf_counter() - self.start
+        result.peak_rss_mib = usage.ru_maxrss / 1024.0
+        os.close(self.pidfd)
+        # A killed process may have left children in its group (none expected): end them too.
+        self._kill_group(signal.SIGKILL)
+        with open(self.out_path, "rb") as out, open(self.err_path, "rb") as err:
+            result.stdout, result.stderr = out.read(1 << 20), err.read(1 << 22)
+        os.unlink(self.out_path)
+        os.unlink(self.err_path)
+        return result
+
+    def _kill_group(self, signum):
+        try:
+            os.killpg(self.proc.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def run_case_processes(runs, cwd, env, logs, limits, signal_plan=None):
+    """Starts every argv of `runs` at once (one for most cases, two for a race), optionally
+    signals the first after a delay, and returns their Results in order.
+
+    `signal_plan` is (delay, [signal numbers], gap): the first signal is sent `delay` seconds
+    after the start, each further one `gap` seconds after the one before (unless the process
+    has exited by then)."""
+    children = []
+    try:
+        for i, argv in enumerate(runs):
+            children.append(Child(argv, cwd, env, logs, f"run{i}", limits))
+        if signal_plan:
+            delay, signals, gap = signal_plan
+            for number, signum in enumerate(signals):
+                if children[0].wait_for_exit(delay if number == 0 else gap):
+                    break
+                children[0].send(signum)
+        deadline = children[0].start + limits.timeout
+        results = [child.finish(deadline) for child in children]
+        children = []
+        return results
+    finally:
+        # Only on an exception (the harness itself interrupted): leave no process behind.
+        for child in children:
+            child._kill_group(signal.SIGKILL)
