@@ -14,10 +14,10 @@ enum BatchCommand {
         usage: "slicevid batch MANIFEST [--check] [--report FILE] [--shard K/N] [--force] [options]",
         options: [
             OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and output folders; render nothing."),
-            OptionSpec("report", value: "FILE", help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
+            OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
             OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose FNV-1a 64 hash of the id, mod N, is K. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
             OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match."),
-            OptionSpec("log-format", value: "FORMAT", help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
+            OptionSpec("log-format", value: "FORMAT", kind: .choices(LogFormat.allCases.map(\.rawValue)), help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
             SharedOptions.jobs,
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary."),
             OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
@@ -35,7 +35,8 @@ enum BatchCommand {
         Exit codes: 0 every job rendered or skipped, 1 some jobs failed, 2 every job failed, 64 usage or a bad
         manifest, 66 manifest missing, 73 report or lock file not writable, 75 another run holds the lock,
         130/143 interrupted (finished jobs are kept, the report is written).
-        """)
+        """,
+        positionals: [.path])
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let console = Console.shared
