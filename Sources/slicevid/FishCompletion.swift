@@ -25,7 +25,7 @@ struct FishCompletion {
         ]
         let top = "__fish_use_subcommand"
         for command in commands {
-            lines.append("complete -c slicevid -n \(top) -a \(command.name) -d \(quoted(command.spec.abstract))")
+            lines.append("complete -c slicevid -n \(quoted(top)) -a \(command.name) -d \(quoted(command.spec.abstract))")
         }
         lines += Slicevid.options.map { line(for: $0, condition: top) }
         for command in commands {

@@ -47,7 +47,7 @@ struct CompletionTests {
 
     /// Every `-x` / `--name` in `text`.
     static func flags(in text: Substring) -> Set<String> {
-        Set(text.matches(of: /(?<![\w-])(--?[a-z0-9][a-z0-9-]*)/).map { String($0.output.1) })
+        Set(text.matches(of: /(?:^|[^\w-])(--?[a-z0-9][a-z0-9-]*)/).map { String($0.output.1) })
     }
 
     @Test("help COMMAND prints what COMMAND --help prints, for every command")
@@ -89,7 +89,8 @@ struct CompletionTests {
             /// description's `[`.
             func specs(of function: String) throws -> Set<String> {
                 let start = try #require(script.range(of: "\n\(function)() {\n"), "no \(function) in the zsh script")
-                let body = script[start.upperBound...].prefix { $0 != "}" }
+                let rest = script[start.upperBound...]
+                let body = rest[..<(rest.range(of: "\n}\n")?.lowerBound ?? rest.endIndex)]
                 return body.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("'") }
                     .reduce(into: Set<String>()) { $0.formUnion(Self.flags(in: $1.split(separator: "[").first ?? "")) }
             }
@@ -116,8 +117,8 @@ struct CompletionTests {
                     }
                 }
             }
-            #expect(flags("__fish_use_subcommand") == declared.topFlags)
-            let commands = lines.filter { $0.hasPrefix("complete -c slicevid -n __fish_use_subcommand -a ") }
+            #expect(flags("'__fish_use_subcommand'") == declared.topFlags)
+            let commands = lines.filter { $0.hasPrefix("complete -c slicevid -n '__fish_use_subcommand' -a ") }
                 .map { String($0.split(separator: " ")[6]) }
             #expect(commands == declared.commands)
             for command in declared.commands {
@@ -139,8 +140,9 @@ struct CompletionTests {
                 let section = lines.prefix { !$0.hasPrefix(".SS") && !$0.hasPrefix(".SH") }
                 let items = zip(section, section.dropFirst()).filter { $0.0 == ".TP" }.map { $0.1 }
                 return items.reduce(into: Set<String>()) { found, label in
-                    for match in label.matches(of: /\\fB((?:\\-)+)([a-z0-9-]+)\\fR/) {
-                        found.insert((match.output.1.count == 2 ? "-" : "--") + match.output.2)
+                    // roff escapes every dash: \fB\-o\fR, \fB\-\-dry\-run\fR.
+                    for match in label.matches(of: /\\fB(\\-[a-z0-9\\-]+)\\fR/) {
+                        found.insert(match.output.1.replacingOccurrences(of: "\\", with: ""))
                     }
                 }
             }
