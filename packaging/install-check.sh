@@ -30,7 +30,9 @@ if ldd "$binary" | grep -F -e "$toolchain" -e 'not found'; then
 fi
 
 # The installed presets are the ones found (not the built-in copies).
-"$binary" presets | grep -q "$prefix/share/slicevid/presets/spring.json" \
+# (The list is read whole first: grep -q would stop reading it, and pipefail would count that.)
+presets=$("$binary" presets)
+grep -qF "($prefix/share/slicevid/presets/spring.json)" <<<"$presets" \
   || { echo "install-check: slicevid presets does not list the installed presets" >&2; exit 1; }
 
 render() { "$binary" make --preset spring -o "$scratch/demo.mp4" --quiet && "$binary" probe "$scratch/demo.mp4"; }

@@ -47,9 +47,18 @@ struct ManPage {
         return [".TP", label, text(option.help)]
     }
 
-    /// Text safe in roff: backslashes and dashes escaped, no line starting with a control character.
+    /// Text safe in roff: backslashes and dashes escaped, characters beyond ASCII (…, –, ≥, ζ)
+    /// written as `\[u2026]` so any troff reads them, no line starting with a control character.
     private func text(_ plain: String) -> String {
-        let escaped = plain.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var escaped = ""
+        for scalar in plain.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            case _ where scalar.isASCII: escaped.unicodeScalars.append(scalar)
+            default: escaped += "\\[u" + String(format: "%04X", scalar.value) + "]"
+            }
+        }
         return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 }
