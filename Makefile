@@ -87,7 +87,8 @@ deb-check: deb
 	$(call tool,ffprobe,ffmpeg)
 	packaging/deb-check.sh $(DEB)
 
-# The container image (Containerfile), with podman or docker, whichever works here.
+# The container image (Containerfile), with podman or docker, whichever works here;
+# IMAGE_FLAGS adds flags to its build (e.g. --build-arg SWIFT_IMAGE=…).
 image:
 	packaging/make-image.sh $(VERSION)
 

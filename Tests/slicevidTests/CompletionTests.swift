@@ -8,7 +8,7 @@ import Testing
 
 @Suite("completions and man page")
 struct CompletionTests {
-    /// Commands and top-level flags from `slicevid help`; each command's flags from `help COMMAND`.
+    /// Commands and top-level flags from `slicevid --help`; each command's flags from its `--help`.
     struct Declared {
         var commands: [String]
         var topFlags: Set<String>
@@ -16,12 +16,12 @@ struct CompletionTests {
     }
 
     static func declared(in folder: String) throws -> Declared {
-        let overview = try CLI.run(["help"], in: folder)
+        let overview = try CLI.run(["--help"], in: folder)
         try #require(overview.status == 0, "\(overview)")
         let commands = section("COMMANDS:", of: overview.stdout).compactMap { $0.split(separator: " ").first.map(String.init) }
         var flags: [String: Set<String>] = [:]
         for command in commands {
-            let help = try CLI.run(["help", command], in: folder)
+            let help = try CLI.run([command, "--help"], in: folder)
             try #require(help.status == 0, "\(help)")
             flags[command] = optionSpellings(help.stdout)
         }
@@ -94,9 +94,11 @@ struct CompletionTests {
                 return body.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("'") }
                     .reduce(into: Set<String>()) { $0.formUnion(Self.flags(in: $1.split(separator: "[").first ?? "")) }
             }
-            #expect(try specs(of: "_slicevid") == declared.topFlags)
+            let top = try specs(of: "_slicevid")
+            #expect(top == declared.topFlags)
             for command in declared.commands {
-                #expect(try specs(of: "_slicevid_command_\(command)") == declared.flags[command], "\(command)")
+                let found = try specs(of: "_slicevid_command_\(command)")
+                #expect(found == declared.flags[command], "\(command)")
                 #expect(script.contains("\n    '\(command):"), "\(command) is not among the zsh commands")
             }
         }
@@ -146,9 +148,11 @@ struct CompletionTests {
                     }
                 }
             }
-            #expect(try flags(under: ".SH OPTIONS") == declared.topFlags)
+            let top = try flags(under: ".SH OPTIONS")
+            #expect(top == declared.topFlags)
             for command in declared.commands {
-                #expect(try flags(under: ".SS \"slicevid \(command)\"") == declared.flags[command], "\(command)")
+                let found = try flags(under: ".SS \"slicevid \(command)\"")
+                #expect(found == declared.flags[command], "\(command)")
             }
         }
     }
