@@ -33,12 +33,15 @@ struct FishCompletion {
             let condition = "__fish_seen_subcommand_from \(command.name)"
             lines += command.spec.options.map { line(for: $0, condition: condition) }
             let kinds = command.spec.positionals
+            // A positional argument is not where a flag's value goes: after `--fit` only its words.
+            let valued = command.spec.options.filter { $0.valueName != nil }.flatMap(\.spellings)
+            let notValue = valued.isEmpty ? "" : "; and not __fish_prev_arg_in \(valued.joined(separator: " "))"
             for (index, kind) in kinds.enumerated() {
                 // `slicevid presets show NAME`: the words typed so far are the program, the
                 // command and `index` positionals.
                 let position = kinds.count == 1 ? "" : "; and __slicevid_position \(index == kinds.count - 1 ? "-ge" : "-eq") \(index + 2)"
                 guard kind != .text else { continue }
-                lines.append("complete -c slicevid -n \(quoted(condition + position)) \(arguments(kind))")
+                lines.append("complete -c slicevid -n \(quoted(condition + notValue + position)) \(arguments(kind))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -49,8 +52,11 @@ struct FishCompletion {
         var words = ["complete -c slicevid -n \(quoted(condition))"]
         if let short = option.short { words.append("-s \(short)") }
         words.append("-l \(option.name)")
-        // -r: the option takes a value, which comes from `arguments` (nothing for free text).
-        if option.valueName != nil { words += ["-r", arguments(option.kind)].filter { !$0.isEmpty } }
+        // The option takes a value (-r), which is a file (-F) or only the words given (-x = -r -f).
+        if option.valueName != nil {
+            let files = [ValueKind.path, .preset].contains(option.kind)
+            words += [files ? "-r" : "-x", arguments(option.kind)].filter { !$0.isEmpty }
+        }
         words.append("-d \(quoted(option.summary))")
         return words.joined(separator: " ")
     }
