@@ -40,16 +40,6 @@ extension OptionSpec {
     var spellings: [String] { (short.map { ["-\($0)"] } ?? []) + ["--" + name] }
 }
 
-/// What an option's value or a positional argument is, for shell completions: free text, a
-/// path, a preset (name or file), one word of a fixed list, or a command's name.
-enum ValueKind: Equatable {
-    case text
-    case path
-    case preset
-    case choices([String])
-    case command
-}
-
 /// What a command line said, keyed by canonical option name.
 struct ParsedArguments {
     var values: [String: [String]] = [:]
