@@ -14,13 +14,20 @@ mkdir -p "$stage"
 PREFIX=/usr DESTDIR=$stage ZSHDIR=/usr/share/zsh/vendor-completions "$here/packaging/install.sh" install >/dev/null
 rm "$stage/usr/share/slicevid/installed-folders"
 gzip -9n "$stage/usr/share/man/man1/slicevid.1"
+# The maintainer: Debian's DEBFULLNAME/DEBEMAIL when set, else the git identity building it.
+name=${DEBFULLNAME:-$(git -C "$here" config user.name 2>/dev/null || echo "slicevid developers")}
+email=${DEBEMAIL:-$(git -C "$here" config user.email 2>/dev/null || echo "slicevid@localhost")}
+maintainer="$name <$email>"
 doc=$stage/usr/share/doc/slicevid
 mkdir -p "$doc"
 install -m 644 "$here/packaging/copyright" "$doc/copyright"
-# The changelog's date is the last commit's, so the package is the same bytes when rebuilt.
-date=$(git -C "$here" log -1 --format=%cD 2>/dev/null || date -R)
-printf 'slicevid (%s) stable; urgency=medium\n\n  * Release %s; see README.md.\n\n -- slicevid developers <slicevid@localhost>  %s\n' \
-  "$version" "$version" "$date" | gzip -9n > "$doc/changelog.Debian.gz"
+# Dates are the last commit's (the changelog's, and dpkg-deb clamps file times to
+# SOURCE_DATE_EPOCH), so a rebuild of the same commit is the same package.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)}
+date=$(date -R -u -d "@$SOURCE_DATE_EPOCH")
+# A native package (no Debian revision), so its changelog is changelog.gz.
+printf 'slicevid (%s) stable; urgency=medium\n\n  * Release %s; see README.md.\n\n -- %s  %s\n' \
+  "$version" "$version" "$maintainer" "$date" | gzip -9n > "$doc/changelog.gz"
 
 # dpkg-shlibdeps wants a source tree with debian/control; a minimal one beside the stage does.
 mkdir -p "$work/debian"
@@ -33,7 +40,7 @@ cat > "$stage/DEBIAN/control" <<CONTROL
 Package: slicevid
 Version: $version
 Architecture: $arch
-Maintainer: slicevid developers <slicevid@localhost>
+Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends
 Section: video
