@@ -36,7 +36,7 @@ enum CompletionsCommand {
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let words = arguments.positionals
         guard words.count == 1, let shell = Shell(rawValue: words[0]) else {
-            let got = words.isEmpty ? "no shell" : "'\(words.joined(separator: " "))'"
+            let got = words.isEmpty ? "no shell" : words.joined(separator: " ").debugDescription
             Console.shared.error("slicevid: error: completions needs one shell, \(Shell.allCases.map(\.rawValue).joined(separator: ", ")); got \(got)\n")
             return .usage
         }

@@ -18,7 +18,7 @@ enum HelpCommand {
         }
         guard words.count == 1, let command = Slicevid.command(name) else {
             let names = Slicevid.commands.map(\.name).joined(separator: ", ")
-            Console.shared.error("slicevid: error: help takes one command name (\(names)); got '\(words.joined(separator: " "))'\n")
+            Console.shared.error("slicevid: error: help takes one command name (\(names)); got \(words.joined(separator: " ").debugDescription)\n")
             return .usage
         }
         Console.shared.output(command.spec.help)

@@ -56,7 +56,8 @@ enum Slicevid {
             return .success
         default:
             guard let command = command(name) else {
-                Console.shared.error("slicevid: error: unknown command '\(name)'; commands: \(commands.map(\.name).joined(separator: ", "))\n")
+                // debugDescription quotes the name and escapes control characters.
+                Console.shared.error("slicevid: error: unknown command \(name.debugDescription); commands: \(commands.map(\.name).joined(separator: ", "))\n")
                 return .usage
             }
             return command(Array(arguments.dropFirst()))

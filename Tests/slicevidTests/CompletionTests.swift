@@ -63,6 +63,11 @@ struct CompletionTests {
             #expect(try CLI.run(["help"], in: folder).stdout == (try CLI.run(["--help"], in: folder)).stdout)
             let unknown = try CLI.run(["help", "render"], in: folder)
             #expect(unknown.status == 64 && unknown.stderrIsOneLine && unknown.stderr.contains("render"), "\(unknown)")
+            // A name with control characters is echoed escaped, never raw into a terminal or log.
+            for arguments in [["help", "x\u{1B}[2J\ny"], ["x\u{1B}[2J\ny"], ["completions", "x\u{1B}[2J\ny"]] {
+                let odd = try CLI.run(arguments, in: folder)
+                #expect(odd.status == 64 && odd.stderrIsOneLine && !odd.stderr.contains("\u{1B}"), "\(odd)")
+            }
         }
     }
 
