@@ -14,10 +14,10 @@ enum BatchCommand {
         usage: "slicevid batch MANIFEST [--check] [--report FILE] [--shard K/N] [--force] [options]",
         options: [
             OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would replace or delete; render nothing."),
-            OptionSpec("report", value: "FILE", help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
+            OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
             OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose FNV-1a 64 hash of the id, mod N, is K. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
             OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record."),
-            OptionSpec("log-format", value: "FORMAT", help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
+            OptionSpec("log-format", value: "FORMAT", kind: .choices(LogFormat.allCases.map(\.rawValue)), help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
             SharedOptions.jobs,
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary."),
             OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
@@ -38,7 +38,8 @@ enum BatchCommand {
         manifest, 66 manifest missing, 73 report or lock file not writable (or the lock file is a symlink or not
         slicevid's), 75 another run holds the lock, 130/143 interrupted (finished jobs are kept, the report is
         written, after a second signal too).
-        """)
+        """,
+        positionals: [.path])
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let console = Console.shared
@@ -99,7 +100,7 @@ enum BatchCommand {
             for problem in job.problems { console.error("slicevid: \(request.manifest.path): job \(InputText.quoted(job.id)): \(problem)\n") }
         }
         for job in checks {
-            for change in job.changes { console.error("slicevid: \(request.manifest.path): job '\(job.id)': \(change)\n") }
+            for change in job.changes { console.error("slicevid: \(request.manifest.path): job \(InputText.quoted(job.id)): \(change)\n") }
         }
         let failing = checks.filter { !$0.problems.isEmpty }.count
         console.error("slicevid: \(request.manifest.path): \(checks.count) job\(checks.count == 1 ? "" : "s") checked, \(failing == 0 ? "all ready to render" : "\(failing) with problems")\n")
