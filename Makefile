@@ -7,6 +7,8 @@ PREFIX  ?= /usr/local
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 RELEASE := .build/release/slicevid
+CC      ?= cc
+BENCH_TOOLS := .build/bench/framecopy .build/bench/floor
 
 .PHONY: all deps build debug demo test bench install clean
 
@@ -32,11 +34,20 @@ demo: build
 	$(RELEASE) make --preset spring -o out/demo.mp4 --force
 	@echo "demo written to out/demo.mp4"
 
-# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it).
-bench: build
+# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it) and
+# with the machine's own limits (bench/*.c: whole-frame copy rate, start-up floor).
+bench: build $(BENCH_TOOLS)
 	@command -v ffmpeg >/dev/null 2>&1 || { echo "make: installing the ffmpeg CLI (benchmark peer only)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
 	python3 bench/bench.py $(BENCH_ARGS)
+
+.build/bench/framecopy: bench/framecopy.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -pthread -o $@ $<
+
+.build/bench/floor: bench/floor.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil)
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 test: deps

@@ -95,8 +95,8 @@ public struct Compositor: Sendable {
                 let scale = vertical ? Double(plane.height) / Double(plan.spec.height) : Double(plane.width) / Double(plan.spec.width)
                 let shift = { (offset: Double) in Int((offset * scale).rounded()) }
                 let sources = PlaneSources(outgoing: plane, incoming: destination.planes[p],
-                                           outgoingStrips: cuts?.source, incomingStrips: cuts?.destination,
-                                           fill: fill.row(p), sampleBytes: sampleBytes[p], index: p)
+                                           outgoingCut: cuts?.source.start(plane: p), incomingCut: cuts?.destination.start(plane: p),
+                                           fill: fill.row(p), sampleBytes: sampleBytes[p])
                 return PlaneDrawing(strips: plan.layout, direction: plan.spec.direction,
                                     shifts: (outgoing.map(shift), incoming.map(shift)), sources: sources)
             }

@@ -7,12 +7,12 @@
 struct PlaneSources {
     var outgoing: Plane
     var incoming: Plane
-    var outgoingStrips: StillStrips?
-    var incomingStrips: StillStrips?
+    /// This plane of each still cut into strips (`StillStrips.start`), when strips are vertical.
+    var outgoingCut: UnsafePointer<UInt8>?
+    var incomingCut: UnsafePointer<UInt8>?
     /// One row of the plane filled with the background.
     var fill: UnsafePointer<UInt8>
     var sampleBytes: Int
-    var index: Int
 }
 
 /// One plane of one frame as patches in lanes: within a lane patches are in row order and
@@ -43,6 +43,8 @@ struct PlaneDrawing {
         // the same row) are one group and become one wide patch per piece.
         var group: (start: Int, end: Int, strip: Int, count: Int, cover: StripCover)?
         var byPiece: [[Patch]] = []
+        patches.reserveCapacity(3 * strips.count)
+        if vertical { lanes.reserveCapacity(strips.count) }
         func flush() {
             guard let g = group else { return }
             let first = patches.count
@@ -87,17 +89,17 @@ struct PlaneDrawing {
     private static func verticalPatch(columns: Range<Int>, rows: Range<Int>, origin: StripCover.Origin, cut: Int?,
                                       sources: PlaneSources) -> Patch {
         let b = sources.sampleBytes, x = columns.lowerBound * b, width = columns.count * b
-        let shift: Int, plane: Plane, strips: StillStrips?
+        let shift: Int, plane: Plane, planeCut: UnsafePointer<UInt8>?
         switch origin {
         case .fill:
             return Patch(rows: rows, x: x, width: width, origin: sources.fill + x, step: 0)
-        case .outgoing(let d): (shift, plane, strips) = (d, sources.outgoing, sources.outgoingStrips)
-        case .incoming(let d): (shift, plane, strips) = (d, sources.incoming, sources.incomingStrips)
+        case .outgoing(let d): (shift, plane, planeCut) = (d, sources.outgoing, sources.outgoingCut)
+        case .incoming(let d): (shift, plane, planeCut) = (d, sources.incoming, sources.incomingCut)
         }
         let first = rows.lowerBound - shift
-        if cut != nil, let strips {
-            let start = strips.start(plane: sources.index, x: x, rows: plane.height)
-            return Patch(rows: rows, x: x, width: width, origin: start + first * width, step: width)
+        if cut != nil, let planeCut {
+            // The strips left of this one take x bytes of each of the plane's rows.
+            return Patch(rows: rows, x: x, width: width, origin: planeCut + x * plane.height + first * width, step: width)
         }
         return Patch(rows: rows, x: x, width: width, origin: plane.row(first) + x, step: plane.stride)
     }

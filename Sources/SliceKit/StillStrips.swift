@@ -34,7 +34,7 @@ final class StillStrips: @unchecked Sendable {
             for s in 0..<strips.count {
                 let (x, width) = columns(s, plane: p, width: plane.width)
                 Patch.copyRows(plane.height, width: width, from: plane.row(0) + x, step: plane.stride,
-                               to: start(plane: p, x: x, rows: plane.height), stride: width)
+                               to: storage.assumingMemoryBound(to: UInt8.self) + planeStarts[p] + x * plane.height, stride: width)
             }
         }
     }
@@ -48,11 +48,10 @@ final class StillStrips: @unchecked Sendable {
         return (x0 * sampleBytes[p], (x1 - x0) * sampleBytes[p])
     }
 
-    /// The first byte of the strip of plane `p` whose rows start at byte `x` of a row, the
-    /// plane having `rows` rows: the strips before it take `x` bytes of every row.
-    @inline(__always)
-    func start(plane p: Int, x: Int, rows: Int) -> UnsafeMutablePointer<UInt8> {
-        (storage + planeStarts[p] + x * rows).assumingMemoryBound(to: UInt8.self)
+    /// Plane `p`'s strips: the strip whose rows start at byte `x` of a plane row begins at
+    /// `start(plane:) + x × rows`, the strips left of it taking `x` bytes of each row.
+    func start(plane p: Int) -> UnsafePointer<UInt8> {
+        UnsafePointer((storage + planeStarts[p]).assumingMemoryBound(to: UInt8.self))
     }
 }
 
