@@ -8,7 +8,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
 RELEASE := .build/release/slicevid
 CC      ?= cc
-BENCH_TOOLS := .build/bench/framecopy .build/bench/floor
+BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders
 
 .PHONY: all deps build debug demo test bench install clean
 
@@ -44,6 +44,11 @@ bench: build $(BENCH_TOOLS)
 .build/bench/framecopy: bench/framecopy.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -pthread -o $@ $<
+
+# Not run by bench.py: `.build/bench/orders 1920x1080` compares memory orders (README, Performance).
+.build/bench/orders: bench/orders.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $<
 
 .build/bench/floor: bench/floor.c | deps
 	@mkdir -p $(@D)

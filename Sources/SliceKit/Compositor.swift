@@ -76,8 +76,8 @@ public struct Compositor: Sendable {
         max(1, budget / max(1, source.planes[p].width * sampleBytes[p]))
     }
 
-    /// The bytes of a band of rows. Measured on 1080p and 4K frames (bench/stripcopy.c's
-    /// orders): 32–128 KiB all did about as well, within the L2 cache of current cores.
+    /// The bytes of a band of rows: 32–128 KiB did about as well on 1080p and 4K frames
+    /// (bench/orders.c), all within the L2 cache of current cores.
     static let bandBytes = 64 << 10
 
     /// How each plane of `content` is drawn.

@@ -53,7 +53,13 @@ struct Patch {
             for _ in 0..<count { overlapping(UInt64.self, width, from, to); from += step; to += stride }
         case 16...32:
             for _ in 0..<count { overlapping(SIMD16<UInt8>.self, width, from, to); from += step; to += stride }
-        case 33...largeRow:
+        case 33...64:
+            // A 4K luma strip: the row's first two vectors and its last two (overlapping).
+            for _ in 0..<count {
+                overlapping(SIMD32<UInt8>.self, width, from, to)
+                from += step; to += stride
+            }
+        case 65...largeRow:
             for _ in 0..<count {
                 var offset = 0
                 while offset + 16 < width {

@@ -41,7 +41,7 @@ struct PlaneDrawing {
         let across = vertical ? plane.width : plane.height, along = vertical ? plane.height : plane.width
         // Neighbouring strips showing the same thing (both gone to background, or settled on
         // the same row) are one group and become one wide patch per piece.
-        var group: (start: Int, end: Int, strip: Int, count: Int, cover: StripCover)?
+        var group: (start: Int, end: Int, count: Int, cover: StripCover)?
         var byPiece: [[Patch]] = []
         patches.reserveCapacity(3 * strips.count)
         if vertical { lanes.reserveCapacity(strips.count) }
@@ -52,7 +52,7 @@ struct PlaneDrawing {
             g.cover.forEachPiece(extent: along) { part, origin in
                 let patch = vertical
                     ? Self.verticalPatch(columns: g.start..<g.end, rows: part, origin: origin,
-                                         cut: g.count == 1 ? g.strip : nil, sources: sources)
+                                         oneStrip: g.count == 1, sources: sources)
                     : Self.horizontalPatch(rows: g.start..<g.end, columns: part, origin: origin, sources: sources)
                 if vertical {
                     patches.append(patch)
@@ -69,10 +69,10 @@ struct PlaneDrawing {
             if start == end { continue }
             let cover = StripCover(outgoing: shifts.outgoing[s], incoming: shifts.incoming[s], extent: along)
             if let g = group, g.cover == cover {
-                group = (g.start, end, g.strip, g.count + 1, cover)
+                group = (g.start, end, g.count + 1, cover)
             } else {
                 flush()
-                group = (start, end, s, 1, cover)
+                group = (start, end, 1, cover)
             }
         }
         flush()
@@ -84,9 +84,10 @@ struct PlaneDrawing {
         }
     }
 
-    /// A vertical group `columns` wide (in samples), `rows` of it showing `origin`; `cut` is
-    /// the strip's index when the group is one strip, whose cut copy is then read.
-    private static func verticalPatch(columns: Range<Int>, rows: Range<Int>, origin: StripCover.Origin, cut: Int?,
+    /// A vertical group `columns` wide (in samples), `rows` of it showing `origin`. A group of
+    /// one strip is read from the still's cut copy; a wider one from the still itself, where
+    /// its strips' pieces of a row are contiguous.
+    private static func verticalPatch(columns: Range<Int>, rows: Range<Int>, origin: StripCover.Origin, oneStrip: Bool,
                                       sources: PlaneSources) -> Patch {
         let b = sources.sampleBytes, x = columns.lowerBound * b, width = columns.count * b
         let shift: Int, plane: Plane, planeCut: UnsafePointer<UInt8>?
@@ -97,7 +98,7 @@ struct PlaneDrawing {
         case .incoming(let d): (shift, plane, planeCut) = (d, sources.incoming, sources.incomingCut)
         }
         let first = rows.lowerBound - shift
-        if cut != nil, let planeCut {
+        if oneStrip, let planeCut {
             // The strips left of this one take x bytes of each of the plane's rows.
             return Patch(rows: rows, x: x, width: width, origin: planeCut + x * plane.height + first * width, step: width)
         }
