@@ -9,6 +9,9 @@
 public struct SequenceCompositor: Sendable {
     public let plan: SequencePlan
     private let compositors: [MotionBlur]
+    /// Stills cut into strips for the sequence's vertical transitions: one per still and strip
+    /// count, however many transitions share it.
+    let stillsCut: Int
 
     /// - Parameters:
     ///   - plan: the sequence's timeline.
@@ -34,6 +37,7 @@ public struct SequenceCompositor: Sendable {
             let compositor = Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1], cut: cut)
             return MotionBlur(compositor, scratch: scratch)
         }
+        stillsCut = cuts.values.reduce(0) { $0 + $1.count }
     }
 
     /// Scratch sets made for blurred frames over the whole sequence (they are shared by its
