@@ -119,8 +119,8 @@ struct SampleMean {
 /// Reusable scratch for blurred frames: a band of one sample's picture and the band's running
 /// sums, `bandBytes` samples each (or one row, if wider), one set per thread blurring at a time.
 final class ScratchPool: Sendable {
-    /// Samples in a band: its picture, and its sums at two bytes each, fit a core's L2 cache
-    /// three times over.
+    /// Samples in a band: its picture (32 KiB) and its sums at two bytes each (64 KiB) stay in
+    /// a core's L2 cache while every sample of the band is drawn and added.
     static let bandBytes = 32 << 10
 
     final class Buffers: @unchecked Sendable {
