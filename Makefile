@@ -16,6 +16,8 @@ DEB     := slicevid_$(VERSION)_$(ARCH).deb
 # Installs a Debian package's tool when its command is missing: $(call tool,COMMAND,PACKAGE).
 tool = @command -v $(1) >/dev/null 2>&1 || { echo "make: installing $(2) (for $(1))"; \
 	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(2) >/dev/null; }
+CC      ?= cc
+BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders
 
 .PHONY: all deps build debug demo test bench fuzz install uninstall install-check deb deb-check image gallery clean
 
@@ -50,8 +52,9 @@ demo: build
 	$(RELEASE) make --preset spring -o out/demo.mp4 --force
 	@echo "demo written to out/demo.mp4"
 
-# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it).
-bench: build
+# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it) and
+# with the machine's own limits (bench/*.c: whole-frame copy rate, start-up floor).
+bench: build $(BENCH_TOOLS)
 	@command -v ffmpeg >/dev/null 2>&1 || { echo "make: installing the ffmpeg CLI (benchmark peer only)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
 	python3 bench/bench.py $(BENCH_ARGS)
@@ -69,6 +72,19 @@ fuzz: build
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(FUZZ_TOOLS) >/dev/null; \
 	fi
 	python3 fuzz/fuzz.py --seed $(SEED) --seconds $(SECONDS) --jobs $(JOBS) $(FUZZ_ARGS)
+
+.build/bench/framecopy: bench/framecopy.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -pthread -o $@ $<
+
+# Not run by bench.py: `.build/bench/orders 1920x1080` compares memory orders (README, Performance).
+.build/bench/orders: bench/orders.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $<
+
+.build/bench/floor: bench/floor.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil)
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 test: deps
