@@ -17,6 +17,8 @@
 static inline int cffmpeg_error_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: "the stream is drained".
 static inline int cffmpeg_error_eof(void) { return AVERROR_EOF; }
+/// AVERROR_EXIT: "stopped on request" (what an I/O or interrupt callback returns to abort).
+static inline int cffmpeg_error_exit(void) { return AVERROR_EXIT; }
 /// AVERROR(e) for any errno value.
 static inline int cffmpeg_error_from_errno(int e) { return AVERROR(e); }
 /// AV_NOPTS_VALUE: "no timestamp".
