@@ -5,7 +5,7 @@
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
+FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev zlib1g-dev
 RELEASE := .build/release/slicevid
 
 .PHONY: all deps build debug demo test bench install clean
@@ -14,7 +14,7 @@ all: build
 
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || \
-	    ! pkg-config --exists libavcodec libavformat libswscale libavutil; then \
+	    ! pkg-config --exists libavcodec libavformat libswscale libavutil zlib; then \
 	  echo "make: installing FFmpeg development packages ($(FFMPEG_DEV))"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(FFMPEG_DEV) >/dev/null; \

@@ -1,5 +1,6 @@
-// Reads a still (PNG, JPEG, WebP, BMP, TIFF, …) with libavformat/libavcodec and fits it to the
-// frame with libswscale. Runs once per input, never per frame.
+// Reads a still (PNG, JPEG, WebP, BMP, TIFF, GIF, AVIF, JPEG XL) with libavformat/libavcodec and
+// fits it to the frame with libswscale. Runs once per input, never per frame. Decoding itself,
+// strict and bounded, is in StillDecoder+Decoding.swift.
 
 import CFFmpeg
 import Foundation
@@ -11,12 +12,16 @@ public enum StillDecoder {
     /// - Parameters:
     ///   - fit: `.cover` fills the frame and crops the overflow; `.contain` letterboxes.
     ///   - background: shown around a contained picture and under translucent pixels.
+    ///   - focus: the point of the still cover keeps in view, as fractions of its upright
+    ///     width and height; the centre by default.
+    ///   - isCancelled: polled while the file is read; once it says yes decoding stops.
     /// - Returns: an RGBA picture of exactly `width` × `height`.
     /// - Throws: `MediaError` of kind `.inputMissing` or `.inputInvalid`, naming the file.
-    public static func load(path: String, width: Int, height: Int, fit: FitMode,
-                            background: RGBAColor) throws(MediaError) -> RGBAImage {
-        let frame = try decodeFirstFrame(path: path)
-        return try fitted(frame, path: path, width: width, height: height, fit: fit, background: background)
+    public static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+                            focus: (x: Double, y: Double) = (0.5, 0.5),
+                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> RGBAImage {
+        let frame = try decodeFirstFrame(path: path, isCancelled: isCancelled)
+        return try fitted(frame, path: path, frame: (width, height), fit: fit, background: background, focus: focus)
     }
 
     /// Like `load`, converted to the render's `layout`: what the compositor draws from. A still
@@ -24,36 +29,20 @@ public enum StillDecoder {
     /// converted straight from the decoder's picture, with no RGBA copy in between; the bytes
     /// are the same either way.
     public static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
-                                  layout: PixelLayout) throws(MediaError) -> PlanarImage {
-        let frame = try decodeFirstFrame(path: path)
+                                  layout: PixelLayout, focus: (x: Double, y: Double) = (0.5, 0.5),
+                                  isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
+        let frame = try decodeFirstFrame(path: path, isCancelled: isCancelled)
         let planes = frame.planes(count: 1)
         if let order = frame.packedOrder, frame.width == width, frame.height == height,
            frame.orientation == .upright, let base = planes.data[0] {
             return PlanarImage.converting(UnsafePointer(base), width: width, height: height,
                                           rowStride: Int(planes.strides[0]), order: order, into: layout)
         }
-        return try fitted(frame, path: path, width: width, height: height, fit: fit, background: background).planar(layout)
+        return try fitted(frame, path: path, frame: (width, height), fit: fit, background: background, focus: focus)
+            .planar(layout)
     }
 
-    /// A decoded picture turned upright, scaled and placed on a `width` × `height` canvas.
-    private static func fitted(_ frame: Frame, path: String, width: Int, height: Int,
-                               fit: FitMode, background: RGBAColor) throws(MediaError) -> RGBAImage {
-        let sourceWidth = frame.width, sourceHeight = frame.height
-        // A photo stored sideways with an EXIF orientation is fitted as it is meant to be seen.
-        let orientation = frame.orientation
-        let upright = orientation.turnedSize(width: sourceWidth, height: sourceHeight)
-        let scaled = fittedSize(source: upright, frame: (width, height), fit: fit)
-        // Scaled as stored, to the size that is `scaled` once turned; turning is then an exact
-        // reshuffle of the small picture, not of the full-size photo.
-        let stored = orientation.turnedSize(width: scaled.width, height: scaled.height)
-        let rgba = orientation.apply(to: try convertToRGBA(frame, width: stored.width, height: stored.height, path: path))
-        // An opaque picture that already fills the frame needs no placing: skip the copy.
-        let hasAlpha = frame.hasAlphaChannel
-        if scaled.width == width && scaled.height == height && !hasAlpha { return rgba }
-        return rgba.centred(onCanvasWidth: width, height: height, background: background)
-    }
-
-    /// The size a picture is scaled to before it is centred: covering or contained, aspect
+    /// The size a picture is scaled to before it is placed: covering or contained, aspect
     /// kept, never smaller than one pixel.
     public static func fittedSize(source: (width: Int, height: Int), frame: (width: Int, height: Int),
                                   fit: FitMode) -> (width: Int, height: Int) {
@@ -66,119 +55,116 @@ public enum StillDecoder {
         return (max(1, w), max(1, h))
     }
 
-    /// Checks that `path` is a file this process can read, without decoding it.
-    /// - Throws: `MediaError` of kind `.inputMissing` naming the file.
+    /// Checks that `path` is a regular file this process can read, without decoding it and
+    /// without blocking: a FIFO, a device or a socket is refused at once, before any open that
+    /// could wait on it.
+    /// - Throws: `MediaError` of kind `.inputMissing` naming the file and what it is.
     public static func checkReadable(path: String) throws(MediaError) {
         _ = try InputFile(path: path)
     }
 
-    private static func decodeFirstFrame(path: String) throws(MediaError) -> Frame {
-        let file = try InputFile(path: path)
-        let notAnImage = MediaError(.inputInvalid, subject: path,
-                                    message: "is not a readable image (accepted: PNG, JPEG, WebP, BMP, TIFF)")
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(file: file)
-            try demuxer.findStreamInfo()
-        } catch {
-            throw notAnImage
-        }
-        guard let (streamIndex, stream, decoder) = demuxer.bestVideoStream() else { throw notAnImage }
-        let codec = try CodecContext(codec: decoder, subject: path)
-        let codecContext = codec.pointer
-        guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0 else { throw notAnImage }
-        // Explode on damage: a truncated or corrupt still must be refused, not half-drawn. Not for
-        // TIFF: its decoder explodes on any tag it does not know (even FFmpeg's own ResolutionUnit),
-        // and it already refuses strips and directories that lie beyond the end of the file.
-        codecContext.pointee.err_recognition |= AV_EF_BUFFER | AV_EF_BITSTREAM | AV_EF_CRCCHECK
-        if decoder.pointee.id != AV_CODEC_ID_TIFF { codecContext.pointee.err_recognition |= AV_EF_EXPLODE }
-        codecContext.pointee.thread_count = 1
-        do { try codec.open() } catch { throw notAnImage }
-
-        // A file that does not even start like an image is "not an image", not "damaged".
-        let damaged = hasImageSignature(path: path)
-            ? MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt; could not decode a whole picture")
-            : notAnImage
-        let packet = try Packet(subject: path)
-        let frame = try Frame(subject: path)
-        var flushed = false
-        while true {
-            let received = codec.receiveFrame(frame)
-            if received == .ready {
-                if frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0
-                    || (decoder.pointee.id == AV_CODEC_ID_MJPEG && !jpegEndsWithEndOfImage(path: path)) {
-                    throw damaged
-                }
-                return frame
-            }
-            if received != .needsInput || flushed { throw damaged }
-            packet.unref()
-            let read = demuxer.read(into: packet)
-            if read < 0 {
-                // End of file: drain the decoder once.
-                guard codec.sendPacket(nil) >= 0 else { throw damaged }
-                flushed = true
-                continue
-            }
-            if packet.streamIndex != streamIndex { continue }
-            if codec.sendPacket(packet) < 0 { throw damaged }
-        }
+    /// A decoded picture turned upright, the part the frame shows scaled, and placed on a
+    /// `frame`-sized canvas. Only that part (and the filter's margin around it) is scaled, so
+    /// the memory this takes depends on the frame and the decoded still, never on how far
+    /// cover enlarges the still.
+    private static func fitted(_ picture: Frame, path: String, frame: (width: Int, height: Int), fit: FitMode,
+                               background: RGBAColor, focus: (x: Double, y: Double)) throws(MediaError) -> RGBAImage {
+        // A photo stored sideways with an EXIF orientation is fitted as it is meant to be seen.
+        let orientation = picture.orientation
+        let stored = (width: picture.width, height: picture.height)
+        let upright = orientation.turnedSize(width: stored.width, height: stored.height)
+        let placement = StillFit(source: upright, frame: frame, fit: fit, focus: focus)
+        let window = placement.window(source: upright, rules: edgeRules(picture, orientation))
+        let crop = try picture.cropped(to: orientation.storedRect(of: window.source, stored: stored), subject: path)
+        // Scaled as stored, to the size that is the window's once turned; turning is then an
+        // exact reshuffle of the small picture, not of the full-size photo.
+        let target = orientation.turnedSize(width: window.scaledWidth, height: window.scaledHeight)
+        let scaled = orientation.apply(to: try convertToRGBA(crop, width: target.width, height: target.height, path: path))
+        let visible = scaled.cropped(x: window.offsetX, y: window.offsetY,
+                                     width: placement.visible.width, height: placement.visible.height)
+        // An opaque picture that already fills the frame needs no placing: skip the copy.
+        if visible.width == frame.width && visible.height == frame.height && !picture.hasAlphaChannel { return visible }
+        return visible.centred(onCanvasWidth: frame.width, height: frame.height, background: background)
     }
 
-    /// Whether the file starts with the signature of a PNG, JPEG, WebP, BMP or TIFF file.
-    private static func hasImageSignature(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 12)) ?? Data())
-        func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
-        }
-        return starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF])
-            || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8))
-            || starts(Array("BM".utf8)) || starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
+    /// Where the crop's edges may fall on each upright axis: on whole chroma samples (and
+    /// whole bytes of 1-bit pictures) of the stored picture, and on even columns for RGB too,
+    /// because libswscale averages RGB input's chroma in pairs of columns: a crop starting
+    /// between a pair's two columns would pair them differently from the whole still.
+    private static func edgeRules(_ picture: Frame, _ orientation: Orientation) -> (x: StillFit.EdgeRule, y: StillFit.EdgeRule) {
+        let alignment = picture.cropAlignment
+        let columns = alignment.x % 2 == 0 ? alignment.x : 2 * alignment.x
+        // Upright x comes from stored x when `a` is set (mirrored when negative), else from stored y.
+        let x = orientation.a != 0 ? StillFit.EdgeRule(unit: columns, flipped: orientation.a < 0)
+                                   : StillFit.EdgeRule(unit: alignment.y, flipped: orientation.c < 0)
+        let y = orientation.d != 0 ? StillFit.EdgeRule(unit: alignment.y, flipped: orientation.d < 0)
+                                   : StillFit.EdgeRule(unit: columns, flipped: orientation.b < 0)
+        return (x, y)
     }
 
-    /// Whether a JPEG file's last scan is followed by an end-of-image marker. FFmpeg's MJPEG
-    /// decoder "emulates" a missing EOI and returns a picture whose tail was never coded, even
-    /// with `AV_EF_EXPLODE`, so a file cut inside its last scan must be caught from its bytes.
-    private static func jpegEndsWithEndOfImage(path: String) -> Bool {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else { return false }
-        // In entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so walking
-        // back from the end meets EOI (FF D9) first in a whole file and SOS (FF DA) first in a cut one.
-        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
-            for i in stride(from: bytes.count - 2, through: 0, by: -1) where bytes[i] == 0xFF {
-                if bytes[i + 1] == 0xD9 { return true }
-                if bytes[i + 1] == 0xDA { return false }
-            }
-            return false
-        }
-    }
+    /// The most libswscale shrinks a side in one step. Beyond about 42:1 its bicubic filters
+    /// lose precision and shift colours (a flat #C83C1E comes out #BC2F21); further is taken in
+    /// steps, each at most this.
+    static let largestShrink = 40
 
-    /// Scales and converts a decoded frame to RGBA, honouring its colour matrix and range.
-    private static func convertToRGBA(_ frame: Frame, width: Int, height: Int,
-                                      path: String) throws(MediaError) -> RGBAImage {
-        let encoding = frame.scalerSource
+    /// Scales and converts a decoded picture to RGBA, honouring its colour matrix and range.
+    static func convertToRGBA(_ picture: Frame, width: Int, height: Int, path: String) throws(MediaError) -> RGBAImage {
+        if picture.width > width * largestShrink || picture.height > height * largestShrink {
+            let step = (width: max(width, (picture.width + largestShrink - 1) / largestShrink),
+                        height: max(height, (picture.height + largestShrink - 1) / largestShrink))
+            let halfway = try convertToRGBA(picture, width: step.width, height: step.height, path: path)
+            return try convertToRGBA(try halfway.frame(subject: path), width: width, height: height, path: path)
+        }
+        let encoding = picture.scalerSource
         // An RGB still already at the frame size only needs its bytes reordered: libswscale's
         // unscaled converters do that exactly and ~10× faster than the filtering path.
-        let sameSize = frame.width == width && frame.height == height
+        let sameSize = picture.width == width && picture.height == height
         let isRGB = encoding.color == .rgb && av_pix_fmt_desc_get(encoding.format).pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
-        let scaler = try Scaler(
-            from: (frame.width, frame.height, encoding.format, encoding.color),
-            to: (width, height, AV_PIX_FMT_RGBA, .rgb),
-            flags: sameSize && isRGB ? SWS_POINT : SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
-        let source = frame.planes()
+        var flags = sameSize && isRGB ? SWS_POINT : SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        // A sliver a few pixels wide takes libswscale's full-chroma input: its usual input path
+        // mis-weights the last columns' chroma (#C83C1E shrunk from 9 columns to 2 comes out
+        // #B5413A), which in a sliver is most of the picture. Never the case for a frame-sized fit.
+        if width < 8 { flags |= SWS_FULL_CHR_H_INP }
+        let scaler: Scaler
+        do {
+            scaler = try Scaler(from: (picture.width, picture.height, encoding.format, encoding.color),
+                                to: (width, height, AV_PIX_FMT_RGBA, .rgb), flags: flags)
+        } catch {
+            throw MediaError(.inputInvalid, subject: path, message: "could not be converted to RGB (\(error.message))")
+        }
         // libswscale writes every byte (opaque alpha for formats without alpha), so the buffer
         // is not cleared first: at 4K that would be a 33 MB pass for nothing.
         var failure: MediaError?
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             do throws(MediaError) {
-                try scaler.scale(source, into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
+                try scaler.scale(picture.planes(), into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
             } catch {
                 failure = error
             }
             count = width * height * 4
         }
-        if failure != nil { throw MediaError(.inputInvalid, subject: path, message: "could not be converted to RGB (libswscale failed)") }
+        if let failure { throw MediaError(.inputInvalid, subject: path, message: "could not be converted to RGB (\(failure.message))") }
         return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+extension RGBAImage {
+    /// This picture as an RGBA AVFrame (full range), in FFmpeg's own padded, aligned buffer:
+    /// libswscale reads a little past the end of a row, which a Swift array does not allow.
+    func frame(subject: String) throws(MediaError) -> Frame {
+        let frame = try Frame(subject: subject)
+        frame.pointer.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        try frame.allocateBuffer(subject: subject)
+        let plane = frame.planes(count: 1)
+        guard let base = plane.data[0] else { throw MediaError.outOfMemory(subject: subject) }
+        pixels.withUnsafeBufferPointer { source in
+            for row in 0..<height {
+                (base + row * Int(plane.strides[0])).update(from: source.baseAddress! + row * width * 4, count: width * 4)
+            }
+        }
+        return frame
     }
 }
