@@ -7,8 +7,8 @@ import CFFmpeg
 public enum StillLimits {
     /// Pixels on a side: JPEG's own maximum, and far past any frame slicevid renders.
     public static let maxSide = 65_535
-    /// Pixels in all: 100 megapixels (a 400 MB picture once decoded to RGBA), which FFmpeg
-    /// decodes in about a second and a half on a 2-core machine.
+    /// Pixels in all: 100 megapixels (a 400 MB picture once decoded to RGBA). It also bounds
+    /// the one step of decoding that cannot be interrupted: FFmpeg decoding a picture.
     public static let maxPixels = 100_000_000
 
     /// How the limits read in a message.
