@@ -9,6 +9,7 @@ import CFFmpeg
 final class CodecContext {
     /// The context itself, for FFmpeg calls inside this module only.
     let pointer: UnsafeMutablePointer<AVCodecContext>
+    /// The decoder or encoder the context was made for.
     let codec: UnsafePointer<AVCodec>
     /// What errors name: the file being read or written.
     let subject: String

@@ -23,6 +23,7 @@ final class Frame {
         av_frame_free(&frame)
     }
 
+    /// The picture's size in pixels, and its layout in memory.
     var width: Int { Int(pointer.pointee.width) }
     var height: Int { Int(pointer.pointee.height) }
     var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }

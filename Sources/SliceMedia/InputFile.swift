@@ -9,6 +9,7 @@ import Glibc
 ///
 /// Not thread-safe: one decode at a time reads it.
 final class InputFile {
+    /// The name the file was opened by, for messages.
     let path: String
     private let descriptor: Int32
     private let isCancelled: @Sendable () -> Bool
@@ -103,6 +104,7 @@ final class InputFile {
     /// Whether the decode this file feeds should stop.
     var cancelled: Bool { isCancelled() }
 
+    /// The file behind a callback's opaque pointer (this object, unretained).
     static func from(_ opaque: UnsafeMutableRawPointer?) -> InputFile {
         Unmanaged<InputFile>.fromOpaque(opaque!).takeUnretainedValue()
     }

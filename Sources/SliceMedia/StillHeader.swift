@@ -121,6 +121,7 @@ struct StillHeader {
     }
 }
 
+/// Unsigned integers read from header bytes, big- or little-endian.
 extension Array where Element == UInt8 {
     func be16(_ i: Int) -> UInt16 { UInt16(self[i]) << 8 | UInt16(self[i + 1]) }
     func be32(_ i: Int) -> UInt32 { UInt32(be16(i)) << 16 | UInt32(be16(i + 2)) }

@@ -8,6 +8,7 @@ import CFFmpeg
 
 /// The fields of a TIFF's first directory (IFD0) that say what its strips must hold.
 struct TIFFDirectory {
+    /// ImageWidth and ImageLength; the rest as their tags name them (defaults as TIFF 6.0 has them).
     var width = 0, height = 0
     var compression = 1
     var samplesPerPixel = 1
