@@ -80,9 +80,10 @@ struct StillFit {
         let scale = Double(scaledLength) / Double(sourceLength)
         // Bicubic reaches two still pixels beyond a scaled one when enlarging, 2/scale when
         // shrinking: with that margin the crop's edges scale exactly as inside the whole still.
-        // A still enlarged many times over gets none: its margin would be frames of scaled
-        // rows, and the nearest still pixel is what those edge rows show anyway.
-        let margin = scale <= 1 ? Int((2 / scale).rounded(.up)) + 1 : (scale <= 8 ? 3 : 0)
+        // Enlarged, the margin costs `scale` scaled pixels a still pixel, so it shrinks to keep
+        // within 64 of them: a still enlarged over 64 times gets none, its edge rows showing the
+        // nearest still pixel, which is what they show of the whole still too, near enough.
+        let margin = scale <= 1 ? Int((2 / scale).rounded(.up)) + 1 : min(3, Int(64 / scale))
         let first = Int((Double(visibleStart) / scale).rounded(.down)) - margin
         let last = Int((Double(visibleStart + visibleLength) / scale).rounded(.up)) + margin
         let lower = max(0, min(sourceLength - 1, first))

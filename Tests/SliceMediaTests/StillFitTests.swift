@@ -30,10 +30,10 @@ struct StillFitTests {
                 #expect(Double(window.source.y) <= Double(fit.visible.y) / scale.1 + 1e-9, "\(label)")
                 #expect(Double(window.source.y + window.source.height) >= Double(fit.visible.y + frame.1) / scale.1 - 1e-9, "\(label)")
                 // Bounded by the frame, never by how far cover enlarges the still: the frame plus,
-                // a side, 64 scaled pixels of landing room, the filter's margin and the rounding
-                // out to whole still pixels (which is the most there is when a still is enlarged
-                // more than eight times: two still pixels' worth).
-                func allowance(_ scale: Double) -> Int { 64 + Int((scale <= 8 ? 6 * max(scale, 1) : 2 * scale).rounded(.up)) }
+                // a side, 64 scaled pixels of landing room, at most 64 of filter margin, and the
+                // rounding out to whole still pixels and chroma samples (two still pixels' worth,
+                // which is all there is when a still is enlarged more than 64 times).
+                func allowance(_ scale: Double) -> Int { 128 + Int((2 * max(scale, 1)).rounded(.up)) + 4 }
                 #expect(window.scaledWidth <= frame.0 + 2 * allowance(scale.0) && window.scaledHeight <= frame.1 + 2 * allowance(scale.1),
                         "\(label): scales to \(window.scaledWidth)x\(window.scaledHeight)")
             }
