@@ -121,10 +121,11 @@ public enum StillDecoder {
         let sameSize = picture.width == width && picture.height == height
         let isRGB = encoding.color == .rgb && av_pix_fmt_desc_get(encoding.format).pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
         var flags = sameSize && isRGB ? SWS_POINT : SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
-        // A sliver a few pixels wide takes libswscale's full-chroma input: its usual input path
-        // mis-weights the last columns' chroma (#C83C1E shrunk from 9 columns to 2 comes out
-        // #B5413A), which in a sliver is most of the picture. Never the case for a frame-sized fit.
-        if width < 8 { flags |= SWS_FULL_CHR_H_INP }
+        // Shrinking RGB 2:1 or more, libswscale halves its chroma, pairing columns; with an odd
+        // width the last pair reaches one pixel past the row, into padding no decoder wrote, so
+        // the last column came out different from run to run (and a sliver, mostly last column,
+        // far off: #C83C1E from 9 columns to 2 came out #B54128). Those take full-chroma input.
+        if isRGB && picture.width % 2 == 1 && width <= picture.width / 2 { flags |= SWS_FULL_CHR_H_INP }
         let scaler: Scaler
         do {
             scaler = try Scaler(from: (picture.width, picture.height, encoding.format, encoding.color),

@@ -2,6 +2,7 @@
 // fitted either way into frames of several shapes. Issue 10 had 1x200 crash libswscale at 1080p
 // and 1x65535 abort on a 26 GB allocation, because cover scaled the whole still before cropping.
 
+import CFFmpeg
 import Foundation
 import SliceKit
 @testable import SliceMedia
@@ -94,6 +95,42 @@ struct ThinStillTests {
             let shrunk = try StillDecoder.convertToRGBA(picture, width: sizes.2, height: sizes.3, path: path)
             let centre = shrunk[sizes.2 / 2, sizes.3 / 2]
             #expect(isClose(centre, Self.colour, within: 1), "\(sizes): \(centre)")
+        }
+    }
+}
+
+@Suite("StillDecoder determinism at odd widths")
+struct OddWidthTests {
+    /// An odd-width picture in `format` with a colour ramp, whatever lies past its rows'
+    /// ends (the padding a decoder leaves unwritten) set to `garbage`.
+    static func picture(_ format: AVPixelFormat, width: Int, height: Int, garbage: UInt8) throws -> Frame {
+        let frame = try Frame(subject: "test")
+        frame.pointer.pointee.format = format.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        try frame.allocateBuffer(subject: "test")
+        let planes = frame.planes(count: 2)
+        let bytesPerPixel = format == AV_PIX_FMT_RGB24 ? 3 : format == AV_PIX_FMT_RGBA ? 4 : 1
+        for y in 0..<height {
+            let row = planes.data[0]! + y * Int(planes.strides[0])
+            for i in 0..<Int(planes.strides[0]) {
+                row[i] = i < width * bytesPerPixel ? UInt8(truncatingIfNeeded: i * 7 + y * 13) : garbage
+            }
+        }
+        if format == AV_PIX_FMT_PAL8, let palette = planes.data[1] {
+            for i in 0..<1024 { palette[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: i * 5) }
+        }
+        return frame
+    }
+
+    @Test("an odd-width picture shrunk 2:1 or more scales to the same bytes whatever lies past its rows",
+          arguments: [AV_PIX_FMT_RGB24, AV_PIX_FMT_RGBA, AV_PIX_FMT_PAL8])
+    func padding(_ format: AVPixelFormat) throws {
+        for (width, target) in [(333, 100), (9, 2), (41, 1), (1639, 41)] {
+            let a = try StillDecoder.convertToRGBA(try Self.picture(format, width: width, height: 4, garbage: 0), width: target, height: 2, path: "test")
+            let b = try StillDecoder.convertToRGBA(try Self.picture(format, width: width, height: 4, garbage: 0xFF), width: target, height: 2, path: "test")
+            #expect(a.pixels == b.pixels, "\(pixelFormatName(format)) \(width) to \(target)")
         }
     }
 }
