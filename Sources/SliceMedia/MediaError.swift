@@ -44,7 +44,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     /// FFmpeg's text for an error code (av_strerror; `av_err2str` is a macro Swift cannot use).
     public static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
+        guard av_strerror(code, &buffer, buffer.count) >= 0 else { return "error \(code)" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
