@@ -22,20 +22,38 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
         ),
+        // Little CMS 2: embedded ICC profiles and tagged primaries converted to sRGB.
+        .systemLibrary(
+            name: "CLcms2",
+            path: "Sources/CLcms2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+        // libheif: HEIC and AVIF stills, with their ICC profile or nclx tags, irot/imir and alpha.
+        .systemLibrary(
+            name: "CHeif",
+            path: "Sources/CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
         .target(name: "CPlatform"),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The command line.
         .executableTarget(name: "slicevid", dependencies: ["SlicePipeline"], swiftSettings: settings),
 
+        // Stills with colour profiles, HEICs and the like, made in code for the tests (no media
+        // is committed); public APIs and the C libraries only.
+        .target(name: "StillFixtures", dependencies: ["SliceKit", "CFFmpeg", "CLcms2", "CHeif"], path: "Tests/StillFixtures",
+                swiftSettings: settings),
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
-        .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
-        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
+        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
     ]
 )
