@@ -18,17 +18,26 @@ struct ColourManagementTests {
         return ColourChart.centres(of: loaded)
     }
 
-    @Test("P3 and Adobe RGB charts in PNG and JPEG match Little CMS's own conversion (ΔE2000 ≤ 1.0 mean, ≤ 2.5 max)",
-          arguments: [("Display P3", TestProfiles.displayP3), ("Adobe RGB", TestProfiles.adobeRGB)], [false, true])
-    func taggedCharts(profile: (name: String, bytes: [UInt8]), jpeg: Bool) throws {
+    /// The chart as a `format` file ("png", "jpg", "webp" or "tiff"), tagged with `profile`.
+    static func writeChart(_ format: String, to path: String, profile: [UInt8]) throws {
+        switch format {
+        case "webp": try FixtureFiles.webp(ColourChart.image(), to: path, profile: profile)
+        case "tiff": try FixtureFiles.tiff(ColourChart.image(), to: path, profile: profile)
+        default: try FixtureFiles.write(ColourChart.image(), to: path, jpeg: format == "jpg", profile: profile)
+        }
+    }
+
+    @Test("P3 and Adobe RGB charts in PNG, JPEG, WebP and TIFF match Little CMS's own conversion (ΔE2000 ≤ 1.0 mean, ≤ 2.5 max)",
+          arguments: [("Display P3", TestProfiles.displayP3), ("Adobe RGB", TestProfiles.adobeRGB)], ["png", "jpg", "webp", "tiff"])
+    func taggedCharts(profile: (name: String, bytes: [UInt8]), format: String) throws {
         let (name, profile) = (profile.name, profile.bytes)
         try withTemporaryDirectory { dir in
-            let tagged = "\(dir)/chart.\(jpeg ? "jpg" : "png")", untagged = "\(dir)/untagged.\(jpeg ? "jpg" : "png")"
-            try FixtureFiles.write(ColourChart.image(), to: tagged, jpeg: jpeg, profile: profile)
-            try FixtureFiles.write(ColourChart.image(), to: untagged, jpeg: jpeg)
+            let tagged = "\(dir)/chart.\(format)", untagged = "\(dir)/untagged.\(format == "jpg" ? "jpg" : "png")"
+            try Self.writeChart(format, to: tagged, profile: profile)
+            try FixtureFiles.write(ColourChart.image(), to: untagged, jpeg: format == "jpg")
             let reference = ColourChart.reference(from: profile)
             let managed = ColourDifference.summary(try Self.decodedChart(tagged), reference)
-            #expect(managed.mean <= 1.0 && managed.max <= 2.5, "\(name) \(jpeg ? "JPEG" : "PNG"): \(managed)")
+            #expect(managed.mean <= 1.0 && managed.max <= 2.5, "\(name) \(format): \(managed)")
             // The same numbers read as sRGB are visibly off: the check can tell.
             let ignored = ColourDifference.summary(try Self.decodedChart(untagged), reference)
             #expect(ignored.mean > 1.0, "\(name) untagged: \(ignored)")

@@ -145,8 +145,15 @@ public enum FixtureFiles {
     /// `profile` attached as frame side data, which both encoders write into the file.
     public static func write(_ image: RGBAImage, to path: String, jpeg: Bool = false, alpha: Bool = false, profile: [UInt8]? = nil) throws {
         let format = jpeg ? AV_PIX_FMT_YUVJ444P : (alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24)
-        try encode(width: image.width, height: image.height, encoder: jpeg ? "mjpeg" : "png", format: format, profile: profile,
-                   to: path) { frame in
+        try encode(image, encoder: jpeg ? "mjpeg" : "png", format: format, profile: profile, to: path)
+    }
+
+    /// `image` encoded by libavcodec's `encoder` in `format`, converted from RGBA exactly
+    /// where the format allows (point sampling, full chroma).
+    static func encode(_ image: RGBAImage, encoder: String, format: AVPixelFormat, profile: [UInt8]?,
+                       options: [(String, String)] = [], to path: String) throws {
+        try encode(width: image.width, height: image.height, encoder: encoder, format: format, profile: profile,
+                   options: options, to: path) { frame in
             let scaler = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGBA, Int32(image.width), Int32(image.height),
                                         format, SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
             defer { sws_freeContext(scaler) }
@@ -177,8 +184,8 @@ public enum FixtureFiles {
     }
 
     /// Encodes one picture that `fill` draws and writes the packets as the file.
-    private static func encode(width: Int, height: Int, encoder name: String, format: AVPixelFormat, profile: [UInt8]?,
-                               to path: String, fill: (UnsafeMutablePointer<AVFrame>) -> Void) throws {
+    static func encode(width: Int, height: Int, encoder name: String, format: AVPixelFormat, profile: [UInt8]?,
+                       options: [(String, String)] = [], to path: String, fill: (UnsafeMutablePointer<AVFrame>) -> Void) throws {
         guard let encoder = avcodec_find_encoder_by_name(name) else { throw FixtureError("no \(name) encoder") }
         var codec = avcodec_alloc_context3(encoder)
         defer { avcodec_free_context(&codec) }
@@ -191,7 +198,10 @@ public enum FixtureFiles {
             codec!.pointee.flags |= AV_CODEC_FLAG_QSCALE
             codec!.pointee.global_quality = FF_QP2LAMBDA
         }
-        guard avcodec_open2(codec, encoder, nil) >= 0 else { throw FixtureError("cannot open \(name)") }
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        guard avcodec_open2(codec, encoder, &dictionary) >= 0 else { throw FixtureError("cannot open \(name)") }
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
         frame!.pointee.format = format.rawValue

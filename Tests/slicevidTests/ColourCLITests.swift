@@ -1,0 +1,105 @@
+// Colour end to end, as a user runs it: a Display P3 chart comes out of PNG-sequence and MP4
+// outputs as Little CMS converts it; a 16-bit gradient keeps its levels in a 10-bit output;
+// a damaged HEIC is refused with 65; a non-image's refusal lists what this build decodes.
+
+import Foundation
+import SliceKit
+import SliceMedia
+import StillFixtures
+import Testing
+
+@Suite("slicevid make: colour")
+struct ColourCLITests {
+    /// The patch centres of a 96x64 chart frame.
+    static func centres(_ image: PlanarImage) -> [RGBAColor] {
+        (0..<24).map { Pixels.color(image, ($0 % 6) * 16 + 8, ($0 / 6) * 16 + 8) }
+    }
+
+    @Test("a Display P3 chart in PNG-sequence and MP4 outputs is within ΔE2000 1.0 mean, 2.5 max of Little CMS's conversion")
+    func p3Chart() throws {
+        try withScratchFolder { folder in
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/p3.png", profile: TestProfiles.displayP3)
+            try FileManager.default.createDirectory(atPath: folder + "/seq", withIntermediateDirectories: false)
+            let result = try CLI.make(tinyClip(["--size": "96x64", "--slices": "8"])
+                                      + ["--from", "p3.png", "--to", "p3.png", "-o", "seq/%03d.png", "-o", "clip.mp4"], in: folder)
+            try #require(result.status == 0, "\(result)")
+            let reference = ColourChart.reference(from: TestProfiles.displayP3)
+            let png = try MediaReader.frames(path: folder + "/seq/000.png", layout: .gbrp)
+            let mp4 = try MediaReader.frames(path: folder + "/clip.mp4", layout: .gbrp)
+            try #require(png.count == 1 && mp4.count == tinyClipFrames)
+            for (name, frame) in [("PNG", png[0]), ("MP4", mp4[0])] {
+                let difference = ColourDifference.summary(Self.centres(frame), reference)
+                #expect(difference.mean <= 1.0 && difference.max <= 2.5, "\(name): \(difference)")
+            }
+            // Read as sRGB, the chart would be far off: the measure can tell.
+            #expect(ColourDifference.summary(ColourChart.centres(of: ColourChart.image()), reference).mean > 1.0)
+        }
+    }
+
+    /// Distinct luma values on row `y` of the first frame of a 10-bit video, read at 16 bits.
+    static func lumaLevels(_ path: String, row y: Int) throws -> Int {
+        let frames = try MediaReader.frames(path: path, layout: .yuv420p16)
+        let frame = try #require(frames.first)
+        return Set((0..<frame.width).map { frame.sample(plane: 0, x: $0, y: y) }).count
+    }
+
+    @Test("a 16-bit gradient into yuv420p10le crf=0 keeps at least 85 % of the luma levels ffmpeg keeps from it")
+    func tenBitLevels() throws {
+        try withScratchFolder { folder in
+            // 1024 columns from black to white: 1024 distinct 16-bit greys, 876 possible 10-bit lumas.
+            try FixtureFiles.png16(width: 1024, height: 16, to: folder + "/ramp.png") { x, _, _ in UInt16(x * 65535 / 1023) }
+            let result = try CLI.make(tinyClip(["--size": "1024x16", "--slices": "8"])
+                                      + ["--from", "ramp.png", "--to", "ramp.png", "-o", "ramp.mp4:pix-fmt=yuv420p10le:crf=0"], in: folder)
+            try #require(result.status == 0, "\(result)")
+            let ours = try Self.lumaLevels(folder + "/ramp.mp4", row: 8)
+            // ffmpeg, the peer, from the same still (BT.709 limited range, as slicevid writes).
+            let peer = try CLI.run(["-v", "error", "-i", "ramp.png", "-vf",
+                                    "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p10le",
+                                    "-c:v", "libx264", "-crf", "0", "-frames:v", "1", "peer.mp4"], in: folder, executable: "/usr/bin/ffmpeg")
+            try #require(peer.status == 0, "\(peer)")
+            let theirs = try Self.lumaLevels(folder + "/peer.mp4", row: 8)
+            // Through 8 bits at most 220 levels survive; the peer keeps most of the 876.
+            #expect(theirs > 700 && Double(ours) >= 0.85 * Double(theirs), "slicevid \(ours) levels, ffmpeg \(theirs)")
+        }
+    }
+
+    @Test("a truncated HEIC is refused with 65, naming the file and libheif's reason")
+    func damagedHEIC() throws {
+        try withScratchFolder { folder in
+            try HEIFWriter.heic(Fixture8.blocks, to: folder + "/good.heic")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/good.heic"))
+            try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: folder + "/cut.heic"))
+            let result = try CLI.make(tinyClip + ["--from", "good.heic", "--to", "cut.heic", "-o", "out.mp4"], in: folder)
+            #expect(result.status == 65 && result.stderrIsOneLine, "\(result)")
+            #expect(result.stderr.contains("cut.heic") && result.stderr.contains("libheif"), "\(result)")
+            #expect(leftovers(in: folder).isEmpty && !FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        }
+    }
+
+    @Test("a file that is no image is refused listing exactly the formats this build decodes")
+    func acceptedList() throws {
+        try withScratchFolder { folder in
+            try writeFile(folder + "/notes.png", Data("just text".utf8))
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/b.png")
+            let result = try CLI.make(tinyClip + ["--from", "notes.png", "--to", "b.png", "-o", "out.mp4"], in: folder)
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stderr.contains("(accepted: \(StillDecoder.acceptedFormats.joined(separator: ", ")))"), "\(result)")
+            #expect(StillDecoder.acceptedFormats.contains("HEIC") && StillDecoder.acceptedFormats.contains("SVG"))
+        }
+    }
+}
+
+/// Small pictures the colour CLI tests draw.
+enum Fixture8 {
+    /// 32x16 of four coloured blocks.
+    static var blocks: RGBAImage {
+        var image = RGBAImage(width: 32, height: 16)
+        for y in 0..<16 {
+            for x in 0..<32 {
+                let i = 4 * (y * 32 + x)
+                (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (UInt8(x * 8), UInt8(y * 16), x < 16 ? 200 : 40)
+            }
+        }
+        return image
+    }
+}
