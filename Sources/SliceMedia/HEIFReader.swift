@@ -167,6 +167,8 @@ private final class HEIFFileReader {
             reader_api_version: 1,
             get_position: { HEIFFileReader.file(of: $0).readPosition },
             read: { data, size, userData in
+                // An empty read (an AVIF's av1C with no config OBUs) may come with no buffer at all.
+                if size == 0 { return 0 }
                 guard let data else { return 1 }
                 return HEIFFileReader.file(of: userData).readFully(into: data, count: size) ? 0 : 1
             },

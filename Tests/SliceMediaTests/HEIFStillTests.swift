@@ -31,6 +31,22 @@ struct HEIFStillTests {
         }
     }
 
+    @Test("an AVIF goes through libheif too: its Display P3 profile and its irot are honoured (FFmpeg 5.1 drops both)")
+    func avif() throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/p3.avif"
+            try HEIFWriter.heic(ColourChart.image(), to: path, profile: TestProfiles.displayP3, compression: heif_compression_AV1)
+            let difference = ColourDifference.summary(try ColourManagementTests.decodedChart(path),
+                                                      ColourChart.reference(from: TestProfiles.displayP3))
+            #expect(difference.mean <= 1.0 && difference.max <= 2.5, "\(difference)")
+            var stored = RGBAImage(width: 64, height: 32, color: Self.green)
+            for y in 0..<16 { for x in 0..<16 { Fixture.set(&stored, x, y, Self.red) } }
+            try HEIFWriter.heic(stored, to: "\(dir)/turned.avif", orientation: heif_orientation_rotate_90_cw, compression: heif_compression_AV1)
+            let upright = try StillDecoder.load(path: "\(dir)/turned.avif", width: 32, height: 64, fit: .cover, background: .black)
+            #expect(isClose(upright[28, 4], Self.red, within: 6) && isClose(upright[4, 60], Self.green, within: 6), "\(upright[28, 4])")
+        }
+    }
+
     @Test("orientation 6 (irot): a 64x32 picture is shown 32x64, its top-left marker at the top right")
     func orientation() throws {
         try withTemporaryDirectory { dir in

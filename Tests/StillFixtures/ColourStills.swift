@@ -248,7 +248,7 @@ public struct FixtureError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// HEIC files written with libheif (x265).
+/// HEIC (x265) and AVIF (aom, 8-bit only: its 10-bit path aborts) files written with libheif.
 public enum HEIFWriter {
     public struct Tags {
         public var primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool
@@ -260,7 +260,7 @@ public enum HEIFWriter {
     /// Writes an 8-bit picture (alpha kept when `alpha`) or, with `deep`, its samples as 10-bit.
     public static func heic(_ image: RGBAImage, to path: String, alpha: Bool = false, profile: [UInt8]? = nil,
                      orientation: heif_orientation = heif_orientation_normal, tags: Tags? = nil,
-                     deep: Bool = false, lossless: Bool = true) throws {
+                     deep: Bool = false, lossless: Bool = true, compression: heif_compression_format = heif_compression_HEVC) throws {
         _ = heif_init(nil)
         let chroma = deep ? (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
                           : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
@@ -298,7 +298,7 @@ public enum HEIFWriter {
         let context = heif_context_alloc()
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder))
+        try check(heif_context_get_encoder_for_format(context, compression, &encoder))
         defer { heif_encoder_release(encoder) }
         if lossless { try check(heif_encoder_set_lossless(encoder, 1)) } else { try check(heif_encoder_set_lossy_quality(encoder, 95)) }
         _ = heif_encoder_set_parameter(encoder, "chroma", lossless ? "444" : "420")
