@@ -8,7 +8,7 @@ import SliceMedia
 /// The facts that decide an output's bytes, one per line, and their SHA-256.
 ///
 /// Lines, in order: `slicevid VERSION`; `image K SHA256` for each still's bytes (its path does
-/// not matter, its content and position do); `transition K field=value …` with every spec field
+/// not matter, its content and position do), plus ` focus=X,Y` when that image has its own; `transition K field=value …` with every spec field
 /// of each transition in `SpecField` order and text form; and, for one output,
 /// `output FORMAT canvas=LAYOUT` plus its plan as `make --dry-run` prints it (codec, encoder,
 /// pixel format, size, frames, quality, speed, …). The lines are kept in the sidecar so a user
@@ -24,7 +24,10 @@ public struct Fingerprint: Sendable, Equatable {
     ///   - version: the slicevid version, so an upgrade re-renders.
     public init(sequence: SequenceSpec, imageHashes: [String], version: String) {
         var lines = ["slicevid \(version)"]
-        lines += imageHashes.enumerated().map { "image \($0) \($1)" }
+        // An image's own focus (a manifest's per-image "focus") changes its crop, so it counts.
+        lines += imageHashes.enumerated().map { index, hash in
+            "image \(index) \(hash)" + (sequence.focusOverrides[index].map { " focus=\($0)" } ?? "")
+        }
         for (pair, segment) in sequence.segments.enumerated() {
             let fields = SpecField.allCases.map { "\($0.rawValue)=\(segment.text(of: $0))" }
             lines.append("transition \(pair) " + fields.joined(separator: " "))
