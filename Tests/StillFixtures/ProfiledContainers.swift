@@ -22,9 +22,10 @@ extension FixtureFiles {
             .write(to: URL(fileURLWithPath: path))
     }
 
-    /// `image` as an uncompressed 8-bit RGB TIFF in one strip, little-endian, with `profile`.
-    public static func tiff(_ image: RGBAImage, to path: String, profile: [UInt8]) throws {
-        let tags = 11, directory = 8
+    /// `image` as an uncompressed 8-bit RGB TIFF in one strip, little-endian, with `profile`
+    /// and, unless nil, an Orientation tag (274).
+    public static func tiff(_ image: RGBAImage, to path: String, profile: [UInt8], orientation: Int? = nil) throws {
+        let tags = orientation == nil ? 11 : 12, directory = 8
         let bitsOffset = directory + 2 + 12 * tags + 4, profileOffset = bitsOffset + 6
         let pixelsOffset = profileOffset + profile.count + profile.count % 2
         let pixelBytes = image.width * image.height * 3
@@ -34,7 +35,8 @@ extension FixtureFiles {
         }
         var bytes: [UInt8] = Array("II".utf8) + [42, 0] + le(UInt32(directory), bytes: 4) + le(UInt32(tags), bytes: 2)
         bytes += entry(256, 4, 1, image.width) + entry(257, 4, 1, image.height) + entry(258, 3, 3, bitsOffset)
-        bytes += entry(259, 3, 1, 1) + entry(262, 3, 1, 2) + entry(273, 4, 1, pixelsOffset) + entry(277, 3, 1, 3)
+        bytes += entry(259, 3, 1, 1) + entry(262, 3, 1, 2) + entry(273, 4, 1, pixelsOffset)
+            + (orientation.map { entry(274, 3, 1, $0) } ?? []) + entry(277, 3, 1, 3)
         bytes += entry(278, 4, 1, image.height) + entry(279, 4, 1, pixelBytes) + entry(284, 3, 1, 1)
         bytes += entry(34675, 7, profile.count, profileOffset) + [0, 0, 0, 0]
         bytes += [8, 0, 8, 0, 8, 0] + profile + (profile.count % 2 == 1 ? [0] : [])
