@@ -2,6 +2,7 @@
 // Orientation turn it upright (FFmpeg 5.1's decoders pass neither on), and an SVG is drawn by
 // librsvg at the size it is shown rather than at its own small size and enlarged.
 
+import CFFmpeg
 import Foundation
 import SliceKit
 import StillFixtures
@@ -60,6 +61,27 @@ struct StillTagsTests {
             // Drawn at 16x9 and enlarged 20 times, the edge would blur over about 20 columns.
             #expect(blended.count <= 2, "columns between red and blue: \(blended)")
             #expect(isClose(shown[10, 90], Self.red, within: 4) && isClose(shown[310, 90], blue, within: 4))
+        }
+    }
+
+    @Test("a YUV picture FFmpeg decodes is converted with the matrix its tag names, BT.601 only when untagged or unknown")
+    func matrixFromTag() {
+        #expect(Frame.matrix(of: AVCOL_SPC_BT2020_NCL) == SWS_CS_BT2020)
+        #expect(Frame.matrix(of: AVCOL_SPC_BT709) == SWS_CS_ITU709)
+        #expect(Frame.matrix(of: AVCOL_SPC_SMPTE240M) == SWS_CS_SMPTE240M)
+        #expect(Frame.matrix(of: AVCOL_SPC_BT470BG) == SWS_CS_ITU601)
+        #expect(Frame.matrix(of: AVCOL_SPC_UNSPECIFIED) == SWS_CS_DEFAULT && Frame.matrix(of: AVCOL_SPC_ICTCP) == SWS_CS_DEFAULT)
+    }
+
+    @Test("tags saying PQ or HLG are refused as HDR; BT.709, BT.2020 and untagged SDR are not", arguments: [
+        (16, "PQ"), (18, "HLG"), (1, nil), (14, nil), (2, nil),
+    ])
+    func hdrTags(transfer: Int, refused: String?) {
+        do throws(ColourRefusal) {
+            _ = try StillColour.tagged(primaries: 9, transfer: transfer)
+            #expect(refused == nil, "transfer \(transfer) was let through")
+        } catch {
+            #expect(refused.map { error.message.contains("HDR still (\($0) transfer)") } ?? false, "\(error.message)")
         }
     }
 }
