@@ -63,6 +63,40 @@ struct ColourCLITests {
         }
     }
 
+    @Test("a teal disc on transparent red, shrunk into transparent PNG and MKV outputs: edges stay teal, no red bleeds in",
+          arguments: ["a.png", "a.mkv"])
+    func transparentEdges(output: String) throws {
+        try withScratchFolder { folder in
+            var disc = RGBAImage(width: 256, height: 256, color: RGBAColor(red: 255, green: 0, blue: 0, alpha: 0))
+            for y in 0..<256 {
+                for x in 0..<256 where (x - 128) * (x - 128) + (y - 128) * (y - 128) < 100 * 100 {
+                    let i = 4 * (y * 256 + x)
+                    // Red well below 255: capping colour at alpha cannot hide bleeding red (as with white).
+                    (disc.pixels[i], disc.pixels[i + 1], disc.pixels[i + 2], disc.pixels[i + 3]) = (40, 220, 120, 255)
+                }
+            }
+            try FixtureFiles.write(disc, to: folder + "/disc.png", alpha: true)
+            let result = try CLI.make(tinyClip(["--size": "64x64", "--slices": "4"])
+                                      + ["--from", "disc.png", "--to", "disc.png", "--background", "transparent", "-o", output], in: folder)
+            try #require(result.status == 0, "\(result)")
+            let frame = try #require(try MediaReader.frames(path: folder + "/" + output, layout: .gbrap).first)
+            // Alpha-weighted colour of the edge pixels (0 < alpha < 255), G, B, R planes.
+            var sums = [0.0, 0.0, 0.0], weight = 0.0
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let a = Double(frame.sample(plane: 3, x: x, y: y))
+                    guard a > 0 && a < 255 else { continue }
+                    for c in 0..<3 { sums[c] += a * Double(frame.sample(plane: c, x: x, y: y)) }
+                    weight += a
+                }
+            }
+            try #require(weight > 0, "the disc has an edge")
+            // Scaled straight, the transparent red pulls the edges' red up and the rest down.
+            let teal = [220.0, 120.0, 40.0]
+            #expect(zip(sums, teal).allSatisfy { abs($0 / weight - $1) <= 4 }, "alpha-weighted edge G, B, R: \(sums.map { $0 / weight })")
+        }
+    }
+
     @Test("a truncated HEIC is refused with 65, naming the file and libheif's reason")
     func damagedHEIC() throws {
         try withScratchFolder { folder in
