@@ -20,7 +20,7 @@ struct DecodedStill {
 
 extension DecodedStill {
     /// A picture FFmpeg decoded, described by the frame's own side data and tags and by what
-    /// FFmpeg's decoders leave out (a PNG's eXIf and gAMA/cHRM, a TIFF's orientation).
+    /// FFmpeg's decoders leave out (a PNG's eXIf, cICP and gAMA/cHRM, a TIFF's orientation).
     /// - Throws: `MediaError(.inputInvalid)` for an HDR still, an oversized profile or a
     ///   profile of the wrong kind.
     init(ffmpeg picture: Frame, header: StillHeader, file: InputFile, path: String) throws(MediaError) {
@@ -42,7 +42,16 @@ extension DecodedStill {
         switch header.format {
         case .png:
             let chunks = PNGChunks(reading: file)
-            if colour == .sRGB { colour = chunks.colour }
+            if let cicp = chunks.cicp {
+                // cICP outranks iCCP, sRGB, gAMA and cHRM (PNG, third edition).
+                do throws(ColourRefusal) {
+                    colour = try StillColour.tagged(primaries: cicp.primaries, transfer: cicp.transfer)
+                } catch {
+                    throw MediaError(.inputInvalid, subject: path, message: error.message)
+                }
+            } else if colour == .sRGB {
+                colour = chunks.colour
+            }
             if let exif = chunks.orientation, orientation == .upright { orientation = Orientation(exif: exif) ?? .upright }
         case .tiff:
             if let tag = header.tiff?.orientation, orientation == .upright { orientation = Orientation(exif: tag) ?? .upright }

@@ -1,6 +1,7 @@
 // What a PNG says about itself in the chunks before its pixels that FFmpeg 5.1 does not pass on:
-// the EXIF orientation in eXIf (ignored by its decoder), and how to read its colours (gAMA and
-// cHRM, which count only when neither an ICC profile, iCCP, nor the sRGB chunk is present).
+// the EXIF orientation in eXIf (ignored by its decoder), and how to read its colours: cICP
+// (H.273 codes, which outrank every other colour chunk, and may say HDR), else gAMA and cHRM,
+// which count only when neither an ICC profile, iCCP, nor the sRGB chunk is present.
 
 /// The colour and orientation chunks of a PNG, read from the chunks before the first IDAT.
 struct PNGChunks {
@@ -10,6 +11,8 @@ struct PNGChunks {
     var gamma: Double?
     /// cHRM: white point and primaries.
     var chromaticities: Chromaticities?
+    /// cICP's colour primaries and transfer characteristics (H.273 codes), if present.
+    var cicp: (primaries: Int, transfer: Int)?
     /// Whether iCCP or sRGB is present: then gAMA and cHRM are only hints.
     var declaresProfile = false
 
@@ -33,6 +36,9 @@ struct PNGChunks {
                     let n = (0..<8).map { Double(value.be32(4 * $0)) / 100_000 }
                     chromaticities = Chromaticities(red: (n[2], n[3]), green: (n[4], n[5]), blue: (n[6], n[7]), white: (n[0], n[1]))
                 }
+            case "cICP" where length == 4:
+                let value = file.bytes(at: offset + 8, count: 4)
+                if value.count == 4 { cicp = (Int(value[0]), Int(value[1])) }
             case "eXIf" where length <= 1 << 20:
                 orientation = Self.exifOrientation(file.bytes(at: offset + 8, count: length))
             default:

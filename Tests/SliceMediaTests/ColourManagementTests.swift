@@ -111,4 +111,23 @@ struct ColourManagementTests {
             #expect(try StillDecoder.load(path: usual, width: 8, height: 8, fit: .cover, background: .black) == grey)
         }
     }
+
+    @Test("a PNG's cICP is honoured: Display P3 codes (12/13) convert like a P3 profile; PQ (16) is refused as HDR")
+    func pngCICP() throws {
+        try withTemporaryDirectory { dir in
+            let p3 = "\(dir)/p3.png", pq = "\(dir)/pq.png"
+            try FixtureFiles.write(ColourChart.image(), to: p3)
+            try FixtureFiles.splice(png: p3, chunk: "cICP", data: [12, 13, 0, 1])
+            let difference = ColourDifference.summary(try Self.decodedChart(p3), ColourChart.reference(from: TestProfiles.displayP3))
+            #expect(difference.mean <= 1.0 && difference.max <= 2.5, "\(difference)")
+            try FixtureFiles.write(ColourChart.image(), to: pq)
+            try FixtureFiles.splice(png: pq, chunk: "cICP", data: [9, 16, 0, 1])
+            do throws(MediaError) {
+                _ = try StillDecoder.load(path: pq, width: 16, height: 16, fit: .cover, background: .black)
+                Issue.record("a PQ PNG was shown")
+            } catch {
+                #expect(error.kind == .inputInvalid && error.description.contains("HDR still (PQ transfer)") && error.description.contains(pq))
+            }
+        }
+    }
 }
