@@ -84,4 +84,18 @@ struct StillTagsTests {
             #expect(refused.map { error.message.contains("HDR still (\($0) transfer)") } ?? false, "\(error.message)")
         }
     }
+
+    @Test("a 16-bit PNG reduced for an 8-bit render rounds each sample once: 126 × 257 is 126, not libswscale's 127")
+    func sixteenBitRounding() throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/deep.png"
+            // Columns of v × 257 for every 8-bit v, plus half-way values that round up.
+            try FixtureFiles.png16(width: 256, height: 2, to: path) { x, y, _ in UInt16(x * 257 + (y == 1 && x < 255 ? 129 : 0)) }
+            let shown = try StillDecoder.load(path: path, width: 256, height: 2, fit: .cover, background: .black)
+            let exact = (0..<256).filter { Int(shown[$0, 0].red) == $0 && Int(shown[$0, 0].blue) == $0 }
+            let rounded = (0..<255).filter { Int(shown[$0, 1].green) == $0 + 1 }
+            #expect(exact.count == 256, "wrong at \(Set(0..<256).subtracting(exact).sorted().prefix(8))")
+            #expect(rounded.count == 255, "half-way values not rounded up at \(Set(0..<255).subtracting(rounded).sorted().prefix(8))")
+        }
+    }
 }
