@@ -97,6 +97,23 @@ struct ColourCLITests {
         }
     }
 
+    @Test("colour-managed stills (P3 PNG, P3 HEIC) into FFV1 and 10-bit ProRes give the same bytes with --jobs 1 and 4, run after run")
+    func deterministic() throws {
+        try withScratchFolder { folder in
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/p3.png", profile: TestProfiles.displayP3)
+            try HEIFWriter.heic(ColourChart.image(), to: folder + "/p3.heic", profile: TestProfiles.displayP3)
+            var outputs: [[Data]] = []
+            for jobs in ["1", "4", "1"] {
+                let names = ["a\(outputs.count).mkv", "b\(outputs.count).mov"]
+                let result = try CLI.make(tinyClip(["--size": "96x64", "--slices": "8"])
+                                          + ["p3.png", "p3.heic", "p3.png", "--jobs", jobs, "-o", names[0], "-o", names[1]], in: folder)
+                try #require(result.status == 0, "\(result)")
+                outputs.append(try names.map { try #require(FileManager.default.contents(atPath: folder + "/" + $0)) })
+            }
+            #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+        }
+    }
+
     @Test("a truncated HEIC is refused with 65, naming the file and libheif's reason")
     func damagedHEIC() throws {
         try withScratchFolder { folder in
