@@ -29,13 +29,10 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]
         ),
-        // libheif: HEIC and AVIF stills, with their ICC profile or nclx tags, irot/imir and alpha.
-        .systemLibrary(
-            name: "CHeif",
-            path: "Sources/CHeif",
-            pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"])]
-        ),
+        // libheif (libheif-dev, which `make deps` installs): HEIC and AVIF stills, with their ICC
+        // profile or nclx tags, irot/imir and alpha. Opened with dlopen on the first HEIF, not
+        // linked, so other runs do not pay its start-up; the header gives the types.
+        .target(name: "CHeif"),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
         .target(name: "CPlatform"),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
@@ -50,7 +47,7 @@ let package = Package(
         // Stills with colour profiles, HEICs and the like, made in code for the tests (no media
         // is committed); public APIs and the C libraries only.
         .target(name: "StillFixtures", dependencies: ["SliceKit", "CFFmpeg", "CLcms2", "CHeif"], path: "Tests/StillFixtures",
-                swiftSettings: settings),
+                swiftSettings: settings, linkerSettings: [.linkedLibrary("heif")]),
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
         .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
         .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),

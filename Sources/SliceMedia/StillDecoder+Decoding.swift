@@ -47,8 +47,11 @@ extension StillDecoder {
     private static func decodeFirstFrame(file: InputFile, header: StillHeader, isCancelled: @escaping @Sendable () -> Bool,
                                          options: [(String, String)] = []) throws(MediaError) -> Frame {
         let path = file.path
-        let notAnImage = MediaError(.inputInvalid, subject: path,
-                                    message: "is not a readable image (accepted: \(StillHeader.Format.names))")
+        // Made only when thrown: listing what this build decodes asks libheif, a library load
+        // a run of good stills should not pay.
+        var notAnImage: MediaError {
+            MediaError(.inputInvalid, subject: path, message: "is not a readable image (accepted: \(StillHeader.Format.names))")
+        }
         let stopped = MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped")
         func damaged(_ reason: String) -> MediaError {
             MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt (\(reason))")
