@@ -15,7 +15,7 @@ enum BatchCommand {
         options: [
             OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would replace or delete; render nothing."),
             OptionSpec("report", value: "FILE", help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
-            OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose FNV-1a 64 hash of the id, mod N, is K. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
+            OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
             OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record."),
             OptionSpec("log-format", value: "FORMAT", help: "auto (progress on a terminal, plain otherwise), progress, plain (timestamped lines) or json (JSON lines)."),
             SharedOptions.jobs,
