@@ -26,6 +26,10 @@ public struct Manifest: Sendable {
     /// Keys accepted at the top level.
     public static let topLevelKeys = ["description", "defaults", "jobs"]
 
+    /// The most jobs a manifest may hold once its matrices are expanded: enough for any
+    /// campaign, and a bound on the memory a hostile manifest can ask for.
+    public static let maximumJobs = 100_000
+
     /// Reads, resolves and cross-checks a manifest.
     /// - Parameters:
     ///   - path: the manifest file.
@@ -58,26 +62,32 @@ public struct Manifest: Sendable {
             throw top.error("jobs", "expected a non-empty array of jobs")
         }
         var jobs: [ManifestJob] = []
-        var ids: [String: Int] = [:]
+        var ids: [String: String] = [:]
         // Outputs by resolved folder: a link to a folder is the same folder.
-        var writers: [String: [(place: OutputPlace, job: String)]] = [:]
+        var claims = OutputClaims()
         for (index, entry) in entries.enumerated() {
-            let job = try ManifestJob(entry, index: index, manifest: path, defaults: defaults, context: &context)
-            let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
-            if let first = ids[job.id] {
-                throw reader.error("id", "used by jobs[\(first)] and jobs[\(index)]; ids must be unique")
-            }
-            ids[job.id] = index
-            for output in job.outputs {
-                let place = OutputPlace(output)
-                if let other = writers[place.folder]?.first(where: { $0.place.overlaps(place) }) {
-                    let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
-                    let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)
-                    throw reader.error("outputs", "\(output) \(same) written by \(by); every output needs its own path")
+            for expanded in try ManifestMatrix.expand(entry, reader: ManifestReader(manifest: path, place: "jobs[\(index)]")) {
+                guard jobs.count < maximumJobs else {
+                    throw top.error("jobs", "more than \(maximumJobs) jobs (matrices expanded); split the campaign into several manifests")
                 }
-                writers[place.folder, default: []].append((place, job.id))
+                let job = try ManifestJob(expanded.object, index: index, manifest: path, defaults: defaults, context: &context)
+                let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
+                let origin = "jobs[\(index)]" + (expanded.combination.map { " (\($0))" } ?? "")
+                if let first = ids[job.id] {
+                    throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
+                }
+                ids[job.id] = origin
+                for output in job.outputs {
+                    let place = OutputPlace(output)
+                    if let other = claims.conflict(with: place) {
+                        let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
+                        let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)
+                        throw reader.error("outputs", "\(output) \(same) written by \(by); every output needs its own path")
+                    }
+                    claims.claim(place, by: job.id)
+                }
+                jobs.append(job)
             }
-            jobs.append(job)
         }
         return Manifest(path: path, folder: folder, jobs: jobs)
     }

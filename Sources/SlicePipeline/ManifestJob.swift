@@ -26,7 +26,7 @@ public struct ManifestJob: Sendable {
     public let encoder: EncoderSettings
 
     /// Keys a job object accepts.
-    public static let keys = ["id", "description", "images", "transitions", "preset", "outputs"]
+    public static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs"]
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
 
     /// Fields one transition may set for itself; the others belong to the whole video.
