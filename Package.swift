@@ -22,7 +22,7 @@ let package = Package(
             providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
-        .target(name: "CPlatform"),
+        .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.

@@ -1,4 +1,4 @@
-// Where rendered frames go: an encoder + muxer per output, each on its own serial queue, so one
+// Where rendered frames go: an encoder + muxer per output, each on a thread of its own, so one
 // render feeds several outputs at once.
 
 import Dispatch
@@ -7,7 +7,7 @@ import Synchronization
 
 /// A consumer of rendered frames in presentation order.
 ///
-/// Called from one serial queue only, so implementations need no locking.
+/// Called from one thread only (its `SinkRunner`'s), so implementations need no locking.
 public protocol FrameSink: AnyObject {
     /// A short name for messages (usually the output path).
     var name: String { get }
@@ -17,25 +17,44 @@ public protocol FrameSink: AnyObject {
     func finish() throws
 }
 
-/// Runs one sink on its own serial queue and remembers its first error.
+/// Runs one sink on a thread of its own (`SinkThread`) and remembers its first error.
 final class SinkRunner: @unchecked Sendable {
-    // @unchecked: `sink` and `failed` are used only on `queue`, a serial queue.
-    let queue: DispatchQueue
-    private let sink: any FrameSink
+    // @unchecked: `sink` and `failed` are used only on `thread`, which runs one closure at a
+    // time, in order.
+    let thread: SinkThread
+    private var sink: (any FrameSink)?
     private var failed = false
 
+    /// Runs `sink`, made by the caller, on a thread of its own.
     init(_ sink: any FrameSink, index: Int) {
+        thread = SinkThread(name: "slicevid.sink.\(index)")
         self.sink = sink
-        queue = DispatchQueue(label: "slicevid.sink.\(index)")
     }
 
-    var name: String { sink.name }
+    /// Makes the sink on its own thread, so an encoder it opens is opened (and its own threads
+    /// created) there, in the thread's default floating-point environment.
+    /// - Throws: what `make` throws; the thread is then let go.
+    init(index: Int, make: @escaping @Sendable () throws(SlicevidError) -> any FrameSink) throws(SlicevidError) {
+        thread = SinkThread(name: "slicevid.sink.\(index)")
+        do {
+            try thread.sync { [self] () throws(SlicevidError) in sink = try make() }
+        } catch {
+            thread.stop(wait: false)
+            throw error
+        }
+    }
 
-    /// Consumes a frame on the sink's queue; `done` runs afterwards, on that queue.
+    // The thread ends once its queue is empty; not waited for here, since the last reference
+    // may be dropped on that very thread.
+    deinit { thread.stop(wait: false) }
+
+    var name: String { thread.sync { [self] in sink?.name ?? "" } }
+
+    /// Consumes a frame on the sink's thread; `done` runs afterwards, on that thread.
     func consume(_ frame: PlanarImage, index: Int, skip: Bool,
                  onError: @escaping @Sendable (any Error) -> Void, done: @escaping @Sendable () -> Void) {
-        queue.async { [self] in
-            if !skip && !failed {
+        thread.async { [self] in
+            if !skip && !failed, let sink {
                 do {
                     try sink.consume(frame, index: index)
                 } catch {
@@ -47,10 +66,21 @@ final class SinkRunner: @unchecked Sendable {
         }
     }
 
-    /// Finishes the sink on its queue and waits.
-    func finish() throws {
-        try queue.sync {
-            if !failed { try sink.finish() }
+    /// Waits until every frame handed over so far has been consumed.
+    func drain() {
+        thread.sync {}
+    }
+
+    /// Finishes the sink on its thread; `then` hears the error, if any, on that thread.
+    func finish(then: @escaping @Sendable ((any Error)?) -> Void) {
+        thread.async { [self] in
+            guard !failed, let sink else { return then(nil) }
+            do {
+                try sink.finish()
+                then(nil)
+            } catch {
+                then(error)
+            }
         }
     }
 }

@@ -49,20 +49,31 @@ public struct RenderLoop: Sendable {
     ///   finished only when every frame was delivered without error.
     public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
                     render: @escaping @Sendable (Int, PlanarImage) -> Void,
-                    progress: (@Sendable (Int) -> Void)? = nil) throws -> RenderStats {
+                    progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
         try run(pool: pool, sinks: sinks, cancellation: cancellation,
-                frame: { index, buffer in render(index, buffer); return buffer }, progress: progress)
+                frame: { index, buffer in render(index, buffer); return buffer }, progress: progress, finishing: finishing)
     }
 
     /// Like `run(pool:sinks:cancellation:render:progress:)`, but `frame` may hand the sinks a
     /// picture other than the buffer — an unchanged still for a hold frame, shared rather than
     /// copied. The buffer still holds the frame's place in the window until every sink is done.
-    /// - Parameter frame: returns frame `index`: drawn into the buffer, or a picture that stays
-    ///   unchanged for the whole run; must be safe to call concurrently.
+    /// - Parameters:
+    ///   - frame: returns frame `index`: drawn into the buffer, or a picture that stays
+    ///     unchanged for the whole run; must be safe to call concurrently.
+    ///   - finishing: called once every frame is with the sinks, as they start to flush.
     public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
                     frame: @escaping @Sendable (Int, PlanarImage) -> PlanarImage,
-                    progress: (@Sendable (Int) -> Void)? = nil) throws -> RenderStats {
-        let runners = sinks.enumerated().map { SinkRunner($1, index: $0) }
+                    progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
+        try run(pool: pool, runners: sinks.enumerated().map { SinkRunner($1, index: $0) }, cancellation: cancellation,
+                frame: frame, progress: progress, finishing: finishing)
+    }
+
+    /// Like `run(pool:sinks:cancellation:frame:progress:finishing:)`, with each sink already
+    /// running on its own thread (an encoder opened there).
+    func run(pool: FramePool, runners: [SinkRunner], cancellation: Cancellation,
+             frame: @escaping @Sendable (Int, PlanarImage) -> PlanarImage,
+             progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
+        defer { for runner in runners { runner.thread.stop() } }
         let firstError = Mutex<(any Error)?>(nil)
         let consumed = Atomic<Int>(0)
         let fail: @Sendable (any Error) -> Void = { error in
@@ -103,7 +114,7 @@ public struct RenderLoop: Sendable {
         }
         workers.wait()
         ordering.drain()
-        for runner in runners { runner.queue.sync {} }
+        for runner in runners { runner.drain() }
 
         // A signal wins over the errors it provokes (a reader closing the pipe it was told to
         // close): the user asked to stop, and the exit code must say so.
@@ -111,14 +122,17 @@ public struct RenderLoop: Sendable {
         if let error = firstError.withLock({ $0 }) { throw error }
         if cancellation.isCancelled { throw RenderCancelled(signal: nil) }
 
-        // Flush every encoder at once: each finishes on its own queue.
-        let finishing = DispatchGroup()
+        finishing?()
+        // Flush every encoder at once: each finishes on its own thread.
+        let flushing = DispatchGroup()
         for runner in runners {
-            DispatchQueue.global().async(group: finishing) {
-                do { try runner.finish() } catch { fail(error) }
+            flushing.enter()
+            runner.finish { error in
+                if let error { fail(error) }
+                flushing.leave()
             }
         }
-        finishing.wait()
+        flushing.wait()
         // A signal during the flush still means "stop": the outputs are discarded, as they
         // would have been a frame earlier.
         if let signal = cancellation.signal { throw RenderCancelled(signal: signal) }
