@@ -23,6 +23,9 @@ public final class OutputTarget: Sendable {
     let tag: String
     /// What moving into place may replace or delete.
     let replacing: Replacement
+    /// The folders above the output this target created, outermost first; a failed run
+    /// removes those still empty.
+    public let createdFolders: [String]
 
     /// The `-o` value that streams YUV4MPEG2 to standard output.
     public static let standardOutput = "-"
@@ -37,8 +40,10 @@ public final class OutputTarget: Sendable {
     /// - Parameters:
     ///   - path: the `-o` value.
     ///   - replacing: what the output may replace (`.anything` for `--force`).
+    /// Missing folders above the output are created first (`createdFolders`).
     /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
-    ///   is missing or read-only, or something the licence does not cover is at the path).
+    ///   cannot be created or is read-only, or something the licence does not cover is at the
+    ///   path).
     public init(path: String, replacing: Replacement) throws(SlicevidError) {
         let format = try OutputTarget.check(path: path, replacing: replacing)
         self.path = path
@@ -48,34 +53,64 @@ public final class OutputTarget: Sendable {
             temporaryFolder = nil
             temporaryPath = "pipe:1"
             tag = ""
+            createdFolders = []
             return
         }
         StaleTemporaries.remove(output: path, format: format)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
+        var created: [String] = []
         // O_EXCL and mkdir never follow a symlink: a name planted in advance is skipped, not
         // written through. A few tries, since each name is random. Made and registered under
-        // the registry's lock, so a second signal never finds one made but not yet registered.
+        // the registry's lock, so a second signal never finds one made but not yet registered,
+        // and a failed job removing the empty folders it made (under the same lock) never
+        // removes one another job has just found and is about to fill.
         for _ in 0..<8 {
             let tag = ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let place = format.isSequence ? folder + "/" + tag : folder + "/." + name + tag + ".partial"
-            let made = OutputTarget.unfinished.withLock { places in
+            let made = try OutputTarget.unfinished.withLock { (places: inout Set<String>) throws(SlicevidError) -> Int32 in
+                created += try OutputFolder.create(OutputTarget.folder(of: path), for: path)
                 let made = format.isSequence ? OutputTarget.makeFolder(place) : OutputTarget.makeFile(place)
                 if made == 0 { places.insert(place) }
                 return made
             }
             if made == EEXIST { continue }
             guard made == 0 else {
+                OutputTarget.removeEmpty(created)
                 let what = format.isSequence ? "folder" : "file"
                 throw SlicevidError(.outputBlocked, "-o \(path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
             }
             self.tag = tag
             temporaryFolder = format.isSequence ? place : nil
             temporaryPath = format.isSequence ? place + "/" + name : place
+            createdFolders = created
             return
         }
+        OutputTarget.removeEmpty(created)
         throw SlicevidError(.outputBlocked, "-o \(path): cannot find a free temporary name in \(folder)")
+    }
+
+    /// The folder an output path names, as written (`frames` for `frames/%05d.png`, `.` for a
+    /// bare name), so messages about creating it read as the user wrote it.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The folders `path` needs that do not exist yet, outermost first: what a run would
+    /// create (`make --dry-run`, `batch --check`). Empty when they exist or cannot be made
+    /// (which `check(path:replacing:)` reports).
+    public static func missingFolders(of path: String) -> [String] {
+        guard path != standardOutput, path != discard else { return [] }
+        return (try? OutputFolder.plan(folder(of: path), for: path).missing) ?? []
+    }
+
+    /// Removes `folders` (made by a run that failed) where they are still empty, under the
+    /// registry's lock, so no other job finds one, and fills it, while it is being removed.
+    public static func removeEmpty(_ folders: [String]) {
+        guard !folders.isEmpty else { return }
+        unfinished.withLock { _ in OutputFolder.removeEmpty(folders) }
     }
 
     /// Creates a sequence's temporary folder, private to this user; 0 or the errno.
@@ -147,11 +182,9 @@ public final class OutputTarget: Sendable {
             throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
         }
         if path == OutputTarget.standardOutput { return format }
+        // A folder that will be created holds nothing yet: nothing there to judge.
+        guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) does not exist")
-        }
         guard access(folder, W_OK) == 0 else {
             throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
         }
@@ -190,8 +223,17 @@ public final class OutputTarget: Sendable {
         // Under the registry's lock, like a commit: a second signal arriving meanwhile waits
         // for the files to be gone instead of exiting with them half deleted.
         OutputTarget.unfinished.withLock { places in
-            if places.remove(place) != nil { OutputTarget.remove(place) }
+            guard places.remove(place) != nil else { return }
+            OutputTarget.remove(place)
+            OutputFolder.removeEmpty(createdFolders)
         }
+    }
+
+    /// Bytes at the output's final path now (all `frames` files of a sequence); 0 when any is
+    /// missing or it is a stream.
+    func bytesOnDisk(frames: Int) -> Int {
+        guard !isStream else { return 0 }
+        return OutputRecord.bytesOnDisk(output: path, format: format, frames: frames) ?? 0
     }
 
     /// Files in the pattern's folder that the pattern could have written, sorted.
