@@ -114,6 +114,12 @@ public struct EncodingPlan: Sendable {
     /// Frames the output holds.
     public var frameCount: Int { selection.count }
 
+    /// Whether the output is one picture (a poster), with no frame rate and no length.
+    public var isStill: Bool {
+        if case .single = selection.rule { return true }
+        return false
+    }
+
     /// Seconds the output plays (0 for a poster).
     public var duration: Double {
         if case .single = selection.rule { return 0 }

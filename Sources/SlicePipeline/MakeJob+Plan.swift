@@ -17,6 +17,8 @@ public struct MakePlan: Sendable {
     public let outputs: [EncodingPlan]
     /// Every output path in request order, `null` included.
     public let paths: [String]
+    /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
+    public let foldersToCreate: [String]
 }
 
 extension MakeJob {
@@ -69,14 +71,17 @@ extension MakeJob {
         }
         for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
         let layout = PixelLayout.covering(plans.map(\.renderLayout))
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths)
+        var folders: [String] = []
+        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders)
     }
 
-    /// Opens one sink per planned output, each GIF with the palette of the stills.
+    /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
+    /// thread of its own (the encoder is opened on that thread).
     static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
-                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [EncoderSink] {
-        var sinks: [EncoderSink] = []
-        for (plan, target) in zip(plans, targets) {
+                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [SinkRunner] {
+        var runners: [SinkRunner] = []
+        for (index, (plan, target)) in zip(plans, targets).enumerated() {
             var palette: Palette?
             if plan.needsPalette {
                 do {
@@ -85,8 +90,11 @@ extension MakeJob {
                     throw SlicevidError(.outputFailed, "-o \(plan.path): \(error.message)")
                 }
             }
-            sinks.append(try EncoderSink(target: target, plan: plan, layout: layout, palette: palette))
+            let chosen = palette
+            runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
+                try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen)
+            })
         }
-        return sinks
+        return runners
     }
 }

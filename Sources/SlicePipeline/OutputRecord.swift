@@ -14,10 +14,11 @@ public struct OutputRecord: Sendable, Equatable {
     public var fingerprint: String
     /// Bytes on disk (for a PNG sequence, of all its frames).
     public var bytes: Int
+    /// Frames the output holds (a GIF's own count, 1 for a still).
     public var frames: Int
-    /// Frames per second in text form (`30`, `30000/1001`).
-    public var frameRate: String
-    /// Length: frames ÷ fps.
+    /// Frames per second in text form (`30`, `30000/1001`, a GIF's `15`); nil for a still.
+    public var frameRate: String?
+    /// Seconds it plays (0 for a still).
     public var seconds: Double
     /// The fingerprint's lines, for a user asking why a job re-rendered.
     public var producedBy: [String]
@@ -29,14 +30,13 @@ public struct OutputRecord: Sendable, Equatable {
     /// - Parameters:
     ///   - files: the stamps of its files, in frame order (one for a single file).
     ///   - fingerprint: what produced it.
-    ///   - frames: frames rendered.
-    ///   - frameRate: the video's frame rate.
-    public init(files: [FileStamp], fingerprint: Fingerprint, frames: Int, frameRate: FrameRate) {
+    ///   - written: what it holds: frames, rate and seconds as written.
+    public init(files: [FileStamp], fingerprint: Fingerprint, written: WrittenOutput) {
         self.fingerprint = fingerprint.value
         bytes = files.reduce(0) { $0 + $1.bytes }
-        self.frames = frames
-        self.frameRate = frameRate.description
-        seconds = Double(frames) / frameRate.value
+        frames = written.frames
+        frameRate = written.frameRate?.description
+        seconds = written.seconds
         producedBy = fingerprint.lines
         self.files = files
     }
@@ -55,8 +55,9 @@ public struct OutputRecord: Sendable, Equatable {
               let fingerprint = object["fingerprint"] as? String,
               let bytes = (object["bytes"] as? NSNumber)?.intValue,
               let frames = (object["frames"] as? NSNumber)?.intValue,
-              let frameRate = object["fps"] as? String,
               let seconds = (object["seconds"] as? NSNumber)?.doubleValue else { return nil }
+        // A still has no rate: null (or, from slicevid 0.2.0, the clip's).
+        let frameRate = object["fps"] as? String
         // Stamps that do not parse, or a count that disagrees, license nothing.
         let stamps = (object["files"] as? [Any])?.map(FileStamp.init(json:)) ?? []
         let files = stamps.contains(where: { $0 == nil }) ? [] : stamps.compactMap { $0 }
@@ -64,7 +65,7 @@ public struct OutputRecord: Sendable, Equatable {
                             producedBy: object["producedBy"] as? [String] ?? [], files: files)
     }
 
-    private init(fingerprint: String, bytes: Int, frames: Int, frameRate: String, seconds: Double, producedBy: [String],
+    private init(fingerprint: String, bytes: Int, frames: Int, frameRate: String?, seconds: Double, producedBy: [String],
                  files: [FileStamp]) {
         self.fingerprint = fingerprint
         self.bytes = bytes
@@ -88,7 +89,7 @@ public struct OutputRecord: Sendable, Equatable {
 
     /// The sidecar's bytes: JSON, keys sorted.
     var json: Data {
-        let object: [String: Any] = ["fingerprint": fingerprint, "bytes": bytes, "frames": frames, "fps": frameRate,
+        let object: [String: Any] = ["fingerprint": fingerprint, "bytes": bytes, "frames": frames, "fps": frameRate ?? NSNull(),
                                      "seconds": seconds, "producedBy": producedBy, "files": files.map(\.json)]
         // Only JSON types go in, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()

@@ -56,9 +56,11 @@ final class Console: Sendable {
     /// Redraws the one-line status (a progress bar) on a terminal, at most ten times a second
     /// unless `force`; the clock is read under the lock so concurrent callers cannot race it.
     /// Control characters in `text` are escaped, so nothing but the redraw moves the cursor.
+    /// The line is cut to one column less than the terminal's width (read each time, so a
+    /// resized window is followed), so it never wraps: a wrapped line cannot be redrawn in place.
     func status(_ text: String, force: Bool = false) {
         guard isTerminal else { return }
-        let shown = InputText.escaped(text)
+        let shown = InputText.fitted(text, columns: max(1, Console.columns() - 1))
         state.withLock { status in
             let now = DispatchTime.now().uptimeNanoseconds
             guard force || now &- status.drawnAt >= Console.redrawInterval else { return }
@@ -66,6 +68,13 @@ final class Console: Sendable {
             status.shown = true
             status.drawnAt = now
         }
+    }
+
+    /// The terminal's width in columns (TIOCGWINSZ on stderr), or 80 when it does not say.
+    static func columns() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     /// `line` escaped, ending in exactly one newline.

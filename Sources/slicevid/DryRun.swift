@@ -20,10 +20,16 @@ enum DryRun {
         return lines
     }
 
-    /// The line on stderr saying what would be rendered.
+    /// The line on stderr saying what would be rendered (and which folders made).
     static func header(_ plan: MakePlan) -> String {
         let clip = plan.clip
+        let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"
         return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
-            + "in \(plan.renderLayout.rawValue); nothing was written\n"
+            + "in \(plan.renderLayout.rawValue)\(folders); nothing was written\n"
+    }
+
+    /// One JSON object per output, in request order.
+    static func json(_ plan: MakePlan) -> [String] {
+        []
     }
 }

@@ -23,9 +23,11 @@ struct MakeCommand {
             OptionSpec(option.rawValue, value: option.valueName, help: MakeCommand.help(option))
         } + [
             OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
+            OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses."),
             SharedOptions.jobs,
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
-            OptionSpec("quiet", short: "q", help: "Print nothing but errors."),
+            LogFormat.option,
+            OptionSpec("quiet", short: "q", help: "Print nothing but errors, in every log format."),
             OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
             OptionSpec("help", short: "h", help: "Show this help."),
         ],
@@ -113,21 +115,33 @@ struct MakeCommand {
         let console = Console.shared
         FFmpegLog.configure(verbose: arguments.has("verbose"))
         let quiet = arguments.has("quiet")
+        let format: LogFormat
+        do throws(SlicevidError) {
+            format = try LogFormat.parse(arguments)
+            if arguments.has("json") && !arguments.has("dry-run") {
+                throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
+            }
+        } catch {
+            console.error("slicevid: error: \(error.message)\n")
+            return ExitCode(error.category)
+        }
+        let log = LogWriter(console: console, format: format, quiet: quiet)
         do {
             let request = try request(from: arguments)
             if arguments.has("dry-run") {
                 let plan = try MakeJob.plan(request)
                 if !quiet { console.error(DryRun.header(plan)) }
-                for line in DryRun.report(plan) { console.output(line) }
+                let lines = arguments.has("json") ? DryRun.json(plan) : DryRun.report(plan)
+                for line in lines { console.output(line) }
                 return .success
             }
             let cancellation = SignalTrap.install()
-            let progress = ProgressReporter(console: console, quiet: quiet)
+            let progress = MakeLog(log)
             let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }
-            progress.finished(report, request: request)
+            progress.finished(report)
             return .success
         } catch {
-            console.error("slicevid: error: \(error.message)\n")
+            log.error(error)
             return ExitCode(error.category)
         }
     }
