@@ -37,6 +37,8 @@ public struct JobResult: Sendable {
     public var seconds: Double
     /// One line saying why the job failed or stopped.
     public var error: String?
+    /// Seconds its clip plays, once it rendered.
+    public var clipSeconds: Double?
 }
 
 /// The whole run.
@@ -96,7 +98,7 @@ public struct BatchReport: Sendable {
                 "error": job.error ?? NSNull(),
                 "outputs": job.outputs.map { output -> [String: Any] in
                     guard let record = output.record else { return ["path": output.path] }
-                    return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate,
+                    return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
                             "seconds": rounded(record.seconds), "fingerprint": record.fingerprint]
                 },
             ]

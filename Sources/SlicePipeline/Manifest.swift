@@ -2,6 +2,7 @@
 // and checked completely before anything renders, so a typo fails the run with one line.
 
 import Foundation
+import Glibc
 import SliceKit
 import SliceMedia
 
@@ -20,8 +21,15 @@ public struct Manifest: Sendable {
     public let path: String
     /// The absolute folder relative paths are resolved against.
     public let folder: String
-    /// The jobs, in file order.
+    /// The jobs, in file order (matrices expanded in place).
     public let jobs: [ManifestJob]
+    /// Whether the manifest was read from standard input (`slicevid batch -`).
+    public var isStandardInput = false
+
+    /// How the report names the manifest: its absolute path, or `-` for standard input.
+    public var reportName: String {
+        isStandardInput ? "-" : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
 
     /// Keys accepted at the top level.
     public static let topLevelKeys = ["description", "defaults", "jobs"]
@@ -40,6 +48,42 @@ public struct Manifest: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SlicevidError(.inputMissing, "\(path): no such manifest, or it cannot be read")
         }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        return try parse(data, path: path, folder: folder, presets: presets)
+    }
+
+    /// The name a manifest read from standard input goes by in messages; its lock file is
+    /// `.stdin.lock` in the working folder.
+    public static let standardInputName = "stdin"
+
+    /// The most bytes read from standard input: far more than any manifest, and a bound on a
+    /// pipe that never ends.
+    public static let maximumStandardInput = 64 << 20
+
+    /// Reads a manifest from standard input (`slicevid batch -`). Relative paths in it are
+    /// resolved against the working folder.
+    /// - Throws: `SlicevidError(.usage)` naming `stdin` for a bad manifest or one over
+    ///   `maximumStandardInput` bytes.
+    public static func loadStandardInput(presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= maximumStandardInput {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: chunk[..<count])
+        }
+        guard data.count <= maximumStandardInput else {
+            throw SlicevidError(.usage, "\(standardInputName): the manifest is larger than \(maximumStandardInput >> 20) MiB")
+        }
+        var manifest = try parse(data, path: standardInputName, folder: FileManager.default.currentDirectoryPath, presets: presets)
+        manifest.isStandardInput = true
+        return manifest
+    }
+
+    /// Reads, resolves and cross-checks the manifest in `data`.
+    private static func parse(_ data: Data, path: String, folder: String,
+                              presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -54,7 +98,6 @@ public struct Manifest: Sendable {
         if let description = root["description"], !(description is String) {
             throw top.error("description", "expected a string")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         var context = ManifestContext(folder: folder, presets: presets)
         let defaults = try ManifestDefaults(root["defaults"] ?? [String: Any](),
                                             reader: ManifestReader(manifest: path, place: "defaults"), context: &context)

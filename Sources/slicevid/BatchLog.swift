@@ -1,81 +1,106 @@
-// What `slicevid batch` prints to stderr: on a terminal one redrawn line with the batch's and
-// the current job's progress; for cron and CI one timestamped line per event; for log
-// shippers one JSON object per line. Every line goes through Console, so none interleave.
+// What `slicevid batch` prints to stderr: on a terminal one redrawn line with the batch's
+// progress, the jobs under way and an ETA, and a line kept per finished job; for cron and CI
+// one timestamped line per event; for log shippers one JSON object per line. Jobs running side
+// by side print from their own threads; Console keeps every event one whole line.
 
 import Foundation
 import SliceKit
 import SlicePipeline
-
-/// The `--log-format` values.
-enum LogFormat: String, CaseIterable {
-    /// `progress` on a terminal, `plain` otherwise.
-    case auto
-    /// A redrawn progress line (terminals).
-    case progress
-    /// One line per event, ISO-8601 timestamp first.
-    case plain
-    /// One JSON object per event and line.
-    case json
-}
+import Synchronization
 
 /// Prints a batch run's events.
 final class BatchLog: Sendable {
-    private let console: Console
-    private let format: LogFormat
-    private let quiet: Bool
+    private let log: LogWriter
     private let manifest: String
     private let shard: Shard
 
+    /// What the redrawn line shows: the jobs under way and how far each is.
+    private struct Progress {
+        var finished = 0
+        var count = 0
+        var started = ContinuousClock.now
+        /// Jobs under way by position: id, frames done and total (0 before the first frame),
+        /// and whether the encoders are flushing.
+        var running: [Int: (id: String, done: Int, total: Int, finishing: Bool)] = [:]
+    }
+
+    private let progress = Mutex(Progress())
+
     /// - Parameters:
-    ///   - console: where lines go.
-    ///   - format: `.auto` is resolved here, from whether stderr is a terminal.
-    ///   - quiet: print only failures and the summary.
+    ///   - log: where lines go, and in which format.
     ///   - manifest: the manifest path as given, for messages.
     ///   - shard: the shard this run renders.
-    init(console: Console, format: LogFormat, quiet: Bool, manifest: String, shard: Shard) {
-        self.console = console
-        self.format = format == .auto ? (console.isTerminal ? .progress : .plain) : format
-        self.quiet = quiet
+    init(_ log: LogWriter, manifest: String, shard: Shard) {
+        self.log = log
         self.manifest = manifest
         self.shard = shard
     }
 
     func handle(_ event: BatchEvent) {
         switch event {
-        case .started(let jobs, let total):
+        case .started(let jobs, let total, let parallel):
+            progress.withLock { $0.count = jobs; $0.started = .now }
             let shardNote = shard == .all ? "" : " of \(total) (shard \(shard))"
-            if format == .json {
-                emit(["event": "batch-started", "manifest": manifest, "jobs": jobs, "total": total, "shard": shard.description])
-            } else if !quiet && format == .plain {
-                line("batch \(manifest): \(jobs) job\(jobs == 1 ? "" : "s")\(shardNote)")
+            if log.format == .json {
+                if !log.quiet {
+                    log.emit(["event": "batch-started", "manifest": manifest, "jobs": jobs, "total": total, "shard": shard.description,
+                              "parallel": parallel])
+                }
+            } else if !log.quiet && log.format == .plain {
+                log.line("batch \(manifest): \(jobs) job\(jobs == 1 ? "" : "s")\(shardNote), \(parallel) at a time")
             }
-        case .jobRendering(let id, let position, let count):
-            switch format {
-            case .json: emit(["event": "job-rendering", "job": id, "position": position, "count": count])
-            case .plain where !quiet: line("[\(position)/\(count)] \(id): rendering")
-            case .progress where !quiet: draw(id: id, position: position, count: count, done: 0, total: 0, force: true)
-            default: break
+        case .jobRendering(let id, let position, let count, let reasons):
+            progress.withLock { $0.running[position] = (id, 0, 0, false) }
+            guard !log.quiet else { return }
+            switch log.format {
+            case .json:
+                log.emit(["event": "job-rendering", "job": id, "position": position, "count": count,
+                          "reasons": reasons.map(BatchLog.json)])
+            case .plain:
+                let why = reasons.isEmpty ? "" : " (\(reasons.map(\.description).joined(separator: "; ")))"
+                log.line("[\(position)/\(count)] \(id): rendering\(why)")
+            default:
+                draw(force: true)
             }
-        case .jobProgress(let id, let position, let count, let done, let total):
-            if format == .progress && !quiet { draw(id: id, position: position, count: count, done: done, total: total, force: done == total) }
+        case .folderCreated(let id, let position, let count, let path):
+            guard !log.quiet else { return }
+            if log.format == .json {
+                log.emit(["event": "folder-created", "job": id, "position": position, "count": count, "path": path])
+            } else {
+                log.line("[\(position)/\(count)] \(id): created folder \(path)")
+            }
+        case .jobProgress(_, let position, _, let done, let total):
+            progress.withLock { state in
+                state.running[position]?.done = done
+                state.running[position]?.total = total
+            }
+            draw(force: false)
+        case .jobFinishing(_, let position, _):
+            progress.withLock { $0.running[position]?.finishing = true }
+            draw(force: true)
         case .jobFinished(let result, let position, let count):
+            progress.withLock { state in
+                state.running[position] = nil
+                state.finished += 1
+            }
             finished(result, position: position, count: count)
+            draw(force: true)
         }
     }
 
-    /// The closing lines: counts, then every failure with its reason.
+    /// The closing lines: counts, then every failure with its reason (also with -q).
     func summary(_ report: BatchReport, reportPath: String?) {
         let counts = JobStatus.allCases.filter { report.count($0) > 0 }.map { "\(report.count($0)) \($0.rawValue)" }
-        if format == .json {
+        if log.format == .json {
             var fields: [String: Any] = ["event": "batch-finished", "manifest": manifest, "status": report.outcomeName,
                                          "seconds": (report.seconds * 1000).rounded() / 1000]
             for status in JobStatus.allCases { fields[status.rawValue] = report.count(status) }
             if let reportPath { fields["report"] = reportPath }
-            emit(fields)
+            log.emit(fields)
             return
         }
         let stopped = report.signal.map { " (stopped by \(signalName($0)))" } ?? ""
-        line("\(manifest): \(counts.isEmpty ? "no jobs in this shard" : counts.joined(separator: ", ")) in \(String(format: "%.2f", report.seconds)) s\(stopped)")
+        line("\(manifest): \(counts.isEmpty ? "no jobs in this shard" : counts.joined(separator: ", ")), took \(LogWriter.seconds(report.seconds))\(stopped)")
         for job in report.jobs where job.status == .failed {
             line("failed: job \(InputText.quoted(job.id)): \(job.error ?? "unknown error")")
         }
@@ -83,60 +108,68 @@ final class BatchLog: Sendable {
     }
 
     private func finished(_ result: JobResult, position: Int, count: Int) {
-        if format == .json {
-            emit(["event": "job-finished", "job": result.id, "position": position, "count": count, "status": result.status.rawValue,
-                  "seconds": (result.seconds * 1000).rounded() / 1000, "error": result.error ?? NSNull(),
-                  "outputs": result.outputs.map(\.path)])
+        // Quiet runs list failures in the summary (JSON: the failed job's own event).
+        if log.quiet && (log.format != .json || result.status != .failed) { return }
+        if log.format == .json {
+            log.emit(["event": "job-finished", "job": result.id, "position": position, "count": count, "status": result.status.rawValue,
+                      "seconds": (result.seconds * 1000).rounded() / 1000, "error": result.error ?? NSNull(),
+                      "clip_seconds": result.clipSeconds.map { ($0 * 1000).rounded() / 1000 } ?? NSNull(),
+                      "outputs": result.outputs.map(BatchLog.json)])
             return
         }
-        // Quiet runs list failures once, in the summary.
-        guard !quiet else { return }
-        let seconds = String(format: "%.2f s", result.seconds)
         let text: String
         switch result.status {
         case .rendered:
             let outputs = result.outputs.map { output in
-                output.record.map { "\(output.path) (\(BatchLog.size($0.bytes)), \(String(format: "%.2f", $0.seconds)) s)" } ?? output.path
+                output.record.map { "\(output.path) (\(BatchLog.describe($0)))" } ?? output.path
             }
-            text = "rendered in \(seconds): \(outputs.joined(separator: ", "))"
+            let clip = result.clipSeconds.map { "clip \(LogWriter.seconds($0)), " } ?? ""
+            text = "rendered, \(clip)took \(LogWriter.seconds(result.seconds)): \(outputs.joined(separator: ", "))"
         case .skipped: text = "up to date, skipped"
         case .failed, .interrupted, .pending: text = "\(result.status.rawValue): \(result.error ?? "unknown error")"
         }
         line("[\(position)/\(count)] \(result.id): \(text)")
     }
 
-    /// Redraws the terminal line: the batch's bar, then the job's (at most ten times a second).
-    private func draw(id: String, position: Int, count: Int, done: Int, total: Int, force: Bool) {
-        let job = total == 0 ? "starting" : "\(BatchLog.bar(done, total, width: 20)) \(done * 100 / total)%"
-        console.status("batch \(BatchLog.bar(position - 1, count, width: 20)) \(position)/\(count) · \(id) \(job)", force: force)
+    /// Redraws the terminal line: the batch's bar, the jobs under way, an ETA from the jobs
+    /// finished so far (at most ten times a second unless `force`).
+    private func draw(force: Bool) {
+        guard log.format == .progress, !log.quiet else { return }
+        let state = progress.withLock { $0 }
+        let jobs = state.running.sorted { $0.key < $1.key }.map { _, job in
+            let how = job.finishing ? "finishing encoders" : job.total == 0 ? "starting" : "\(job.done * 100 / job.total)%"
+            return "\(job.id) \(how)"
+        }
+        let eta = LogWriter.eta(done: Double(state.finished), total: Double(state.count), since: state.started).map { " · \($0)" } ?? ""
+        let running = jobs.isEmpty ? "" : " · " + jobs.joined(separator: ", ")
+        log.status("batch \(LogWriter.bar(state.finished, state.count, width: 20)) \(state.finished)/\(state.count)\(eta)\(running)", force: force)
     }
 
-    private static func bar(_ done: Int, _ total: Int, width: Int) -> String {
-        let filled = total == 0 ? 0 : min(width, done * width / total)
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
-    }
-
-    private static func size(_ bytes: Int) -> String {
-        bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576)
-            : bytes >= 1 << 10 ? String(format: "%.1f KB", Double(bytes) / 1024) : "\(bytes) B"
-    }
-
-    /// A plain line: timestamped unless it is for a terminal.
+    /// A line that is always printed (the summary), timestamped in the plain format.
     private func line(_ text: String) {
-        let stamp = format == .plain ? BatchLog.timestamp() + " " : ""
-        console.error("\(stamp)slicevid: \(text)\n")
+        log.line(text)
     }
 
-    /// A JSON line with the time and the event's fields.
-    private func emit(_ fields: [String: Any]) {
-        var fields = fields
-        fields["time"] = BatchLog.timestamp()
-        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        // JSON escapes C0 controls but lets DEL, C1 controls and line separators through raw.
-        console.error(JSONText.escapingInvisibles(String(decoding: data, as: UTF8.self)) + "\n")
+    /// `61 frames, 2.03 s, 1.4 MB`; a still is `1 frame, 12.0 KB`.
+    private static func describe(_ record: OutputRecord) -> String {
+        let length = record.frameRate == nil ? "" : ", \(LogWriter.seconds(record.seconds))"
+        return "\(record.frames == 1 ? "1 frame" : "\(record.frames) frames")\(length), \(LogWriter.size(record.bytes))"
     }
 
-    private static func timestamp() -> String {
-        Date().ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    /// An output in the JSON log: its path, and what its sidecar records once written.
+    private static func json(_ output: OutputResult) -> [String: Any] {
+        guard let record = output.record else { return ["path": output.path] }
+        return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
+                "seconds": (record.seconds * 1000).rounded() / 1000]
+    }
+
+    /// A reason in the JSON log: its kind and sentence, and the field and values it names.
+    static func json(_ reason: RenderReason) -> [String: Any] {
+        var fields: [String: Any] = ["kind": reason.kind.rawValue, "text": reason.description]
+        if let output = reason.output { fields["output"] = output }
+        if let field = reason.field { fields["field"] = field }
+        if let from = reason.from { fields["from"] = from }
+        if let to = reason.to { fields["to"] = to }
+        return fields
     }
 }
