@@ -22,9 +22,12 @@ public struct EncoderSettings: Sendable, Equatable {
     public var gifWidth: Int?
     /// Seconds into the clip the poster still shows (default: the last frame).
     public var posterTime: Double?
+    /// A still output's storyboard grid, instead of one frame.
+    public var sheet: Sheet?
 
     public init(crf: Int? = nil, preset: String? = nil, codec: CodecChoice? = nil, bitrate: Int? = nil,
-                pixelFormat: String? = nil, gifFrameRate: FrameRate? = nil, gifWidth: Int? = nil, posterTime: Double? = nil) {
+                pixelFormat: String? = nil, gifFrameRate: FrameRate? = nil, gifWidth: Int? = nil, posterTime: Double? = nil,
+                sheet: Sheet? = nil) {
         self.crf = crf
         self.preset = preset
         self.codec = codec
@@ -33,6 +36,7 @@ public struct EncoderSettings: Sendable, Equatable {
         self.gifFrameRate = gifFrameRate
         self.gifWidth = gifWidth
         self.posterTime = posterTime
+        self.sheet = sheet
     }
 
     /// Whether `option` has a value here.
@@ -46,6 +50,7 @@ public struct EncoderSettings: Sendable, Equatable {
         case .gifFPS: gifFrameRate != nil
         case .gifWidth: gifWidth != nil
         case .posterAt: posterTime != nil
+        case .sheet: sheet != nil
         }
     }
 
@@ -64,6 +69,7 @@ public struct EncoderSettings: Sendable, Equatable {
         if let rate = specific.gifFrameRate { merged.gifFrameRate = rate }
         if let width = specific.gifWidth { merged.gifWidth = width }
         if let time = specific.posterTime { merged.posterTime = time }
+        if let sheet = specific.sheet { merged.sheet = sheet }
         return merged
     }
 }

@@ -16,15 +16,20 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case mkv
     /// An animated GIF: a subsample of the frames, scaled down, on a palette made for the clip.
     case gif
-    /// One PNG picture (`poster.png`): the last frame, or the frame at `--poster-at`.
+    /// One PNG picture (`poster.png`): the last frame, or the frame at `--poster-at`; with
+    /// `sheet=CxR`, a storyboard of C × R frames.
     case poster
+    /// One JPEG picture (`poster.jpg`), as `poster`.
+    case jpeg
+    /// One WebP picture (`poster.webp`), as `poster`.
+    case webp
     /// A lossless PNG image sequence from a printf pattern such as `frames/%05d.png`.
     case pngSequence = "png-sequence"
     /// Raw frames in YUV4MPEG2 (`.y4m`, or `-` for stdout), to pipe into any external encoder.
     case y4m
 
     /// What `--help` and errors list as accepted.
-    public static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png (a poster still), a numbered PNG pattern such as frames/%05d.png, .y4m, - (y4m to stdout), or null (render only)"
+    public static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png, .jpg or .webp (a poster still, or with :sheet=4x2 a storyboard), a numbered PNG pattern such as frames/%05d.png, .y4m, - (y4m to stdout), or null (render only)"
 
     /// The format a path asks for.
     /// - Returns: nil when the extension is not one slicevid writes.
@@ -32,6 +37,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         let lower = path.lowercased()
         let byExtension: [(String, OutputFormat)] = [
             (".mp4", .mp4), (".m4v", .mp4), (".webm", .webm), (".mov", .mov), (".mkv", .mkv), (".gif", .gif), (".y4m", .y4m),
+            (".jpg", .jpeg), (".jpeg", .jpeg), (".webp", .webp),
         ]
         if path == "-" {
             self = .y4m
@@ -85,6 +91,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .mkv: "Matroska"
         case .gif: "GIF"
         case .poster: "PNG still"
+        case .jpeg: "JPEG still"
+        case .webp: "WebP still"
         case .pngSequence: "PNG sequence"
         case .y4m: "YUV4MPEG2"
         }
@@ -99,6 +107,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .mkv: [.ffv1, .h264, .hevc, .vp9, .av1]
         case .gif: [.gif]
         case .poster, .pngSequence: [.png]
+        case .jpeg: [.mjpeg]
+        case .webp: [.webp]
         case .y4m: [.raw]
         }
     }
@@ -109,6 +119,18 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// Whether the output is many files (a sequence) rather than one.
     public var isSequence: Bool { self == .pngSequence }
 
+    /// Whether the output is one picture: a poster, or a storyboard.
+    public var isStill: Bool { [.poster, .jpeg, .webp].contains(self) }
+
+    /// The file type as people and `probe` name it: `mp4`, `png` (a poster or a sequence's
+    /// frames), `jpeg`, `y4m`.
+    public var containerName: String {
+        switch self {
+        case .poster, .pngSequence: "png"
+        default: rawValue
+        }
+    }
+
     /// libavformat's muxer name.
     var muxerName: String {
         switch self {
@@ -117,7 +139,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .mov: "mov"
         case .mkv: "matroska"
         case .gif: "gif"
-        case .poster, .pngSequence: "image2"
+        case .poster, .pngSequence, .jpeg, .webp: "image2"
         case .y4m: "yuv4mpegpipe"
         }
     }

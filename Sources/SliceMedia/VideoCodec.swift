@@ -5,6 +5,10 @@
 /// A video codec (or still-image codec) an output can be encoded with.
 public enum VideoCodec: String, Sendable, CaseIterable {
     case h264, hevc, vp9, av1, prores, ffv1, gif, png
+    /// JPEG stills (posters, storyboards).
+    case mjpeg
+    /// WebP stills (posters, storyboards), lossy.
+    case webp
     /// Uncompressed frames (YUV4MPEG2), for piping into another encoder.
     case raw = "rawvideo"
 
@@ -19,6 +23,8 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .ffv1: "FFV1"
         case .gif: "GIF"
         case .png: "PNG"
+        case .mjpeg: "JPEG"
+        case .webp: "WebP"
         case .raw: "raw video"
         }
     }
@@ -35,6 +41,8 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .ffv1: ["ffv1"]
         case .gif: ["gif"]
         case .png: ["png"]
+        case .mjpeg: ["mjpeg"]
+        case .webp: ["libwebp"]
         // Hands the AVFrame itself to the muxer: no copy, no encoding.
         case .raw: ["wrapped_avframe"]
         }
@@ -92,6 +100,9 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .ffv1: alpha ? "bgra" : "bgr0"
         case .gif: "pal8"
         case .png: alpha ? "rgba" : "rgb24"
+        // What StillWriter writes: full-range 4:4:4 JPEG (JFIF's BT.601), lossy 4:2:0 WebP.
+        case .mjpeg: "yuvj444p"
+        case .webp: "yuv420p"
         }
     }
 

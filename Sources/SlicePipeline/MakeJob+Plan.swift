@@ -92,7 +92,8 @@ extension MakeJob {
             }
             let chosen = palette
             runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
-                try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen)
+                if plan.writesPicture { return StillSink(target: target, plan: plan, background: background) }
+                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen)
             })
         }
         return runners

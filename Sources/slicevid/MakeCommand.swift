@@ -40,7 +40,8 @@ struct MakeCommand {
         Encoding flags (--codec … --poster-at) apply to every output that can use them; an output's own
         options (-o clip.mp4:codec=hevc:crf=24) apply to it alone, override the flags, and must fit it.
         Formats: .mp4 H.264 (or hevc), .webm VP9 (or av1), .mov ProRes 422 HQ (4444 with alpha),
-        .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png poster, dir/%05d.png sequence.
+        .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png/.jpg/.webp poster (or storyboard with
+        sheet=CxR), dir/%05d.png sequence.
         --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
         Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
         73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
@@ -76,7 +77,8 @@ struct MakeCommand {
         case .pixFmt: "Pixel format, where the codec takes it: yuv420p (default for video), yuv420p10le, yuv422p10le, yuv444p, …"
         case .gifFPS: "GIF frame rate, at most 50 (default 15, never above --fps)."
         case .gifWidth: "GIF width in pixels (default 480, never wider than --size); the height keeps the aspect."
-        case .posterAt: "Time in seconds of a .png poster (default: the last frame, the destination)."
+        case .posterAt: "Time in seconds of a .png, .jpg or .webp poster (default: the last frame, the destination)."
+        case .sheet: "Make .png, .jpg and .webp outputs storyboards: COLUMNSxROWS frames evenly spaced over the clip, each labelled with its time (e.g. 4x2; per output: -o board.jpg:sheet=4x2)."
         }
     }
 
