@@ -44,6 +44,8 @@ public enum Quality: Sendable, Equatable, CustomStringConvertible {
     case palette(Int)
     /// Frames as rendered, not compressed (y4m).
     case uncompressed
+    /// The still encoder's own fixed quality (JPEG q 2, WebP 75).
+    case still
 
     public var description: String {
         switch self {
@@ -53,6 +55,7 @@ public enum Quality: Sendable, Equatable, CustomStringConvertible {
         case .profile: "profile"
         case .palette(let colors): "\(colors)-colour palette"
         case .uncompressed: "uncompressed"
+        case .still: "fixed"
         }
     }
 }
@@ -108,11 +111,17 @@ public struct EncodingPlan: Sendable {
     let codecTag: String?
     /// Time-base ticks per second when it is not the frame rate (GIF counts centiseconds).
     let ticksPerSecond: Int?
+    /// A storyboard's grid; nil for every other output.
+    public let sheet: Sheet?
     /// GIF palettes are chosen from the stills before rendering.
     public var needsPalette: Bool { codec == .gif }
 
-    /// Frames the output holds.
-    public var frameCount: Int { selection.count }
+    /// Frames the output holds (one picture for a storyboard).
+    public var frameCount: Int { sheet == nil ? selection.count : 1 }
+
+    /// Whether the picture is written by slicevid's still writer rather than a video encoder:
+    /// JPEG and WebP, and every storyboard.
+    public var writesPicture: Bool { sheet != nil || codec == .mjpeg || codec == .webp }
 
     /// Whether the output is one picture (a poster), with no frame rate and no length.
     public var isStill: Bool {
@@ -154,32 +163,54 @@ public struct EncodingPlan: Sendable {
         max(2, (200 * rate.denominator + rate.numerator) / (2 * rate.numerator))
     }
 
-    /// What `make --dry-run` prints for this output, as `key=value` pairs in a fixed order.
+    /// The plan that writes a storyboard's composed picture (`width` × `height`, one frame)
+    /// with the output's encoder and pixel format.
+    public var picturePlan: EncodingPlan {
+        EncodingPlan(path: path, format: format, codec: codec, encoder: encoder, pixelFormat: pixelFormat, width: width, height: height,
+                     renderWidth: width, renderHeight: height,
+                     selection: FrameSelection(single: 0, renderFrames: 1, renderRate: selection.renderRate), quality: quality,
+                     speed: speed, speedOptions: speedOptions, profile: profile, keepsAlpha: keepsAlpha, colorTags: colorTags,
+                     renderLayout: renderLayout, ignored: ignored, codecOptions: codecOptions, muxerOptions: muxerOptions,
+                     codecTag: codecTag, ticksPerSecond: ticksPerSecond, sheet: nil)
+    }
+
+    /// What `make --dry-run` prints for this output, as `key=value` pairs in a fixed order: the
+    /// facts `probe` will read back (`facts`, in its words), with the encoder and its quality and
+    /// speed settings among them.
     public var summary: [(key: String, value: String)] {
+        let facts = self.facts
         var pairs: [(String, String)] = [
-            ("container", format.rawValue),
-            ("codec", codec.rawValue),
+            ("container", facts.container),
+            ("codec", facts.codec),
             ("encoder", encoder),
         ]
-        if let profile { pairs.append(("profile", profile)) }
+        if let profile = facts.profile { pairs.append(("profile", profile)) }
         pairs += [
-            ("pix_fmt", pixelFormat),
-            ("alpha", keepsAlpha ? "yes" : "no"),
+            ("pix_fmt", facts.pixelFormat),
+            ("alpha", facts.alpha ? "yes" : "no"),
             ("size", "\(width)x\(height)"),
-            ("fps", frameRate.description),
-            ("frames", String(frameCount)),
-            ("duration", String(format: "%.3f", duration)),
+            ("fps", facts.frameRateText),
+            ("frames", String(facts.frames)),
+            ("duration", facts.durationText),
         ]
+        if let sheet { pairs.append(("sheet", sheet.description)) }
+        pairs += settings
+        pairs += [("color_primaries", facts.colorPrimaries), ("color_transfer", facts.colorTransfer),
+                  ("color_space", facts.colorSpace), ("color_range", facts.colorRange)]
+        return pairs
+    }
+
+    /// The quality and speed settings the encoder is given, as `key=value` pairs.
+    public var settings: [(key: String, value: String)] {
+        var pairs: [(String, String)] = []
         switch quality {
         case .crf(let crf): pairs.append(("crf", String(crf)))
         case .bitrate: pairs.append(("bitrate", quality.description))
         case .lossless, .uncompressed: pairs.append(("quality", quality.description))
         case .palette(let colors): pairs.append(("colors", String(colors)))
-        case .profile: break
+        case .profile, .still: break
         }
-        pairs += speedOptions
-        if colorTags != .none { pairs.append(("color", colorTags.rawValue)) }
-        return pairs
+        return pairs + speedOptions
     }
 }
 

@@ -32,6 +32,8 @@ public struct MediaInfo: Sendable, Equatable {
     public var frameCount: Int
     /// Seconds the stream plays: the container's duration, or frames ÷ rate when it has none.
     public var duration: Double
+    /// The stream's average frame rate as the exact fraction it stores; nil when it has none.
+    public var averageFrameRate: FrameRate? = nil
 }
 
 /// Opens media files for reading.
@@ -115,6 +117,7 @@ public enum MediaReader {
             frameRate: rate.den == 0 ? 0 : Double(rate.num) / Double(rate.den),
             frameCount: 0,
             duration: duration)
+        if rate.num > 0 && rate.den > 0 { facts.averageFrameRate = FrameRate(Int(rate.num), Int(rate.den)) }
         var factsFromFrame = false
         // GIF decodes to BGRA whatever the file holds; its alpha is real only if a pixel uses it.
         let isGIF = parameters.codec_id == AV_CODEC_ID_GIF

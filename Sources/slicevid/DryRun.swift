@@ -1,5 +1,5 @@
-// `slicevid make --dry-run`: what each output would be, one line each, without rendering.
-// `key=value` pairs with no spaces in values, so scripts can read them with `cut` or `read`.
+// `slicevid make --dry-run`: what each output would be, one line each (or one JSON object each
+// with --json), without rendering, in the words `probe` reads the written files back with.
 
 import SlicePipeline
 import SliceMedia
@@ -12,10 +12,10 @@ enum DryRun {
         var lines: [String] = []
         for path in plan.paths {
             guard path != OutputTarget.discard, let output = outputs.next() else {
-                lines.append("\(path): render only (frames=\(plan.clip.frameCount))")
+                lines.append("\(path): render only (frames=\(plan.clip.frameCount))\n")
                 continue
             }
-            lines.append("\(path): " + output.summary.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            lines.append(FactsText.line(path, output.summary))
         }
         return lines
     }
@@ -28,8 +28,18 @@ enum DryRun {
             + "in \(plan.renderLayout.rawValue)\(folders); nothing was written\n"
     }
 
-    /// One JSON object per output, in request order.
+    /// One JSON object per output, in request order: the facts `probe --json` gives for the
+    /// file once written, and the encoder with its settings (`null` renders nothing).
     static func json(_ plan: MakePlan) -> [String] {
-        []
+        var outputs = plan.outputs.makeIterator()
+        return plan.paths.map { path in
+            guard path != OutputTarget.discard, let output = outputs.next() else {
+                return "{\"frames\":\(plan.clip.frameCount),\"path\":\"null\",\"render_only\":true}\n"
+            }
+            var extra: [String: Any] = ["encoder": output.encoder]
+            for (key, value) in output.settings { extra[key] = Int(value) ?? value as Any }
+            if let sheet = output.sheet { extra["sheet"] = sheet.description }
+            return FactsText.json(path, output.facts, extra: extra)
+        }
     }
 }

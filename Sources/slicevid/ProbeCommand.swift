@@ -11,13 +11,18 @@ enum ProbeCommand {
     static let spec = CommandSpec(
         name: "probe",
         abstract: "Describe media files: container, codec, profile, size, pixel format, colour tags, frames, duration.",
-        usage: "slicevid probe FILE... (a PNG sequence as its pattern, e.g. frames/%05d.png)",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        usage: "slicevid probe [--json] FILE... (a PNG sequence as its pattern, e.g. frames/%05d.png)",
+        options: [
+            OptionSpec("json", help: "One JSON object per file, with the keys make --dry-run --json uses."),
+            OptionSpec("help", short: "h", help: "Show this help."),
+        ],
         discussion: """
         Prints one line per file: FILE: container=… codec=… profile=… tag=… pix_fmt=… alpha=yes|no size=WxH
         fps=… frames=… duration=… color_primaries=… color_transfer=… color_space=… color_range=…
-        Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
-        image sequences carry no frame rate: their fps and duration are "none".
+        in the words make --dry-run uses: container mp4, mov, webm, mkv, gif, png, jpeg, webp or y4m; the
+        profile as FFmpeg names it, lower case; fps an exact fraction (30000/1001; a GIF's is its frames over
+        its length). Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
+        image sequences carry no frame rate: their fps and duration are "none" (null in JSON).
         Exit codes: 0 ok, 64 usage, 65 not readable media, 66 file missing.
         """)
 
@@ -34,7 +39,14 @@ enum ProbeCommand {
                 return .inputMissing
             }
             do {
-                Console.shared.output(line(path, try MediaReader.info(path: path)))
+                let info = try MediaReader.info(path: path)
+                let facts = info.facts(path: path)
+                if arguments.has("json") {
+                    // JSON escapes every control character in its strings.
+                    Console.shared.verbatim(FactsText.json(path, facts, extra: ["tag": info.codecTag.isEmpty ? NSNull() : info.codecTag]))
+                } else {
+                    Console.shared.output(line(path, info, facts))
+                }
             } catch {
                 Console.shared.error("slicevid: error: \(SlicevidError(error).message)\n")
                 return ExitCode(SlicevidError(error).category)
@@ -44,26 +56,22 @@ enum ProbeCommand {
     }
 
     /// `PATH: key=value …` for one file.
-    static func line(_ path: String, _ info: MediaInfo) -> String {
-        // A still or an image sequence carries no frame rate: the 25 fps libavformat reports
-        // for one is its own assumption, and a pipeline comparing rates must not be told it.
-        let timeless = ["image2", "image2pipe"].contains(info.containerName) || info.containerName.hasSuffix("_pipe")
-        var pairs: [(String, String)] = [("container", info.containerName), ("codec", info.codecName)]
-        if let profile = info.profileName { pairs.append(("profile", profile)) }
+    static func line(_ path: String, _ info: MediaInfo, _ facts: MediaFacts) -> String {
+        var pairs: [(String, String)] = [("container", facts.container), ("codec", facts.codec)]
+        if let profile = facts.profile { pairs.append(("profile", profile)) }
         if !info.codecTag.isEmpty { pairs.append(("tag", info.codecTag)) }
         pairs += [
-            ("pix_fmt", info.pixelFormat),
-            ("alpha", info.hasAlpha ? "yes" : "no"),
-            ("size", "\(info.width)x\(info.height)"),
-            ("fps", timeless ? "none" : String(format: "%.3f", info.frameRate)),
-            ("frames", String(info.frameCount)),
-            ("duration", timeless ? "none" : String(format: "%.3f", info.duration)),
-            ("color_primaries", info.colorPrimaries),
-            ("color_transfer", info.colorTransfer),
-            ("color_space", info.colorSpace),
-            ("color_range", info.colorRange),
+            ("pix_fmt", facts.pixelFormat),
+            ("alpha", facts.alpha ? "yes" : "no"),
+            ("size", "\(facts.width)x\(facts.height)"),
+            ("fps", facts.frameRateText),
+            ("frames", String(facts.frames)),
+            ("duration", facts.durationText),
+            ("color_primaries", facts.colorPrimaries),
+            ("color_transfer", facts.colorTransfer),
+            ("color_space", facts.colorSpace),
+            ("color_range", facts.colorRange),
         ]
-        let fields = pairs.map { key, value in value.contains(" ") ? "\(key)=\"\(value)\"" : "\(key)=\(value)" }
-        return "\(path): " + fields.joined(separator: " ") + "\n"
+        return FactsText.line(path, pairs)
     }
 }

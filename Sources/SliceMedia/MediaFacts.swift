@@ -1,0 +1,74 @@
+// One vocabulary for what a media file holds, spoken by `probe` (read back from the file) and by
+// `make --dry-run` (predicted from the plan), so a pipeline can compare what it asked for with
+// what it got key by key: `container=mp4` (not libavformat's `mov,mp4,m4a,3gp,3g2,mj2`),
+// profiles as FFmpeg names them in lower case (`high`, `main 10`, `profile 0`), frame rates as
+// exact fractions (`30000/1001`).
+
+import Foundation
+import SliceKit
+
+/// What a media file holds, in the words `probe` and `make --dry-run` share.
+public struct MediaFacts: Sendable, Equatable {
+    /// The file type: `mp4`, `mov`, `webm`, `mkv`, `gif`, `png`, `jpeg`, `webp`, `y4m`.
+    public var container: String
+    /// libavcodec's codec name (`h264`, `hevc`, `vp9`, `av1`, `prores`, `ffv1`, `gif`, `png`,
+    /// `mjpeg`, `webp`, `rawvideo`).
+    public var codec: String
+    /// `avcodec_profile_name` in lower case (`high`, `constrained baseline`, `main 10`, `hq`);
+    /// nil for codecs without profiles.
+    public var profile: String?
+    /// The pixel format the file holds (`pal8` for every GIF).
+    public var pixelFormat: String
+    public var alpha: Bool
+    public var width: Int
+    public var height: Int
+    /// Frames per second as an exact fraction; a GIF's is its frames over its length (its
+    /// delays are whole centiseconds). Nil for stills and image sequences, which carry none.
+    public var frameRate: FrameRate?
+    public var frames: Int
+    /// Seconds, to the millisecond; nil where `frameRate` is.
+    public var duration: Double?
+    /// Colour tags as FFmpeg names them (`bt709`, `iec61966-2-1`, `bt470bg`, `unknown`).
+    public var colorPrimaries: String
+    public var colorTransfer: String
+    public var colorSpace: String
+    /// `tv` (limited) or `pc` (full), or `unknown`.
+    public var colorRange: String
+
+    public init(container: String, codec: String, profile: String?, pixelFormat: String, alpha: Bool, width: Int, height: Int,
+                frameRate: FrameRate?, frames: Int, duration: Double?, colors: (primaries: String, transfer: String, space: String, range: String)) {
+        self.container = container
+        self.codec = codec
+        self.profile = profile
+        self.pixelFormat = pixelFormat
+        self.alpha = alpha
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.frames = frames
+        self.duration = duration.map { ($0 * 1000).rounded() / 1000 }
+        colorPrimaries = colors.primaries
+        colorTransfer = colors.transfer
+        colorSpace = colors.space
+        colorRange = colors.range
+    }
+
+    /// The keys both JSON forms carry, in order.
+    public static let jsonKeys = ["container", "codec", "profile", "pix_fmt", "alpha", "width", "height", "fps", "frames", "duration",
+                                  "color_primaries", "color_transfer", "color_space", "color_range"]
+
+    /// The facts as JSON fields: numbers as numbers, `null` for what the file does not have.
+    public var jsonFields: [String: Any] {
+        [
+            "container": container, "codec": codec, "profile": profile ?? NSNull(), "pix_fmt": pixelFormat, "alpha": alpha,
+            "width": width, "height": height, "fps": frameRate?.description ?? NSNull(), "frames": frames,
+            "duration": duration ?? NSNull(), "color_primaries": colorPrimaries, "color_transfer": colorTransfer,
+            "color_space": colorSpace, "color_range": colorRange,
+        ]
+    }
+
+    /// `fps=30`, `duration=2.033`: how the key=value lines write a rate and a length (`none`
+    /// for a still).
+    public var frameRateText: String { frameRate?.description ?? "none" }
+    public var durationText: String { duration.map { String(format: "%.3f", $0) } ?? "none" }
+}
