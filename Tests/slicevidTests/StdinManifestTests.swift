@@ -42,6 +42,7 @@ struct StdinManifestTests {
         let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/report.json"))) as? [String: Any])
         #expect(report["manifest"] as? String == "-")
         #expect(result.stderr.contains("slicevid: batch stdin: 1 job"), "\(result.stderr)")
+        #expect(result.stderr.contains("slicevid: [1/1] piped: created folder \(folder.path)/piped\n"), "\(result.stderr)")
         // Piped again, it is up to date like any manifest.
         let again = try run(["batch", "-"], input: text, in: folder.path)
         #expect(again.status == 0 && again.stderr.contains("piped: up to date, skipped"), "\(again.stderr)")
