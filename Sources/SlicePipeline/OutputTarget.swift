@@ -150,7 +150,7 @@ public final class OutputTarget: Sendable {
         if path == OutputTarget.standardOutput { return format }
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard name.utf8.count <= longestName else {
-            throw SlicevidError(.usage, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes; at most \(longestName), "
+            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes; at most \(longestName), "
                 + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

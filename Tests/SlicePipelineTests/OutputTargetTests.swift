@@ -43,7 +43,7 @@ import Testing
             _ = try OutputTarget(path: tooLong, force: false)
             Issue.record("a \(OutputTarget.longestName + 1)-byte name was accepted")
         } catch {
-            #expect(error.category == .usage)
+            #expect(error.category == .outputBlocked)
             #expect(error.message.contains("at most \(OutputTarget.longestName)"))
         }
         #expect(contents(dir) == [URL(fileURLWithPath: longest).lastPathComponent])
