@@ -1,27 +1,47 @@
-# slicevid — build, demo, test, bench, install.
+# slicevid — build, demo, test, bench, install, package.
 # Every entry point installs FFmpeg's -dev packages first when pkg-config cannot find them,
 # so `make demo` and `make test` work on a fresh Debian 12 machine.
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
+DESTDIR ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
+FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev zlib1g-dev
 RELEASE := .build/release/slicevid
+# The man page and completion scripts, written by the release binary from its own command specs.
+GENERATED := .build/share
+VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"/\1/p' Sources/slicevid/main.swift)
+ARCH    := $(shell dpkg --print-architecture 2>/dev/null || uname -m)
+DEB     := slicevid_$(VERSION)_$(ARCH).deb
+# Installs a Debian package's tool when its command is missing: $(call tool,COMMAND,PACKAGE).
+tool = @command -v $(1) >/dev/null 2>&1 || { echo "make: installing $(2) (for $(1))"; \
+	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(2) >/dev/null; }
+CC      ?= cc
+BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders
 
-.PHONY: all deps build debug demo test bench fuzz install clean
+.PHONY: all deps build debug demo test bench fuzz install uninstall install-check deb deb-check image gallery clean
 
 all: build
 
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || \
-	    ! pkg-config --exists libavcodec libavformat libswscale libavutil; then \
+	    ! pkg-config --exists libavcodec libavformat libswscale libavutil zlib; then \
 	  echo "make: installing FFmpeg development packages ($(FFMPEG_DEV))"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(FFMPEG_DEV) >/dev/null; \
 	fi
 
+# The Swift runtime and Foundation are linked in (--static-swift-stdlib), so the binary needs
+# only Debian's libraries: it runs where the toolchain is not installed.
 build: deps
-	$(SWIFT) build -c release --product slicevid
+	$(SWIFT) build -c release --product slicevid --static-swift-stdlib
+	@if ldd $(RELEASE) | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|FoundationICU|not found'; then \
+	  echo "make: $(RELEASE) still needs the toolchain's libraries above" >&2; exit 1; fi
+	@mkdir -p $(GENERATED)
+	$(RELEASE) man > $(GENERATED)/slicevid.1
+	$(RELEASE) completions bash > $(GENERATED)/slicevid.bash
+	$(RELEASE) completions zsh > $(GENERATED)/_slicevid
+	$(RELEASE) completions fish > $(GENERATED)/slicevid.fish
 
 debug: deps
 	$(SWIFT) build
@@ -32,8 +52,9 @@ demo: build
 	$(RELEASE) make --preset spring -o out/demo.mp4 --force
 	@echo "demo written to out/demo.mp4"
 
-# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it).
-bench: build
+# Performance goals, measured side by side with ffmpeg (the peer; slicevid never runs it) and
+# with the machine's own limits (bench/*.c: whole-frame copy rate, start-up floor).
+bench: build $(BENCH_TOOLS)
 	@command -v ffmpeg >/dev/null 2>&1 || { echo "make: installing the ffmpeg CLI (benchmark peer only)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
 	python3 bench/bench.py $(BENCH_ARGS)
@@ -52,15 +73,60 @@ fuzz: build
 	fi
 	python3 fuzz/fuzz.py --seed $(SEED) --seconds $(SECONDS) --jobs $(JOBS) $(FUZZ_ARGS)
 
+.build/bench/framecopy: bench/framecopy.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -pthread -o $@ $<
+
+# Not run by bench.py: `.build/bench/orders 1920x1080` compares memory orders (README, Performance).
+.build/bench/orders: bench/orders.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $<
+
+.build/bench/floor: bench/floor.c | deps
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil)
+
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Binary, presets, man page and bash/zsh/fish completions under $(DESTDIR)$(PREFIX);
+# uninstall removes exactly those, and the folders install created.
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slicevid/presets
-	install -m 755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/slicevid
-	@if ls presets/*.json >/dev/null 2>&1; then install -m 644 presets/*.json $(DESTDIR)$(PREFIX)/share/slicevid/presets/; fi
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) packaging/install.sh install
+
+uninstall:
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) packaging/install.sh uninstall
+
+# Installs into a scratch prefix, renders the demo there with the toolchain's folder hidden
+# (root: a mount namespace with an empty tmpfs over it), uninstalls, and checks the prefix is
+# exactly as before.
+install-check: build
+	packaging/install-check.sh
+
+# slicevid_VERSION_ARCH.deb, Depends computed by dpkg-shlibdeps from the binary's libraries.
+deb: build
+	$(call tool,dpkg-shlibdeps,dpkg-dev)
+	packaging/make-deb.sh $(VERSION) $(ARCH) $(DEB)
+
+# Installs the .deb into a fresh Debian 12 root (debootstrap, needs root and Debian's mirror),
+# renders a 1080p demo there and checks it with ffprobe; removes the root afterwards.
+deb-check: deb
+	$(call tool,debootstrap,debootstrap)
+	$(call tool,ffprobe,ffmpeg)
+	packaging/deb-check.sh $(DEB)
+
+# The container image (Containerfile), with podman or docker, whichever works here;
+# IMAGE_FLAGS adds flags to its build (e.g. --build-arg SWIFT_IMAGE=…).
+image:
+	packaging/make-image.sh $(VERSION)
+
+# docs/: an animated preview of the seed transition and a storyboard per shipped preset,
+# rendered by slicevid from its demo cards; the ffmpeg CLI only tiles the storyboards.
+gallery: build
+	$(call tool,ffmpeg,ffmpeg)
+	packaging/gallery.sh
 
 clean:
-	rm -rf .build out fuzz-out
+	rm -rf .build out fuzz-out $(DEB)

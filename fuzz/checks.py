@@ -193,6 +193,8 @@ def check_tree(case, results, before, after, root):
         what = f"{'changed' if path in changed else 'removed'} {path!r}"
         if os.path.normpath(path) in protected:
             replaced.append(what)
+        elif path in removed and _is_stale(path, case.gone):
+            continue  # a dead process's temporary: removing it is the point (stale-kept checks it)
         elif not allowed(path) and not (after.get(path, ("",))[0] == "dir" == before.get(path, ("",))[0]):
             touched.append(what)
     if replaced:
@@ -204,6 +206,13 @@ def check_tree(case, results, before, after, root):
         if kept:
             findings.append(Finding("stale-kept", f"stale temporary of a dead process left in place: {kept[0]!r}"))
     return findings
+
+
+def _is_stale(path, gone):
+    """Whether `path` is one of a dead process's temporaries the case planted, or the folder
+    holding one (a sequence's `.slicevid-PID-N/` goes with its frames)."""
+    path = os.path.normpath(path)
+    return any(path == os.path.normpath(g) or os.path.normpath(g).startswith(path + os.sep) for g in gone)
 
 
 def _allowed(case, root):

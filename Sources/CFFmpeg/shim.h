@@ -1,4 +1,4 @@
-// FFmpeg's public headers, plus inline functions for the macros Swift cannot import.
+// FFmpeg's public headers and zlib's, plus inline functions for the macros Swift cannot import.
 #ifndef SLICEVID_CFFMPEG_SHIM_H
 #define SLICEVID_CFFMPEG_SHIM_H
 
@@ -12,14 +12,19 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/sha.h>
 #include <libswscale/swscale.h>
+#include <zlib.h>
 
 /// AVERROR(EAGAIN): "output not ready, feed more input".
 static inline int cffmpeg_error_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: "the stream is drained".
 static inline int cffmpeg_error_eof(void) { return AVERROR_EOF; }
+/// AVERROR_EXIT: "stopped on request" (what an I/O or interrupt callback returns to abort).
+static inline int cffmpeg_error_exit(void) { return AVERROR_EXIT; }
 /// AVERROR(e) for any errno value.
 static inline int cffmpeg_error_from_errno(int e) { return AVERROR(e); }
 /// AV_NOPTS_VALUE: "no timestamp".
 static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// inflateInit(s): zlib's initialiser is a macro that passes its version and struct size.
+static inline int cffmpeg_inflate_init(z_stream *stream) { return inflateInit(stream); }
 
 #endif

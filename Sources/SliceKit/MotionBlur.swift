@@ -67,44 +67,75 @@ public struct MotionBlur: Sendable {
             compositor.render(content, into: target)
             return
         }
-        let set = self.scratch.take(like: target)
-        defer { self.scratch.give(set) }
-        let scratch = set.picture
-        // The sums are used in place (a local copy of the arrays would copy them on write).
-        for p in set.sums.indices { set.sums[p].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        for time in sampleTimes(ofFrame: index) {
-            compositor.render(plan.content(atTime: time), into: scratch)
-            for (p, plane) in scratch.planes.enumerated() {
-                set.sums[p].withUnsafeMutableBufferPointer { sum in
-                    for y in 0..<plane.height {
-                        let row = plane.row(y), offset = y * plane.width
-                        for x in 0..<plane.width { sum[offset + x] &+= UInt16(row[x]) }
-                    }
-                }
-            }
-        }
-        // Rounded to nearest, so N identical samples average to exactly that value.
-        let count = UInt16(samples), half = UInt16(samples / 2)
+        precondition(compositor.sampleBytes.allSatisfy { $0 == 1 }, "blur sums hold 8-bit samples")
+        let drawings = sampleTimes(ofFrame: index).map { compositor.drawing(of: plan.content(atTime: $0)) }
+        let set = scratch.take(samples: target.planes.map { $0.width }.max() ?? 1)
+        defer { scratch.give(set) }
+        let mean = SampleMean(samples)
+        // Band by band, every sample of the band is drawn and summed while the band is in
+        // cache, so the frame's memory is written once and the stills read once per sample.
         for (p, plane) in target.planes.enumerated() {
-            set.sums[p].withUnsafeBufferPointer { sum in
-                for y in 0..<plane.height {
-                    let row = plane.row(y), offset = y * plane.width
-                    for x in 0..<plane.width { row[x] = UInt8((sum[offset + x] + half) / count) }
+            let width = plane.width
+            let band = compositor.bandRows(plane: p, budget: ScratchPool.bandBytes)
+            for y in Swift.stride(from: 0, to: plane.height, by: band) {
+                let rows = y..<min(y + band, plane.height), count = rows.count * width
+                let picture = set.picture, sums = set.sums
+                sums.update(repeating: 0, count: count)
+                for drawing in drawings {
+                    drawing[p].draw(rows: rows, into: picture, stride: width)
+                    for i in 0..<count { sums[i] &+= UInt16(picture[i]) }
+                }
+                for r in 0..<rows.count {
+                    let row = plane.row(y + r), sum = sums + r * width
+                    for x in 0..<width { row[x] = mean.of(sum[x]) }
                 }
             }
         }
     }
 }
 
-/// Reusable scratch for blurred frames: a picture to draw each sample into and the running sums.
+/// The rounded mean of `count` 8-bit samples from their sum, `(sum + count / 2) / count`,
+/// as a multiply and a shift: a division per sample would cost more than drawing it.
+struct SampleMean {
+    private let half: UInt32
+    private let reciprocal: UInt32
+
+    /// `⌈2^18 / count⌉` is exact while (sum + half) × (count − 1) < 2^18, so for every sum of
+    /// up to `MotionBlur.maximumSamples` samples (every count and sum is checked in the tests).
+    private static let shift: UInt32 = 18
+
+    init(_ count: Int) {
+        precondition((1...MotionBlur.maximumSamples).contains(count))
+        half = UInt32(count / 2)
+        reciprocal = UInt32(((1 << Int(SampleMean.shift)) + count - 1) / count)
+    }
+
+    @inline(__always)
+    func of(_ sum: UInt16) -> UInt8 {
+        UInt8(truncatingIfNeeded: ((UInt32(sum) &+ half) &* reciprocal) >> SampleMean.shift)
+    }
+}
+
+/// Reusable scratch for blurred frames: a band of one sample's picture and the band's running
+/// sums, `bandBytes` samples each (or one row, if wider), one set per thread blurring at a time.
 final class ScratchPool: Sendable {
+    /// Samples in a band: its picture (32 KiB) and its sums at two bytes each (64 KiB) stay in
+    /// a core's L2 cache while every sample of the band is drawn and added.
+    static let bandBytes = 32 << 10
+
     final class Buffers: @unchecked Sendable {
         // @unchecked: a set belongs to one render thread between take() and give().
-        let picture: PlanarImage
-        var sums: [[UInt16]]
-        init(like target: PlanarImage) {
-            picture = PlanarImage(width: target.width, height: target.height, layout: target.layout)
-            sums = target.planes.map { [UInt16](repeating: 0, count: $0.width * $0.height) }
+        let picture: UnsafeMutablePointer<UInt8>
+        let sums: UnsafeMutablePointer<UInt16>
+        let capacity: Int
+        init(samples: Int) {
+            capacity = samples
+            picture = .allocate(capacity: samples)
+            sums = .allocate(capacity: samples)
+        }
+        deinit {
+            picture.deallocate()
+            sums.deallocate()
         }
     }
 
@@ -113,14 +144,12 @@ final class ScratchPool: Sendable {
 
     var made: Int { count.load(ordering: .relaxed) }
 
-    func take(like target: PlanarImage) -> Buffers {
-        // A set of another size or layout is dropped, not handed out: the compositor would refuse it.
-        if let set = free.withLock({ $0.popLast() }), set.picture.width == target.width,
-           set.picture.height == target.height, set.picture.layout == target.layout {
-            return set
-        }
+    /// A set whose band holds at least `row` samples, the widest row it will be given.
+    func take(samples row: Int) -> Buffers {
+        // A set too small for this frame's rows is dropped, not handed out.
+        if let set = free.withLock({ $0.popLast() }), set.capacity >= row { return set }
         count.add(1, ordering: .relaxed)
-        return Buffers(like: target)
+        return Buffers(samples: max(ScratchPool.bandBytes, row))
     }
 
     func give(_ set: Buffers) { free.withLock { $0.append(set) } }

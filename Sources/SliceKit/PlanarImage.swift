@@ -62,7 +62,8 @@ public final class PlanarImage: @unchecked Sendable {
     /// Frame-sized memory: for a buffer of several MB, 2 MB-aligned and offered to the kernel for
     /// transparent huge pages (as x264 does for its own frames), so filling it takes one page
     /// fault per 2 MB instead of one per 4 KB. Where THP is off or unavailable, madvise is a no-op.
-    private static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
+    /// Also what the compositor's cut strips live in; freed with `free`.
+    static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
         let hugePage = 2 << 20
         var pointer: UnsafeMutableRawPointer?
         if byteCount >= 2 * hugePage {

@@ -1,5 +1,6 @@
 // Draws any frame of a sequence: finds the transition it belongs to and lets that pair's
-// Compositor draw it (through MotionBlur, a plain render when the blur is off), so a sequence renders through one closure like a single clip.
+// Compositor draw it (through MotionBlur, a plain render when the blur is off), so a sequence
+// renders through one closure like a single clip.
 
 /// Renders the frames of a `SequencePlan` from its stills, already fitted to the frame.
 ///
@@ -8,6 +9,9 @@
 public struct SequenceCompositor: Sendable {
     public let plan: SequencePlan
     private let compositors: [MotionBlur]
+    /// Stills cut into strips for the sequence's vertical transitions: one per still and strip
+    /// count, however many transitions share it.
+    let stillsCut: Int
 
     /// - Parameters:
     ///   - plan: the sequence's timeline.
@@ -20,9 +24,20 @@ public struct SequenceCompositor: Sendable {
         // whichever transition it belongs to, and a pool per transition would keep a set per
         // thread for each of them until the end of the run.
         let scratch = ScratchPool()
+        // A still between two transitions is cut into strips once for both (when they have
+        // as many strips), not once per transition.
+        var cuts: [ObjectIdentifier: [Int: StillStrips]] = [:]
         compositors = plan.segments.enumerated().map { pair, segment in
-            MotionBlur(Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1]), scratch: scratch)
+            let cut = { (still: PlanarImage, sampleBytes: [Int]) -> StillStrips in
+                if let made = cuts[ObjectIdentifier(still)]?[segment.layout.count] { return made }
+                let made = StillStrips(still, strips: segment.layout, sampleBytes: sampleBytes)
+                cuts[ObjectIdentifier(still), default: [:]][segment.layout.count] = made
+                return made
+            }
+            let compositor = Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1], cut: cut)
+            return MotionBlur(compositor, scratch: scratch)
         }
+        stillsCut = cuts.values.reduce(0) { $0 + $1.count }
     }
 
     /// Scratch sets made for blurred frames over the whole sequence (they are shared by its

@@ -17,8 +17,8 @@ extension EncodingPlan {
             let scaler = try gifScaler(from: still.layout)
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             let stride = Int32(width * 4)
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                scaler.scale(still.planePointers, into: PlanePointers(data: [buffer.baseAddress], strides: [stride]))
+            try pixels.withUnsafeMutableBufferPointer { (buffer) throws(MediaError) in
+                try scaler.scale(still.planePointers, into: PlanePointers(data: [buffer.baseAddress], strides: [stride]))
             }
             pictures.append(RGBAImage(width: width, height: height, pixels: pixels))
         }

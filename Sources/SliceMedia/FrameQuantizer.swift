@@ -26,21 +26,23 @@ final class FrameQuantizer {
 
     /// Scales `image` with `scaler` (which must produce RGBA at the GIF's size) and writes its
     /// palette indices and the palette into `frame`.
-    /// - Returns: false when libswscale could not scale the picture (nothing is written then).
-    func quantize(_ image: PlanarImage, with scaler: Scaler, into frame: UnsafeMutablePointer<AVFrame>) -> Bool {
-        guard let indices = frame.pointee.data.0, let palette = frame.pointee.data.1 else { return false }
-        let stride = Int(frame.pointee.linesize.0)
+    /// - Throws: `MediaError` when libswscale could not scale the picture or the frame has no
+    ///   PAL8 planes (nothing is written then).
+    func quantize(_ image: PlanarImage, with scaler: Scaler, into frame: Frame) throws(MediaError) {
+        let planes = frame.planes(count: 2)
+        guard let indices = planes.data[0], let palette = planes.data[1] else {
+            throw MediaError(.output, subject: "GIF", message: "the frame has no palette planes")
+        }
+        let stride = Int(planes.strides[0])
         let (width, height) = (self.width, self.height)
-        let scaled = rgba.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress,
-                  scaler.scale(image.planePointers, into: PlanePointers(data: [base], strides: [Int32(width * 4)])) else { return false }
+        try rgba.withUnsafeMutableBufferPointer { (buffer) throws(MediaError) in
+            let base = buffer.baseAddress!
+            try scaler.scale(image.planePointers, into: PlanePointers(data: [base], strides: [Int32(width * 4)]))
             mapper.map(rgba: base, rgbaStride: width * 4, width: width, height: height, into: indices, stride: stride)
-            return true
         }
-        guard scaled else { return false }
+        // The palette plane takes the ARGB entries as bytes, copied without rebinding them.
         entries.withUnsafeBytes { bytes in
-            palette.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count)
+            UnsafeMutableRawPointer(palette).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }
-        return true
     }
 }

@@ -36,10 +36,15 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "\(subject): \(message)" }
 
+    /// An allocation FFmpeg could not make.
+    static func outOfMemory(subject: String) -> MediaError {
+        MediaError(.output, subject: subject, message: "out of memory")
+    }
+
     /// FFmpeg's text for an error code (av_strerror; `av_err2str` is a macro Swift cannot use).
     public static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
+        guard av_strerror(code, &buffer, buffer.count) >= 0 else { return "error \(code)" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
@@ -58,4 +63,6 @@ func check(_ code: Int32, _ function: String, kind: MediaError.Kind = .output, s
 enum AVStatus {
     static let again = cffmpeg_error_eagain()
     static let endOfFile = cffmpeg_error_eof()
+    /// What a callback returns to stop FFmpeg on request (cancellation).
+    static let exit = cffmpeg_error_exit()
 }

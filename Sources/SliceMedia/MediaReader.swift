@@ -67,28 +67,29 @@ public enum MediaReader {
     private static func decode(path: String, layout: PixelLayout?,
                                body: (MediaInfo, PlanarImage?) -> Void) throws(MediaError) {
         let invalid = MediaError(.inputInvalid, subject: path, message: "is not readable media")
-        var formatPointer: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_open_input(&formatPointer, path, nil, nil) >= 0, let format = formatPointer else { throw invalid }
-        defer { avformat_close_input(&formatPointer) }
-        guard avformat_find_stream_info(format, nil) >= 0 else { throw invalid }
-        var decoderPointer: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoderPointer, 0)
-        guard index >= 0, var decoder = decoderPointer, let stream = format.pointee.streams[Int(index)] else { throw invalid }
+        // A sequence pattern names files libavformat opens one by one; anything else is read
+        // through one descriptor, after checking it is a regular file (a FIFO would hang).
+        let demuxer: Demuxer
+        do {
+            demuxer = path.contains("%") ? try Demuxer(url: path) : try Demuxer(file: try InputFile(path: path))
+            try demuxer.findStreamInfo()
+        } catch {
+            throw error.kind == .inputMissing ? error : invalid
+        }
+        guard let best = demuxer.bestVideoStream() else { throw invalid }
+        let (index, stream) = (best.index, best.stream)
+        var decoder = best.decoder
         // FFmpeg's own VP9 decoder ignores the alpha WebM keeps beside the picture; libvpx's reads it.
         if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VP9,
            let alphaMode = av_dict_get(stream.pointee.metadata, "alpha_mode", nil, 0), String(cString: alphaMode.pointee.value) == "1",
            let withAlpha = avcodec_find_decoder_by_name("libvpx-vp9") {
             decoder = withAlpha
         }
-        var codecPointer = avcodec_alloc_context3(decoder)
-        defer { avcodec_free_context(&codecPointer) }
-        guard let codec = codecPointer,
-              avcodec_parameters_to_context(codec, stream.pointee.codecpar) >= 0,
-              avcodec_open2(codec, decoder, nil) >= 0 else { throw invalid }
-        var packetPointer = av_packet_alloc()
-        var framePointer = av_frame_alloc()
-        defer { av_packet_free(&packetPointer); av_frame_free(&framePointer) }
-        guard let packet = packetPointer, let frame = framePointer else { throw invalid }
+        let codec = try CodecContext(codec: decoder, subject: path)
+        guard avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar) >= 0 else { throw invalid }
+        do { try codec.open() } catch { throw invalid }
+        let packet = try Packet(subject: path)
+        let frame = try Frame(subject: path)
 
         let parameters = stream.pointee.codecpar.pointee
         func name(_ text: UnsafePointer<CChar>?) -> String { text.map { String(cString: $0) } ?? "unknown" }
@@ -96,14 +97,15 @@ public enum MediaReader {
         let tag = withUnsafeBytes(of: parameters.codec_tag.littleEndian) { bytes in
             bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? String(decoding: bytes, as: UTF8.self) : ""
         }
+        let format = demuxer.pointer.pointee
         var duration = 0.0
         if stream.pointee.duration > 0 && stream.pointee.duration != cffmpeg_nopts_value() {
             duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
-        } else if format.pointee.duration > 0 && format.pointee.duration != cffmpeg_nopts_value() {
-            duration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        } else if format.duration > 0 && format.duration != cffmpeg_nopts_value() {
+            duration = Double(format.duration) / Double(AV_TIME_BASE)
         }
         var facts = MediaInfo(
-            containerName: name(format.pointee.iformat.pointee.name),
+            containerName: demuxer.formatName,
             codecName: name(avcodec_get_name(parameters.codec_id)),
             profileName: avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) },
             codecTag: tag,
@@ -128,14 +130,13 @@ public enum MediaReader {
         func emit() throws(MediaError) {
             if !factsFromFrame {
                 // What the decoder delivers is what a user gets: it reveals VP9's alpha.
-                let decoded = AVPixelFormat(rawValue: frame.pointee.format)
-                facts.pixelFormat = pixelFormatName(decoded)
-                facts.hasAlpha = !isGIF && (av_pix_fmt_desc_get(decoded)?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+                facts.pixelFormat = pixelFormatName(frame.pixelFormat)
+                facts.hasAlpha = !isGIF && frame.hasAlphaChannel
                 factsFromFrame = true
             }
             if isGIF && !facts.hasAlpha && frame.hasTranslucentPixel { facts.hasAlpha = true }
             guard let layout else { body(facts, nil); return }
-            let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+            let width = frame.width, height = frame.height
             if scaler == nil {
                 let source = frame.scalerSource
                 scaler = try Scaler(
@@ -143,15 +144,15 @@ public enum MediaReader {
                     to: (width, height, layout.isYUV ? layout.avPixelFormat : AV_PIX_FMT_RGBA, .of(layout)),
                     flags: SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
             }
+            guard let scaler else { return }
             if layout.isYUV {
                 let image = PlanarImage(width: width, height: height, layout: layout)
-                scaler?.scale(frame.planePointers(count: 4), into: image.planePointers)
+                try scaler.scale(frame.planes(), into: image.planePointers)
                 body(facts, image)
             } else {
                 var pixels = [UInt8](repeating: 255, count: width * height * 4)
-                pixels.withUnsafeMutableBufferPointer { buffer in
-                    scaler?.scale(frame.planePointers(count: 4),
-                                  into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
+                try pixels.withUnsafeMutableBufferPointer { (buffer) throws(MediaError) in
+                    try scaler.scale(frame.planes(), into: PlanePointers(data: [buffer.baseAddress], strides: [Int32(width * 4)]))
                 }
                 body(facts, RGBAImage(width: width, height: height, pixels: pixels).planar(layout))
             }
@@ -159,39 +160,33 @@ public enum MediaReader {
 
         var draining = false
         while true {
-            let received = avcodec_receive_frame(codec, frame)
-            if received >= 0 {
+            switch codec.receiveFrame(frame) {
+            case .ready:
                 try emit()
-                av_frame_unref(frame)
+                frame.unref()
                 continue
+            case .drained:
+                return
+            case .failed:
+                throw invalid
+            case .needsInput:
+                if draining { return }
             }
-            if received == AVStatus.endOfFile { return }
-            if received != AVStatus.again { throw invalid }
-            if draining { return }
-            if av_read_frame(format, packet) < 0 {
-                avcodec_send_packet(codec, nil)
+            packet.unref()
+            let read = demuxer.read(into: packet)
+            if read == AVStatus.endOfFile {
                 draining = true
+                let flushed = codec.sendPacket(nil)
+                guard flushed >= 0 || flushed == AVStatus.endOfFile else { throw invalid }
                 continue
             }
-            if packet.pointee.stream_index == index { _ = avcodec_send_packet(codec, packet) }
-            av_packet_unref(packet)
+            guard read >= 0 else { throw invalid }
+            guard packet.streamIndex == index else { continue }
+            let sent = codec.sendPacket(packet)
+            guard sent >= 0 else {
+                throw MediaError(.inputInvalid, subject: path, message: "is damaged: \(MediaError.text(for: sent))",
+                                 code: sent, function: "avcodec_send_packet")
+            }
         }
-    }
-}
-
-extension UnsafeMutablePointer where Pointee == AVFrame {
-    /// Whether any pixel of this packed 8-bit frame is less than opaque (false without alpha).
-    var hasTranslucentPixel: Bool {
-        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pointee.format)),
-              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0, descriptor.pointee.nb_components == 4,
-              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) == 0 else { return false }
-        let alpha = descriptor.pointee.comp.3
-        let planes = planePointers(count: 1)
-        guard alpha.depth == 8, let base = planes.data[0] else { return false }
-        for y in 0..<Int(pointee.height) {
-            let row = base + y * Int(planes.strides[0]) + Int(alpha.offset)
-            for x in 0..<Int(pointee.width) where row[x * Int(alpha.step)] < 255 { return true }
-        }
-        return false
     }
 }

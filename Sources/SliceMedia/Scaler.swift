@@ -29,6 +29,8 @@ struct PlanePointers {
 final class Scaler {
     private let context: OpaquePointer
     let sourceHeight: Int32
+    let targetHeight: Int32
+    private let conversion: String
 
     /// - Parameters:
     ///   - flags: `SWS_BICUBIC` etc.; add `SWS_ACCURATE_RND` for one-off, quality conversions.
@@ -36,35 +38,46 @@ final class Scaler {
     init(from source: (width: Int, height: Int, format: AVPixelFormat, color: ColorEncoding),
          to target: (width: Int, height: Int, format: AVPixelFormat, color: ColorEncoding),
          flags: Int32) throws(MediaError) {
-        guard let context = sws_getContext(Int32(source.width), Int32(source.height), source.format,
-                                           Int32(target.width), Int32(target.height), target.format,
+        conversion = "\(pixelFormatName(source.format)) \(source.width)x\(source.height) to "
+            + "\(pixelFormatName(target.format)) \(target.width)x\(target.height)"
+        guard let sourceWidth = Int32(exactly: source.width), let sourceHeight = Int32(exactly: source.height),
+              let targetWidth = Int32(exactly: target.width), let targetHeight = Int32(exactly: target.height),
+              min(sourceWidth, sourceHeight, targetWidth, targetHeight) > 0,
+              let context = sws_getContext(sourceWidth, sourceHeight, source.format, targetWidth, targetHeight, target.format,
                                            flags, nil, nil, nil) else {
-            throw MediaError(.output, subject: "libswscale",
-                             message: "cannot convert \(pixelFormatName(source.format)) to \(pixelFormatName(target.format))")
+            throw MediaError(.output, subject: "libswscale", message: "cannot convert \(conversion)")
         }
         self.context = context
-        sourceHeight = Int32(source.height)
+        self.sourceHeight = sourceHeight
+        self.targetHeight = targetHeight
+        // Without the matrices and ranges the colours would silently be libswscale's defaults
+        // (BT.601, limited range), so a refusal is an error, not a detail.
         let result = sws_setColorspaceDetails(context,
                                               sws_getCoefficients(source.color.matrix), source.color.fullRange ? 1 : 0,
                                               sws_getCoefficients(target.color.matrix), target.color.fullRange ? 1 : 0,
                                               0, 1 << 16, 1 << 16)
-        // -1 means "not supported for this pair" (e.g. RGB → RGB): nothing to set then.
-        _ = result
+        guard result >= 0 else {
+            sws_freeContext(context)
+            throw MediaError(.output, subject: "libswscale", message: "cannot set the colour matrices to convert \(conversion)")
+        }
     }
 
     deinit { sws_freeContext(context) }
 
     /// Converts one whole picture.
-    /// - Returns: whether libswscale wrote it (it returns the rows written, ≤ 0 on failure).
-    @discardableResult
-    func scale(_ source: PlanePointers, into target: PlanePointers) -> Bool {
+    /// - Throws: `MediaError` when libswscale did not write every row of the target.
+    func scale(_ source: PlanePointers, into target: PlanePointers) throws(MediaError) {
         var srcData = source.data.map { UnsafePointer($0) }
         var srcStrides = source.strides
         var dstData = target.data
         var dstStrides = target.strides
         while srcData.count < 4 { srcData.append(nil); srcStrides.append(0) }
         while dstData.count < 4 { dstData.append(nil); dstStrides.append(0) }
-        return sws_scale(context, srcData, srcStrides, 0, sourceHeight, dstData, dstStrides) > 0
+        let rows = sws_scale(context, srcData, srcStrides, 0, sourceHeight, dstData, dstStrides)
+        guard rows == targetHeight else {
+            throw MediaError(.output, subject: "libswscale", message: "could not convert \(conversion)"
+                             + (rows < 0 ? " (\(MediaError.text(for: rows)))" : ""))
+        }
     }
 }
 

@@ -14,17 +14,19 @@ import Synchronization
 public final class VideoWriter {
     private let path: String
     private let plan: EncodingPlan
-    private let format: UnsafeMutablePointer<AVFormatContext>
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    // Each FFmpeg object is owned by its own class and freed in its deinit, so a writer that
+    // fails half-way through `init` leaks nothing.
+    private let muxer: Muxer
+    private let codec: CodecContext
+    private let frame: Frame
     /// A second AVFrame for lent pictures, so the writer's own (with its buffer) stays intact.
-    private var lendingFrame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let lendingFrame: Frame
+    private let packet: Packet
+    /// Owned by `muxer`'s context.
     private let stream: UnsafeMutablePointer<AVStream>
     private var converter: Scaler?
     private var quantizer: FrameQuantizer?
     private let inputLayout: PixelLayout
-    private var fileOpen = false
     private var written = 0
     private let loans = Loans()
 
@@ -57,7 +59,8 @@ public final class VideoWriter {
         try self.init(plan: plan, path: path, inputLayout: inputLayout)
     }
 
-    /// Opens the encoder and the file and writes the container header.
+    /// Opens the encoder and the file and writes the container header, in the order FFmpeg's
+    /// doc/examples/muxing.c uses.
     /// - Parameters:
     ///   - plan: what to write.
     ///   - path: where to write (for sequences, a printf pattern); normally a temporary path.
@@ -79,68 +82,56 @@ public final class VideoWriter {
                 throw MediaError(.output, subject: path, message: "the directory \(directory) does not exist or is not writable")
             }
         }
-        var formatPointer: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&formatPointer, nil, plan.format.muxerName, path),
-                  "avformat_alloc_output_context2", subject: path)
-        guard let formatPointer else { throw MediaError(.output, subject: path, message: "cannot create muxer") }
-        format = formatPointer
+        muxer = try Muxer(formatName: plan.format.muxerName, path: path)
         // Same inputs, same bytes: without this Matroska/WebM write random segment and track
         // UIDs, and muxers stamp their library version.
-        formatPointer.pointee.flags |= AVFMT_FLAG_BITEXACT
+        muxer.pointer.pointee.flags |= AVFMT_FLAG_BITEXACT
         guard let encoder = avcodec_find_encoder_by_name(plan.encoder) else {
-            avformat_free_context(formatPointer)
             throw MediaError(.unavailable, subject: plan.encoder,
                              message: "this libavcodec has no such encoder (install a build with it)")
         }
-        guard let stream = avformat_new_stream(formatPointer, nil) else {
-            avformat_free_context(formatPointer)
-            throw MediaError(.output, subject: path, message: "cannot add a video stream")
-        }
-        self.stream = stream
+        stream = try muxer.addStream()
         let pixelFormat = av_get_pix_fmt(plan.pixelFormat)
         let rate = plan.frameRate
         let timeBase = plan.ticksPerSecond.map { AVRational(num: 1, den: Int32($0)) }
             ?? AVRational(num: Int32(plan.selection.renderRate.denominator), den: Int32(plan.selection.renderRate.numerator))
 
-        // From here on, deinit cleans up whatever was allocated.
-        codec = avcodec_alloc_context3(encoder)
-        frame = av_frame_alloc()
-        lendingFrame = av_frame_alloc()
-        packet = av_packet_alloc()
-        guard let codec, let frame, lendingFrame != nil, packet != nil else {
-            throw MediaError(.output, subject: path, message: "out of memory")
-        }
-        codec.pointee.codec_id = encoder.pointee.id
-        codec.pointee.width = Int32(plan.width)
-        codec.pointee.height = Int32(plan.height)
-        codec.pointee.pix_fmt = pixelFormat
-        codec.pointee.time_base = timeBase
-        codec.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
-        codec.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        codec = try CodecContext(codec: encoder, subject: path)
+        frame = try Frame(subject: path)
+        lendingFrame = try Frame(subject: path)
+        packet = try Packet(subject: path)
+        let settings = codec.pointer
+        settings.pointee.codec_id = encoder.pointee.id
+        settings.pointee.width = Int32(plan.width)
+        settings.pointee.height = Int32(plan.height)
+        settings.pointee.pix_fmt = pixelFormat
+        settings.pointee.time_base = timeBase
+        settings.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
+        settings.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         // libavcodec's default is one thread; 0 lets each encoder use every core (libvpx and
         // libaom otherwise run single-threaded whatever row-mt says).
-        codec.pointee.thread_count = 0
+        settings.pointee.thread_count = 0
         switch plan.colorTags {
         case .bt709Limited:
             // Playback-safe tags: BT.709 primaries, transfer and matrix, limited range.
-            codec.pointee.color_primaries = AVCOL_PRI_BT709
-            codec.pointee.color_trc = AVCOL_TRC_BT709
-            codec.pointee.colorspace = AVCOL_SPC_BT709
-            codec.pointee.color_range = AVCOL_RANGE_MPEG
+            settings.pointee.color_primaries = AVCOL_PRI_BT709
+            settings.pointee.color_trc = AVCOL_TRC_BT709
+            settings.pointee.colorspace = AVCOL_SPC_BT709
+            settings.pointee.color_range = AVCOL_RANGE_MPEG
         case .sRGB:
-            codec.pointee.color_primaries = AVCOL_PRI_BT709
-            codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
-            codec.pointee.colorspace = AVCOL_SPC_RGB
-            codec.pointee.color_range = AVCOL_RANGE_JPEG
+            settings.pointee.color_primaries = AVCOL_PRI_BT709
+            settings.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+            settings.pointee.colorspace = AVCOL_SPC_RGB
+            settings.pointee.color_range = AVCOL_RANGE_JPEG
         case .none:
             break
         }
         if [.h264, .hevc, .vp9, .av1].contains(plan.codec) {
             // A keyframe every two seconds keeps scrubbing snappy in editors and browsers.
-            codec.pointee.gop_size = Int32(max(1, (2 * rate.numerator) / rate.denominator))
+            settings.pointee.gop_size = Int32(max(1, (2 * rate.numerator) / rate.denominator))
         }
-        if formatPointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        if muxer.formatFlags & AVFMT_GLOBALHEADER != 0 {
+            settings.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
 
         var options: OpaquePointer?
@@ -150,15 +141,15 @@ public final class VideoWriter {
             // x265 prints its banner and settings straight to stderr unless told not to.
             try set([("x265-params", "log-level=" + (FFmpegLog.isVerbose ? "warning" : "none"))], in: &options)
         }
-        try check(avcodec_open2(codec, encoder, &options), "avcodec_open2", subject: "\(path) (\(plan.encoder))")
+        try codec.open(options: &options, subject: "\(path) (\(plan.encoder))")
         try refuseLeftovers(options, of: plan.encoder)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec),
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, settings),
                   "avcodec_parameters_from_context", subject: path)
         if let tag = plan.codecTag {
             stream.pointee.codecpar.pointee.codec_tag = tag.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
         }
         stream.pointee.time_base = timeBase
-        stream.pointee.avg_frame_rate = codec.pointee.framerate
+        stream.pointee.avg_frame_rate = settings.pointee.framerate
         stream.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
 
         describe(frame)
@@ -175,24 +166,12 @@ public final class VideoWriter {
         }
         lendsFrames = converter == nil && VideoCodec.copiesInputOnSend(encoder: plan.encoder)
 
-        if formatPointer.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            try check(avio_open(&formatPointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open", subject: path)
-            fileOpen = true
-        }
+        try muxer.openFile()
         var muxOptions: OpaquePointer?
         defer { av_dict_free(&muxOptions) }
         try set(plan.muxerOptions, in: &muxOptions)
-        try check(avformat_write_header(formatPointer, &muxOptions), "avformat_write_header", subject: path)
+        try muxer.writeHeader(options: &muxOptions)
         try refuseLeftovers(muxOptions, of: plan.format.muxerName)
-    }
-
-    deinit {
-        if fileOpen { avio_closep(&format.pointee.pb) }
-        avformat_free_context(format)
-        avcodec_free_context(&codec)
-        av_frame_free(&frame)
-        av_frame_free(&lendingFrame)
-        av_packet_free(&packet)
     }
 
     /// Encodes the next frame, as if the frames written so far were rendered frames 0, 1, 2, ….
@@ -205,20 +184,23 @@ public final class VideoWriter {
     /// output keeps is the caller's choice (the plan's `selection`); the index sets the time.
     /// - Throws: `MediaError` if encoding or writing fails.
     public func write(_ image: PlanarImage, index: Int) throws(MediaError) {
-        guard let codec, let frame else { return }
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
         if lendsFrames { return try lend(image, index: index) }
         // The writer's own picture is allocated at the first frame that needs it: a writer
         // that lends every frame never does.
-        if frame.pointee.buf.0 == nil {
-            try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer", subject: path)
-        }
-        try check(av_frame_make_writable(frame), "av_frame_make_writable", subject: path)
-        let target = frame.planePointers(count: Int(av_pix_fmt_count_planes(codec.pointee.pix_fmt)))
+        if !frame.hasBuffer { try frame.allocateBuffer(subject: path) }
+        try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable", subject: path)
+        let target = frame.planes(count: Int(av_pix_fmt_count_planes(codec.pointer.pointee.pix_fmt)))
         if let converter {
-            let converted = quantizer.map { $0.quantize(image, with: converter, into: frame) }
-                ?? converter.scale(image.planePointers, into: target)
-            guard converted else { throw MediaError(.output, subject: path, message: "libswscale could not convert frame \(index)") }
+            do {
+                if let quantizer {
+                    try quantizer.quantize(image, with: converter, into: frame)
+                } else {
+                    try converter.scale(image.planePointers, into: target)
+                }
+            } catch {
+                throw MediaError(.output, subject: path, message: "frame \(index): \(error.message)")
+            }
         } else {
             for (p, plane) in image.planes.enumerated() {
                 guard let to = target.data[p] else { continue }
@@ -227,7 +209,7 @@ public final class VideoWriter {
                 }
             }
         }
-        frame.pointee.pts = plan.timestamp(ofFrame: index)
+        frame.pointer.pointee.pts = plan.timestamp(ofFrame: index)
         written += 1
         try send(frame)
     }
@@ -237,31 +219,19 @@ public final class VideoWriter {
     /// memory as soon as this returns, so an encoder still holding it would encode a later
     /// frame's pixels. That is refused loudly rather than written silently.
     private func lend(_ image: PlanarImage, index: Int) throws(MediaError) {
-        guard let lent = lendingFrame else { return }
-        let opaque = Unmanaged.passUnretained(loans).toOpaque()
-        guard let buffer = av_buffer_create(image.storage.assumingMemoryBound(to: UInt8.self), image.byteCount,
-                                            { opaque, _ in Unmanaged<Loans>.fromOpaque(opaque!).takeUnretainedValue().returned() },
-                                            opaque, AV_BUFFER_FLAG_READONLY) else {
-            throw MediaError(.output, subject: path, message: "out of memory")
-        }
+        let lent = lendingFrame
+        // The buffer keeps the image alive while any reference to it lasts, so an encoder that
+        // holds the frame never reads freed memory; the count says whether one did.
+        let loans = self.loans
+        try lent.lend(image, subject: path) { loans.returned() }
         loans.lend()
         describe(lent)
-        lent.pointee.buf.0 = buffer
-        withUnsafeMutableBytes(of: &lent.pointee.data) { data in
-            withUnsafeMutableBytes(of: &lent.pointee.linesize) { linesize in
-                for (p, plane) in image.planes.enumerated() {
-                    data.storeBytes(of: plane.base, toByteOffset: p * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride,
-                                    as: UnsafeMutablePointer<UInt8>?.self)
-                    linesize.storeBytes(of: Int32(plane.stride), toByteOffset: p * MemoryLayout<Int32>.stride, as: Int32.self)
-                }
-            }
-        }
-        lent.pointee.pts = plan.timestamp(ofFrame: index)
+        lent.pointer.pointee.pts = plan.timestamp(ofFrame: index)
         written += 1
         // Our reference goes whether or not the send worked; only then can the count say
         // whether the encoder still holds one.
         let sent = Result { () throws(MediaError) in try send(lent) }
-        av_frame_unref(lent)
+        lent.unref()
         try sent.get()
         guard loans.outstanding == 0 else {
             throw MediaError(.output, subject: path, message: "\(plan.encoder) kept a reference to a frame it was lent")
@@ -269,26 +239,22 @@ public final class VideoWriter {
     }
 
     /// Sets what every frame sent to this encoder says about itself.
-    private func describe(_ frame: UnsafeMutablePointer<AVFrame>) {
-        guard let codec else { return }
-        frame.pointee.format = codec.pointee.pix_fmt.rawValue
-        frame.pointee.width = codec.pointee.width
-        frame.pointee.height = codec.pointee.height
-        frame.pointee.color_primaries = codec.pointee.color_primaries
-        frame.pointee.color_trc = codec.pointee.color_trc
-        frame.pointee.colorspace = codec.pointee.colorspace
-        frame.pointee.color_range = codec.pointee.color_range
+    private func describe(_ frame: Frame) {
+        let codec = codec.pointer.pointee
+        frame.pointer.pointee.format = codec.pix_fmt.rawValue
+        frame.pointer.pointee.width = codec.width
+        frame.pointer.pointee.height = codec.height
+        frame.pointer.pointee.color_primaries = codec.color_primaries
+        frame.pointer.pointee.color_trc = codec.color_trc
+        frame.pointer.pointee.colorspace = codec.colorspace
+        frame.pointer.pointee.color_range = codec.color_range
     }
 
     /// Flushes the encoder and writes the trailer. The file is complete when this returns.
     /// - Throws: `MediaError` if flushing or writing fails.
     public func finish() throws(MediaError) {
         try send(nil)
-        try check(av_write_trailer(format), "av_write_trailer", subject: path)
-        if fileOpen {
-            try check(avio_closep(&format.pointee.pb), "avio_closep", subject: path)
-            fileOpen = false
-        }
+        try muxer.finish()
     }
 
     /// Adds `pairs` to an options dictionary.
@@ -312,31 +278,13 @@ public final class VideoWriter {
     }
 
     /// Sends a frame (nil flushes) and writes every packet the encoder has ready.
-    private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(MediaError) {
-        guard let codec, let packet else { return }
-        try check(avcodec_send_frame(codec, frame), "avcodec_send_frame", subject: path)
-        while true {
-            switch try receivePacket(codec, packet) {
-            case .needsInput, .drained:
-                return
-            case .packet:
-                av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
-                packet.pointee.stream_index = stream.pointee.index
-                try check(av_interleaved_write_frame(format, packet), "av_interleaved_write_frame", subject: path)
-            }
+    private func send(_ frame: Frame?) throws(MediaError) {
+        try codec.sendFrame(frame)
+        while try codec.receivePacket(packet) == .ready {
+            av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
+            packet.streamIndex = stream.pointee.index
+            try muxer.write(packet)
         }
-    }
-
-    /// `avcodec_receive_packet`'s outcomes: EAGAIN and EOF are results, not errors.
-    private enum Received { case packet, needsInput, drained }
-
-    private func receivePacket(_ codec: UnsafeMutablePointer<AVCodecContext>,
-                               _ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Received {
-        let result = avcodec_receive_packet(codec, packet)
-        if result == AVStatus.again { return .needsInput }
-        if result == AVStatus.endOfFile { return .drained }
-        try check(result, "avcodec_receive_packet", subject: path)
-        return .packet
     }
 }
 

@@ -177,9 +177,16 @@ public enum MakeJob {
         }
         guard !request.outputs.isEmpty else { throw SlicevidError(.usage, "-o: at least one output is needed") }
         var seen: [OutputPlace] = []
+        var streams = false
         for text in request.outputs {
             let path = (try? OutputArgument(parsing: text))?.path ?? text
-            if path == OutputTarget.discard || path == OutputTarget.standardOutput { continue }
+            if path == OutputTarget.discard { continue }
+            if path == OutputTarget.standardOutput {
+                // Two streams on one stdout would interleave into a file no reader can parse.
+                guard !streams else { throw SlicevidError(.usage, "-o -: given twice; standard output carries one stream") }
+                streams = true
+                continue
+            }
             // Compared where they land: `out/x.mp4` and `outlink/x.mp4` (outlink → out) are one.
             let place = OutputPlace(path)
             if let other = seen.first(where: { $0.overlaps(place) }) {

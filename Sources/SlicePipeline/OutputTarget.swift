@@ -5,6 +5,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 import SliceMedia
 import Synchronization
 
@@ -182,6 +183,11 @@ public final class OutputTarget: Sendable {
             throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
         }
         if path == OutputTarget.standardOutput { return format }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard name.utf8.count <= longestName else {
+            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes; at most \(longestName), "
+                + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
+        }
         // A folder that will be created holds nothing yet: nothing there to judge.
         guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -201,6 +207,11 @@ public final class OutputTarget: Sendable {
         }
         return format
     }
+
+    /// The longest output file name accepted: the hidden temporary written beside it,
+    /// `.NAME.slicevid-PID-N.replaced` at its longest, must still fit NAME_MAX (a longer name
+    /// would fail mid-run with an I/O error instead of being refused up front).
+    public static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
 
     /// `check(path:replacing:)` with `force` choosing between replacing anything and nothing.
     @discardableResult

@@ -10,10 +10,13 @@ import Synchronization
 /// Decodes and fits the stills of one transition into the render layout.
 enum StillLoader {
     /// The outgoing (0) or incoming (1) still: decoded from `path`, or a demo card without one.
-    static func load(_ path: String?, role: Int, spec: TransitionSpec, layout: PixelLayout) throws(MediaError) -> PlanarImage {
+    /// Decoding stops soon after `cancellation` is set (a signal, another still's failure).
+    static func load(_ path: String?, role: Int, spec: TransitionSpec, layout: PixelLayout,
+                     cancellation: Cancellation) throws(MediaError) -> PlanarImage {
         if let path {
             return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
-                                               fit: spec.fit, background: spec.background, layout: layout)
+                                               fit: spec.fit, background: spec.background, layout: layout,
+                                               isCancelled: { cancellation.isCancelled })
         }
         let card = role == 0 ? DemoCards.source(width: spec.width, height: spec.height)
                              : DemoCards.destination(width: spec.width, height: spec.height)

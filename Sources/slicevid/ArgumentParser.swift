@@ -1,6 +1,7 @@
 // A small argument parser in the shape of swift-argument-parser: a command declares its
 // options once, and both parsing and `--help` are generated from that declaration.
 
+import Foundation
 import SliceKit
 
 /// One option a command accepts.
@@ -14,14 +15,30 @@ struct OptionSpec {
     let help: String
     /// May be given more than once (values accumulate).
     var repeatable = false
+    /// What the value is, so shell completions can offer the right words.
+    var kind: ValueKind
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+    init(_ name: String, short: Character? = nil, value: String? = nil, kind: ValueKind = .text, repeatable: Bool = false,
+         help: String) {
         self.name = name
         self.short = short
         self.valueName = value
+        self.kind = kind
         self.help = help
         self.repeatable = repeatable
     }
+}
+
+extension OptionSpec {
+    /// The help's first sentence, for the one-line descriptions of shell completions. A
+    /// sentence ends at a full stop before a capital, so "e.g. 1920x1080" does not end one.
+    var summary: String {
+        let sentence = help.range(of: #"\. (?=[A-Z])"#, options: .regularExpression).map { String(help[..<$0.lowerBound]) } ?? help
+        return sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+    }
+
+    /// The ways to write the option on a command line: `-o` (if it has a short name) and `--output`.
+    var spellings: [String] { (short.map { ["-\($0)"] } ?? []) + ["--" + name] }
 }
 
 /// What a command line said, keyed by canonical option name.
@@ -50,6 +67,8 @@ struct CommandSpec {
     let usage: String
     let options: [OptionSpec]
     var discussion: String = ""
+    /// What the positional arguments are, by position; the last kind repeats.
+    var positionals: [ValueKind] = []
 
     /// Parses `arguments` (without the command name itself).
     /// - Throws: `UsageError` for an unknown option, a missing value or a repeated one-off option.

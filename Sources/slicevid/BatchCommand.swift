@@ -15,7 +15,7 @@ enum BatchCommand {
         options: [
             OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would create, replace or delete; render nothing."),
             OptionSpec("plan", help: "Say what a run would do with each job and why: up to date, will render (new or missing output, which still or setting changed from what to what, another slicevid version), refused (a file slicevid did not write is at an output) or will fail. Takes no lock, writes nothing."),
-            OptionSpec("report", value: "FILE", help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
+            OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM)."),
             OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or "))."),
             OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720; 1 renders one job after another). Output files are the same for any N."),
             OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record."),
@@ -44,7 +44,8 @@ enum BatchCommand {
         manifest, 66 manifest missing, 73 report or lock file not writable (or the lock file is a symlink or not
         slicevid's), 75 another run holds the lock, 130/143 interrupted (finished jobs are kept, the report is
         written, after a second signal too). --check and --plan: 0 every job is ready, 1 some are not, 2 none is.
-        """)
+        """,
+        positionals: [.path])
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let console = Console.shared

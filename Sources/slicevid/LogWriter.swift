@@ -18,7 +18,7 @@ enum LogFormat: String, CaseIterable {
     case json
 
     /// `--log-format FORMAT`, shared by `make` and `batch`.
-    static let option = OptionSpec("log-format", value: "FORMAT",
+    static let option = OptionSpec("log-format", value: "FORMAT", kind: .choices(LogFormat.allCases.map(\.rawValue)),
                                    help: "auto (progress on a terminal, plain otherwise), progress (a redrawn line), plain (lines with ISO-8601 UTC timestamps) or json (one JSON object per event and line).")
 
     /// The format `arguments` ask for (`auto` when none).

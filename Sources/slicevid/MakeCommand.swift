@@ -12,15 +12,15 @@ struct MakeCommand {
         abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
         usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [
-            OptionSpec("from", value: "IMAGE", help: "Outgoing still (PNG, JPEG, WebP, BMP, TIFF). Omit with --to for the demo cards."),
-            OptionSpec("to", value: "IMAGE", help: "Incoming still."),
-            OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", repeatable: true,
+            OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (PNG, JPEG, WebP, BMP, TIFF). Omit with --to for the demo cards."),
+            OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still."),
+            OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
                        help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
-            OptionSpec("preset", value: "NAME|FILE", help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
+            OptionSpec("preset", value: "NAME|FILE", kind: .preset, help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
         ] + SpecField.allCases.map { field in
-            OptionSpec(field.rawValue, value: MakeCommand.valueName(field), help: MakeCommand.help(field))
+            OptionSpec(field.rawValue, value: MakeCommand.valueName(field), kind: MakeCommand.kind(field), help: MakeCommand.help(field))
         } + OutputOption.allCases.map { option in
-            OptionSpec(option.rawValue, value: option.valueName, help: MakeCommand.help(option))
+            OptionSpec(option.rawValue, value: option.valueName, kind: MakeCommand.kind(option), help: MakeCommand.help(option))
         } + [
             OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
             OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses."),
@@ -45,7 +45,8 @@ struct MakeCommand {
         --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
         Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
         73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
-        """)
+        """,
+        positionals: [.path])
 
     private static func valueName(_ field: SpecField) -> String {
         switch field {
@@ -60,6 +61,27 @@ struct MakeCommand {
         case .seed: "N"
         case .background: "#RRGGBB"
         case .fit: "MODE"
+        }
+    }
+
+    /// The words a shell can offer for a field's value; free text where any number goes.
+    private static func kind(_ field: SpecField) -> ValueKind {
+        switch field {
+        case .direction: .choices(StripDirection.allCases.map(\.rawValue))
+        case .fit: .choices(FitMode.allCases.map(\.rawValue))
+        case .easing: .choices(Easing.namedCurves.map(\.name))
+        case .background: .choices(["transparent"])
+        default: .text
+        }
+    }
+
+    /// The words a shell can offer for an encoding option's value.
+    private static func kind(_ option: OutputOption) -> ValueKind {
+        switch option {
+        // Codec names, and AV1's encoders, which also choose the encoder.
+        case .codec: .choices(VideoCodec.allCases.filter { $0 != .raw }.map(\.rawValue) + VideoCodec.av1.encoders)
+        case .encoderPreset: .choices(VideoCodec.speedNames)
+        default: .text
         }
     }
 

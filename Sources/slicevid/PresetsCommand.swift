@@ -24,7 +24,8 @@ enum PresetsCommand {
         "easing": "ease-out-bounce", "stagger": 0.01, "motion-blur": 4, ...). Fields left out take the
         defaults (the spring preset); flags given to make override the preset. An unknown key, a wrong
         type or a value out of range is an error naming the file and field (exit code 64).
-        """)
+        """,
+        positionals: [.choices(["show"]), .preset])
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let words = arguments.positionals
@@ -46,13 +47,14 @@ enum PresetsCommand {
         }
     }
 
-    /// One line per preset name; presets from files say which file. A file that does not
+    /// One line per preset name, ending with where it comes from: its file, or "built in".
+    /// A file that does not
     /// load is reported on stderr and makes the exit code 64, after the list.
     private static func list() -> ExitCode {
         let (entries, problems) = PresetLibrary.catalog.all()
         let width = entries.map(\.preset.name.count).max() ?? 0
         for entry in entries {
-            let origin = entry.path.map { "  (\($0))" } ?? ""
+            let origin = "  (\(entry.path ?? "built in"))"
             Console.shared.output(entry.preset.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
                                   + entry.preset.summary + origin + "\n")
         }

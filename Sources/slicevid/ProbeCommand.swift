@@ -24,7 +24,8 @@ enum ProbeCommand {
         its length). Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
         image sequences carry no frame rate: their fps and duration are "none" (null in JSON).
         Exit codes: 0 ok, 64 usage, 65 not readable media, 66 file missing.
-        """)
+        """,
+        positionals: [.path])
 
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         guard !arguments.positionals.isEmpty else {

@@ -121,4 +121,31 @@ import Testing
         // Four blurred transitions, one thread: one set, not one per transition.
         #expect(compositor.scratchBuffersMade == 1)
     }
+
+    @Test func aStillBetweenTwoTransitionsIsCutOnceAndEachTransitionDrawsItsOwnStrips() {
+        let stills = (0..<3).map {
+            CompositorReferenceTests.still(width: 64, height: 36, layout: .yuv420p, seed: UInt64($0))
+        }
+        for secondStrips in [5, 9] {
+            var spec = base()
+            spec.duration = 1
+            spec.travel = 0.3...1  // both stills stay partly in view for most of the motion
+            var sequence = SequenceSpec(base: spec, imageCount: 3)
+            sequence.segments[0].strips = 5
+            sequence.segments[1].strips = secondStrips
+            let plan = SequencePlan(spec: sequence)
+            let compositor = SequenceCompositor(plan: plan, stills: stills)
+            // Image 1 ends one transition and starts the next: cut once when both have 5 strips.
+            #expect(compositor.stillsCut == (secondStrips == 5 ? 3 : 4))
+            let frame = PlanarImage(width: 64, height: 36, layout: .yuv420p)
+            let alone = PlanarImage(width: 64, height: 36, layout: .yuv420p)
+            for index in 0..<plan.frameCount {
+                let at = plan.locate(frame: index)
+                compositor.render(frame: index, into: frame)
+                Compositor(plan: plan.segments[at.segment], source: stills[at.segment], destination: stills[at.segment + 1])
+                    .render(frame: at.frame, into: alone)
+                #expect(frame.hasSamePixels(as: alone), "frame \(index), \(secondStrips) strips in the second transition")
+            }
+        }
+    }
 }

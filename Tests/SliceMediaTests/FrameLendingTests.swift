@@ -3,9 +3,11 @@
 // scribbled over with noise after every write, as the render window reuses its buffers, and
 // every decoded frame must still be the picture that was in the buffer when it was written.
 
+import CFFmpeg
 import Foundation
 import SliceKit
 @testable import SliceMedia
+import Synchronization
 import Testing
 
 @Suite("VideoWriter frame lending")
@@ -83,6 +85,28 @@ struct FrameLendingTests {
             let lossless = try Self.write(.mkv, to: "\(dir)/clip.mkv", lend: nil, settings: EncoderSettings())
             #expect(!converted && !wrapped && !lossless)
         }
+    }
+
+    @Test("a lent picture stays alive while any reference to its buffer does, and is reported back once")
+    func lentPictureOutlivesTheLender() throws {
+        let frame = try Frame(subject: "test"), kept = try Frame(subject: "test")
+        let returns = Atomic<Int>(0)
+        weak var lentImage: PlanarImage?
+        do {
+            let image = PlanarImage(width: 16, height: 8, layout: .yuv420p)
+            image.fill(RGBAColor(red: 10, green: 200, blue: 30))
+            lentImage = image
+            try frame.lend(image, subject: "test") { returns.add(1, ordering: .relaxed) }
+        }
+        // An encoder that keeps the frame holds its own reference to the buffer.
+        #expect(av_frame_ref(kept.pointer, frame.pointer) == 0)
+        frame.unref()
+        #expect(lentImage != nil, "the image was freed while an encoder still held its buffer")
+        #expect(returns.load(ordering: .relaxed) == 0)
+        #expect(kept.planes(count: 1).data[0] == lentImage?.planes[0].base)
+        kept.unref()
+        #expect(lentImage == nil)
+        #expect(returns.load(ordering: .relaxed) == 1)
     }
 
     @Test("the encoders that copy on send are the ones lent to")

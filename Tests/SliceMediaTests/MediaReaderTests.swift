@@ -33,14 +33,27 @@ struct MediaReaderTests {
         }
     }
 
-    @Test("what is not media is .inputInvalid", arguments: ["missing.mp4", "notes.mp4"])
-    func notMedia(name: String) throws {
+    @Test("what is not media is .inputInvalid")
+    func notMedia() throws {
         try withTemporaryDirectory { dir in
-            let path = "\(dir)/\(name)"
-            if name.hasPrefix("notes") { try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: path)) }
+            let path = "\(dir)/notes.mp4"
+            try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: path))
             let error = #expect(throws: MediaError.self) { try MediaReader.info(path: path) }
             #expect(error?.kind == .inputInvalid)
             #expect(error?.subject == path)
+        }
+    }
+
+    @Test("a missing file, a folder or a FIFO is .inputMissing, named, and nothing waits on the FIFO")
+    func notAFile() throws {
+        try withTemporaryDirectory { dir in
+            let fifo = "\(dir)/pipe.mp4"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for path in ["\(dir)/missing.mp4", dir, fifo] {
+                let error = #expect(throws: MediaError.self) { try MediaReader.info(path: path) }
+                #expect(error?.kind == .inputMissing, "\(path): \(String(describing: error))")
+                #expect(error?.subject == path)
+            }
         }
     }
 }

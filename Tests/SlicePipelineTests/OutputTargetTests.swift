@@ -27,6 +27,28 @@ import Testing
         #expect(contents(dir) == ["clip.mp4"])
     }
 
+    /// A name so long that its hidden temporary cannot be made is refused before anything is
+    /// written, naming the limit; the longest accepted name renders as usual.
+    @Test func aFileNameTooLongForItsTemporaryIsRefusedUpFront() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let longest = dir + "/" + String(repeating: "x", count: OutputTarget.longestName - 4) + ".png"
+        let tooLong = dir + "/" + String(repeating: "x", count: OutputTarget.longestName - 3) + ".png"
+        #expect(throws: Never.self) { try OutputTarget.check(path: longest, force: false) }
+        let target = try OutputTarget(path: longest, force: false)
+        _ = FileManager.default.createFile(atPath: target.temporaryPath, contents: Data("png".utf8))
+        try target.commit()
+        #expect(contents(dir) == [URL(fileURLWithPath: longest).lastPathComponent])
+        do {
+            _ = try OutputTarget(path: tooLong, force: false)
+            Issue.record("a \(OutputTarget.longestName + 1)-byte name was accepted")
+        } catch {
+            #expect(error.category == .outputBlocked)
+            #expect(error.message.contains("at most \(OutputTarget.longestName)"))
+        }
+        #expect(contents(dir) == [URL(fileURLWithPath: longest).lastPathComponent])
+    }
+
     @Test func discardLeavesNothingAndKeepsTheOldOutput() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -78,8 +78,10 @@ enum CLI {
     /// - Parameter whileRunning: called once the process has started, with the process and
     ///   a function returning the stderr written so far; used to signal a render mid-way.
     /// - Parameter standardOutput: where stdout goes instead of being captured (a `Pipe`).
+    /// - Parameter environment: variables to set (a nil value removes one) in a copy of this
+    ///   process's environment.
     static func run(_ arguments: [String], in folder: String, executable: String? = nil, timeout: Double = 120,
-                    standardOutput: Any? = nil,
+                    environment: [String: String?] = [:], standardOutput: Any? = nil,
                     whileRunning: ((Process, () -> String) throws -> Void)? = nil) throws -> CLIResult {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("slicevidTests-logs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
@@ -95,6 +97,11 @@ enum CLI {
         process.executableURL = URL(fileURLWithPath: try executable ?? binary())
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = standardOutput ?? out
         process.standardError = err

@@ -11,7 +11,7 @@ import Testing
         let run = try PresetCLI.run(["presets"])
         #expect(run.status == 0)
         for preset in Preset.builtIn {
-            #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix(preset.name + " ") && $0.hasSuffix(preset.summary) })
+            #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix(preset.name + " ") && $0.hasSuffix(preset.summary + "  (built in)") })
         }
     }
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make gallery: the pictures the README shows, rendered by slicevid from its built-in demo cards.
+#   docs/preview.gif         the seed transition (the spring preset), as a small looping GIF
+#   docs/presets/NAME.jpg    a storyboard per shipped preset: 8 frames from start to end of the move
+# slicevid renders every frame; the ffmpeg CLI only picks frames and tiles them into one picture.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+slicevid=${SLICEVID:-$here/.build/release/slicevid}
+cd "$here"
+mkdir -p docs/presets
+frames=$(mktemp -d)
+trap 'rm -rf "$frames"' EXIT
+
+# The seed at 400 px wide (a few hundred KB); half a second on the destination before the GIF loops.
+"$slicevid" make --preset spring --end-hold 0.5 -o docs/preview.gif:gif-width=400:gif-fps=15 --force --quiet
+echo "gallery: docs/preview.gif ($(du -k docs/preview.gif | cut -f1) KB)"
+
+tiles=8
+for file in presets/*.json; do
+  name=$(basename "$file" .json)
+  # Rendered at the preset's own size (its strips are sized for it), without the holds.
+  size=$("$slicevid" presets show "$name" | sed -n 's/.*"size": "\([0-9]*\)x\([0-9]*\)".*/\1 \2/p')
+  read -r width height <<<"$size"
+  rm -rf "${frames:?}"/*
+  "$slicevid" make --preset "$name" --hold 0 --end-hold 0 -o "$frames/%04d.png" --quiet
+  count=$(find "$frames" -name '*.png' | wc -l)
+  # Frames 0 … count-1 spread evenly: the source, the move, the destination.
+  pick=$(for ((i = 0; i < tiles; i++)); do printf '+eq(n\\,%d)' $(((i * (count - 1) + (tiles - 1) / 2) / (tiles - 1))); done)
+  # Tiles 320 px on the long side, even sides.
+  if [ "$width" -ge "$height" ]; then tw=320; th=$((320 * height / width / 2 * 2)); else th=320; tw=$((320 * width / height / 2 * 2)); fi
+  ffmpeg -v error -y -i "$frames/%04d.png" \
+    -vf "select='${pick#+}',scale=${tw}:${th}:flags=area,tile=4x2:padding=4:color=white" \
+    -fps_mode passthrough -frames:v 1 -q:v 4 "docs/presets/$name.jpg"
+  echo "gallery: docs/presets/$name.jpg ($(du -k "docs/presets/$name.jpg" | cut -f1) KB, frames of $count)"
+done
+echo "gallery: $(du -ck docs/preview.gif docs/presets/*.jpg | tail -1 | cut -f1) KB in all"
