@@ -61,6 +61,16 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                              description: "\(output) changed size (recorded \(record.bytes) bytes, now \(bytes))")]
     }
 
+    /// The reasons as one line for a log: `; `-separated, a job's new outputs named together
+    /// (`new outputs /out/a.mp4, /out/a.webm`).
+    public static func sentence(_ reasons: [RenderReason]) -> String {
+        let new = reasons.filter { $0.kind == .newOutput }.compactMap(\.output)
+        var parts = reasons.filter { $0.kind != .newOutput }.map(\.description)
+        if new.count == 1 { parts.insert("new output \(new[0])", at: 0) }
+        if new.count > 1 { parts.insert("new outputs \(new.joined(separator: ", "))", at: 0) }
+        return parts.joined(separator: "; ")
+    }
+
     /// Fields of an output's line that follow from the others and the job's settings.
     static let derivedFields: Set<String> = ["frames", "duration"]
 

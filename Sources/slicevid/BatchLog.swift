@@ -57,7 +57,7 @@ final class BatchLog: Sendable {
                 log.emit(["event": "job-rendering", "job": id, "position": position, "count": count,
                           "reasons": reasons.map(BatchLog.json)])
             case .plain:
-                let why = reasons.isEmpty ? "" : " (\(reasons.map(\.description).joined(separator: "; ")))"
+                let why = reasons.isEmpty ? "" : " (\(RenderReason.sentence(reasons)))"
                 log.line("[\(position)/\(count)] \(id): rendering\(why)")
             default:
                 draw(force: true)

@@ -36,7 +36,7 @@ enum BatchPlanView {
                 case .upToDate: what = "up to date"
                 case .willRender(let reasons):
                     let folders = plan.folders.isEmpty ? "" : " (creating \(plan.folders.joined(separator: ", ")))"
-                    what = "will render: \(reasons.map(\.description).joined(separator: "; "))\(folders)"
+                    what = "will render: \(RenderReason.sentence(reasons))\(folders)"
                 case .refused(let why): what = "refused: \(why)"
                 case .willFail(let why): what = "will fail: \(why)"
                 }
