@@ -178,26 +178,7 @@ public struct EncodingPlan: Sendable {
     /// facts `probe` will read back (`facts`, in its words), with the encoder and its quality and
     /// speed settings among them.
     public var summary: [(key: String, value: String)] {
-        let facts = self.facts
-        var pairs: [(String, String)] = [
-            ("container", facts.container),
-            ("codec", facts.codec),
-            ("encoder", encoder),
-        ]
-        if let profile = facts.profile { pairs.append(("profile", profile)) }
-        pairs += [
-            ("pix_fmt", facts.pixelFormat),
-            ("alpha", facts.alpha ? "yes" : "no"),
-            ("size", "\(width)x\(height)"),
-            ("fps", facts.frameRateText),
-            ("frames", String(facts.frames)),
-            ("duration", facts.durationText),
-        ]
-        if let sheet { pairs.append(("sheet", sheet.description)) }
-        pairs += settings
-        pairs += [("color_primaries", facts.colorPrimaries), ("color_transfer", facts.colorTransfer),
-                  ("color_space", facts.colorSpace), ("color_range", facts.colorRange)]
-        return pairs
+        facts.pairs(afterCodec: [("encoder", encoder)], beforeColors: (sheet.map { [("sheet", $0.description)] } ?? []) + settings)
     }
 
     /// The quality and speed settings the encoder is given, as `key=value` pairs.

@@ -67,6 +67,20 @@ public struct MediaFacts: Sendable, Equatable {
         ]
     }
 
+    /// The facts as the `key=value` pairs of a `probe` or `--dry-run` line, in order, with what
+    /// only one side knows inserted: after the codec (the encoder), after the profile (the
+    /// stream's tag), and before the colour tags (quality and speed settings).
+    public func pairs(afterCodec: [(key: String, value: String)] = [], afterProfile: [(key: String, value: String)] = [],
+                      beforeColors: [(key: String, value: String)] = []) -> [(key: String, value: String)] {
+        var pairs = [("container", container), ("codec", codec)] + afterCodec
+        if let profile { pairs.append(("profile", profile)) }
+        pairs += afterProfile
+        pairs += [("pix_fmt", pixelFormat), ("alpha", alpha ? "yes" : "no"), ("size", "\(width)x\(height)"), ("fps", frameRateText),
+                  ("frames", String(frames)), ("duration", durationText)]
+        return pairs + beforeColors + [("color_primaries", colorPrimaries), ("color_transfer", colorTransfer),
+                                       ("color_space", colorSpace), ("color_range", colorRange)]
+    }
+
     /// `fps=30`, `duration=2.033`: how the key=value lines write a rate and a length (`none`
     /// for a still).
     public var frameRateText: String { frameRate?.description ?? "none" }

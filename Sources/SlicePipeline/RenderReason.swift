@@ -85,10 +85,15 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         if let was = old.first, let now = new.first, was != now {
             reasons.append(RenderReason(kind: .versionChanged, field: "slicevid", from: was, to: now, description: "\(was) → \(now)"))
         }
+        /// `stills: 2 → 3` when a job's count of stills or transitions changed; nil when not.
+        func count(_ field: String, _ was: [String], _ now: [String], kind: Kind) -> RenderReason? {
+            guard was.count != now.count else { return nil }
+            return RenderReason(kind: kind, field: field, from: String(was.count), to: String(now.count),
+                                description: "\(field): \(was.count) → \(now.count)")
+        }
         let (oldImages, newImages) = (lines("image ", in: old), lines("image ", in: new))
-        if oldImages.count != newImages.count {
-            reasons.append(RenderReason(kind: .stillChanged, field: "stills", from: String(oldImages.count), to: String(newImages.count),
-                                        description: "stills: \(oldImages.count) → \(newImages.count)"))
+        if let changed = count("stills", oldImages, newImages, kind: .stillChanged) {
+            reasons.append(changed)
         } else {
             for (index, (was, now)) in zip(oldImages, newImages).enumerated() where was != now {
                 let path = index < images.count ? " (\(images[index]))" : ""
@@ -96,9 +101,8 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             }
         }
         let (oldPairs, newPairs) = (lines("transition ", in: old), lines("transition ", in: new))
-        if oldPairs.count != newPairs.count {
-            reasons.append(RenderReason(kind: .settingChanged, field: "transitions", from: String(oldPairs.count), to: String(newPairs.count),
-                                        description: "transitions: \(oldPairs.count) → \(newPairs.count)"))
+        if let changed = count("transitions", oldPairs, newPairs, kind: .settingChanged) {
+            reasons.append(changed)
         } else {
             for (index, (was, now)) in zip(oldPairs, newPairs).enumerated() where was != now {
                 let prefix = newPairs.count > 1 ? "transition \(index) " : ""

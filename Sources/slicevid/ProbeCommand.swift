@@ -58,21 +58,6 @@ enum ProbeCommand {
 
     /// `PATH: key=value …` for one file.
     static func line(_ path: String, _ info: MediaInfo, _ facts: MediaFacts) -> String {
-        var pairs: [(String, String)] = [("container", facts.container), ("codec", facts.codec)]
-        if let profile = facts.profile { pairs.append(("profile", profile)) }
-        if !info.codecTag.isEmpty { pairs.append(("tag", info.codecTag)) }
-        pairs += [
-            ("pix_fmt", facts.pixelFormat),
-            ("alpha", facts.alpha ? "yes" : "no"),
-            ("size", "\(facts.width)x\(facts.height)"),
-            ("fps", facts.frameRateText),
-            ("frames", String(facts.frames)),
-            ("duration", facts.durationText),
-            ("color_primaries", facts.colorPrimaries),
-            ("color_transfer", facts.colorTransfer),
-            ("color_space", facts.colorSpace),
-            ("color_range", facts.colorRange),
-        ]
-        return FactsText.line(path, pairs)
+        FactsText.line(path, facts.pairs(afterProfile: info.codecTag.isEmpty ? [] : [("tag", info.codecTag)]))
     }
 }
