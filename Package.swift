@@ -30,12 +30,15 @@ let package = Package(
         .target(name: "SliceMedia", dependencies: ["CFFmpeg", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
-        // The command line.
-        .executableTarget(name: "slicevid", dependencies: ["SlicePipeline"], swiftSettings: settings),
+        // The command line: commands, their options, help, completions, logs. A library so
+        // tests can parse command lines in-process.
+        .target(name: "SlicevidCLI", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        // The executable: only the entry point.
+        .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),
 
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
         .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
         .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
     ]
 )

@@ -40,10 +40,11 @@ enum BatchCommand {
         records that slicevid wrote it and it is unchanged since; anything else fails that job (73) unless --force.
         A run locks the manifest (.MANIFEST.lock beside it; .stdin.lock in the working folder for -); an
         overlapping run exits 75 at once.
-        Exit codes: 0 every job rendered or skipped, 1 some jobs failed, 2 every job failed, 64 usage or a bad
-        manifest, 66 manifest missing, 73 report or lock file not writable (or the lock file is a symlink or not
-        slicevid's), 75 another run holds the lock, 130/143 interrupted (finished jobs are kept, the report is
-        written, after a second signal too). --check and --plan: 0 every job is ready, 1 some are not, 2 none is.
+        \(ExitCode.helpLine([.success, .someJobsFailed, .allJobsFailed, .usage, .inputMissing, .outputBlocked, .busy,
+                             .interrupted, .terminated]))
+        64 is also a bad manifest (before anything renders), 66 a missing manifest, 73 a report or lock file that
+        cannot be written. Interrupted, finished jobs are kept and the report is written, after a second signal too.
+        --check and --plan: 0 every job is ready, 1 some are not, 2 none is.
         """,
         positionals: [.path])
 
@@ -66,7 +67,7 @@ enum BatchCommand {
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let parallel = options.parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
             let request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
-                                       jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: Slicevid.version)
+                                       jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: SlicevidTool.version)
             if options.check { return check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
             if let report = options.report { try checkWritable(report) }

@@ -42,7 +42,7 @@ enum CompletionsCommand {
             Console.shared.error("slicevid: error: completions needs one shell, \(Shell.allCases.map(\.rawValue).joined(separator: ", ")); got \(got)\n")
             return .usage
         }
-        Console.shared.verbatim(shell.script(for: Slicevid.commands))
+        Console.shared.verbatim(shell.script(for: SlicevidTool.commands))
         return .success
     }
 }

@@ -17,7 +17,7 @@ enum ManCommand {
             Console.shared.error("slicevid: error: man takes no arguments; usage: \(spec.usage)\n")
             return .usage
         }
-        Console.shared.verbatim(ManPage(commands: Slicevid.commands).roff)
+        Console.shared.verbatim(ManPage(commands: SlicevidTool.commands).roff)
         return .success
     }
 }

@@ -43,8 +43,8 @@ struct MakeCommand {
         .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png/.jpg/.webp poster (or storyboard with
         sheet=CxR), dir/%05d.png sequence.
         --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
-        Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
-        73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
+        \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing, .unavailable, .outputBlocked, .outputFailed,
+                             .interrupted, .terminated]))
         """,
         positionals: [.path])
 

@@ -15,11 +15,11 @@ enum HelpCommand {
     static func run(_ arguments: ParsedArguments) -> ExitCode {
         let words = arguments.positionals
         guard let name = words.first else {
-            Console.shared.verbatim(Slicevid.usage)
+            Console.shared.verbatim(SlicevidTool.usage)
             return .success
         }
-        guard words.count == 1, let command = Slicevid.command(name) else {
-            let names = Slicevid.commands.map(\.name).joined(separator: ", ")
+        guard words.count == 1, let command = SlicevidTool.command(name) else {
+            let names = SlicevidTool.commands.map(\.name).joined(separator: ", ")
             Console.shared.error("slicevid: error: help takes one command name (\(names)); got \(InputText.quoted(words.joined(separator: " ")))\n")
             return .usage
         }

@@ -23,7 +23,7 @@ enum ProbeCommand {
         profile as FFmpeg names it, lower case; fps an exact fraction (30000/1001; a GIF's is its frames over
         its length). Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
         image sequences carry no frame rate: their fps and duration are "none" (null in JSON).
-        Exit codes: 0 ok, 64 usage, 65 not readable media, 66 file missing.
+        \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing]))
         """,
         positionals: [.path])
 
