@@ -1,6 +1,14 @@
 // The frame buffer the compositor draws into and the sinks read from: plain memory, planar,
 // 64-byte aligned rows, owned by Swift and independent of FFmpeg.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One plane of a `PlanarImage`: `height` rows of `width` bytes, `stride` bytes apart.
 public struct Plane: @unchecked Sendable {
     // @unchecked: a Plane is a view into a PlanarImage's memory; whoever holds the image
@@ -104,11 +112,3 @@ public final class PlanarImage: @unchecked Sendable {
         return true
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

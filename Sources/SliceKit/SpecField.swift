@@ -1,6 +1,8 @@
 // One table of settable fields, shared by command-line flags and preset files, so `--slices 40`
 // and `"slices": 40` are parsed, validated and reported by the same code.
 
+import Foundation
+
 /// A field of `TransitionSpec` that flags and presets can set. The raw value is both the flag
 /// name (without dashes) and the preset key.
 public enum SpecField: String, Sendable, CaseIterable {
@@ -122,5 +124,3 @@ extension TransitionSpec {
         }
     }
 }
-
-import Foundation

@@ -3,6 +3,7 @@
 // kept) by the others; an output's own options must fit it. Every check happens here, before
 // anything is decoded, rendered or created.
 
+import Foundation
 import CFFmpeg
 import SliceKit
 
@@ -287,5 +288,3 @@ extension Double {
     /// `2`, `0.5`, `2.03333`: seconds as people write them.
     var secondsText: String { String(format: "%g", self) }
 }
-
-import Foundation

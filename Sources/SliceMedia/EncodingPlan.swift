@@ -2,6 +2,7 @@
 // pixel format, size, which frames, quality and speed, colour tags. VideoWriter follows a plan;
 // `make --dry-run` prints one. Planning is where impossible requests are refused.
 
+import Foundation
 import SliceKit
 
 /// The clip every output of a render encodes, known before any frame is drawn.
@@ -194,5 +195,3 @@ public struct EncodingPlan: Sendable {
         return pairs + speedOptions
     }
 }
-
-import Foundation

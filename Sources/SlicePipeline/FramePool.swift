@@ -7,8 +7,10 @@ import Synchronization
 
 /// A fixed set of frame buffers guarded by a counting semaphore.
 ///
-/// `take()` blocks while every buffer is in use, which is what stops rendering from running
-/// ahead of a slow encoder.
+/// The permit rule, the render's memory bound: a buffer is taken before its frame is drawn and
+/// given back only when every sink has consumed that frame (`FrameRelease` counts them), so at
+/// most `capacity` frames are ever alive, whatever the clip's length. `take()` blocks while
+/// every buffer is in use, which is what stops rendering from running ahead of a slow encoder.
 public final class FramePool: Sendable {
     private let permits: DispatchSemaphore
     private let free: Mutex<[PlanarImage]>
@@ -52,4 +54,20 @@ public final class FramePool: Sendable {
 
     /// Buffers currently out.
     public var currentlyInUse: Int { inUse.load(ordering: .relaxed) }
+}
+
+/// Counts down the sinks that still have to consume one frame; the last one returns the
+/// buffer to the pool.
+final class FrameRelease: Sendable {
+    private let remaining: Atomic<Int>
+    private let release: @Sendable () -> Void
+
+    init(consumers: Int, release: @escaping @Sendable () -> Void) {
+        remaining = Atomic(consumers)
+        self.release = release
+    }
+
+    func consumed() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { release() }
+    }
 }

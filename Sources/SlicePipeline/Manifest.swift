@@ -176,7 +176,7 @@ struct ManifestContext {
         guard let name = value as? String, !name.isEmpty else {
             throw reader.error("preset", "expected a preset name or a preset file path")
         }
-        let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
+        let isFile = PresetCatalog.isPath(name)
         let key = isFile ? absolute(name) : name
         if let preset = resolved[key] { return preset }
         do {

@@ -253,9 +253,6 @@ public final class OutputTarget: Sendable {
         return frames.existing().map { frames.folder + "/" + $0.name }.sorted()
     }
 
-    /// The file frame 0 of a sequence pattern is written to.
-    static func firstFrameName(pattern: String) -> String { frameName(pattern: pattern, index: 0) }
-
     /// The file frame `index` of a sequence pattern is written to (`%05d` → zero-padded to 5).
     static func frameName(pattern: String, index: Int) -> String {
         guard let frames = FramePattern(pattern) else { return pattern }

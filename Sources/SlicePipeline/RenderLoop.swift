@@ -102,6 +102,9 @@ public struct RenderLoop: Sendable {
         for _ in 0..<jobs {
             renderQueue.async(group: workers) {
                 while !cancellation.isCancelled {
+                    // A buffer first, then a frame index: a worker that claimed index i and then
+                    // waited for a buffer could wait forever, with every buffer held by frames
+                    // after i that the ordering buffer will not release before frame i.
                     let buffer = pool.take()
                     let index = nextIndex.add(1, ordering: .relaxed).oldValue
                     if index >= frameCount || cancellation.isCancelled {

@@ -8,7 +8,6 @@ import Synchronization
 /// Records the order frames arrive in and a checksum of each frame's pixels.
 final class RecordingSink: FrameSink, @unchecked Sendable {
     // @unchecked: mutated only from the sink's serial queue; read after the run finished.
-    let name = "recording"
     var indices: [Int] = []
     var checksums: [UInt64] = []
     var buffers = Set<ObjectIdentifier>()
@@ -63,7 +62,6 @@ final class AliveCounter: Sendable {
 
 /// A sink that marks frames as no longer alive once consumed.
 final class CountingSink: FrameSink {
-    let name = "counting"
     let counter: AliveCounter
     let delay: useconds_t
 
@@ -85,7 +83,6 @@ final class CountingSink: FrameSink {
 /// timeout would.
 final class SignallingSink: FrameSink, @unchecked Sendable {
     // @unchecked: mutated only from the sink's serial queue; read after the run finished.
-    let name = "signalling"
     let cancellation: Cancellation
     let failAt: Int?
     var finished = false
