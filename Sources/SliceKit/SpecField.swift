@@ -14,7 +14,7 @@ public enum SpecField: String, Sendable, CaseIterable {
     /// The longest value any field takes, in bytes; the longest real one, a physical spring
     /// with every digit spelt out, is under a hundred. Longer text is refused before it is
     /// parsed, so a 10 MB value costs one length check, not passes of text processing.
-    public static let maximumValueLength = 200
+    package static let maximumValueLength = 200
 
     /// What the field accepts, for `--help` and errors.
     public var accepted: String {

@@ -11,7 +11,7 @@ extension EncodingPlan {
     ///   - stills: the fitted stills, in the render's layout and size.
     ///   - background: what shows between the strips; kept exactly when opaque enough to show.
     /// - Throws: `MediaError` if libswscale refuses the conversion.
-    public func palette(stills: [PlanarImage], background: RGBAColor) throws(MediaError) -> Palette {
+    package func palette(stills: [PlanarImage], background: RGBAColor) throws(MediaError) -> Palette {
         var pictures: [RGBAImage] = []
         for still in stills {
             let scaler = try gifScaler(from: still.layout)

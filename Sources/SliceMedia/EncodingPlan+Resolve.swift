@@ -9,8 +9,8 @@ import SliceKit
 
 extension EncodingPlan {
     /// The default GIF size and rate: small enough for email and social previews.
-    public static let defaultGIFWidth = 480
-    public static let defaultGIFRate = FrameRate(15)
+    package static let defaultGIFWidth = 480
+    package static let defaultGIFRate = FrameRate(15)
 
     /// Plans one output.
     /// - Parameters:
@@ -22,7 +22,7 @@ extension EncodingPlan {
     ///   - catalog: the encoders present.
     /// - Throws: `PlanError` (`.usage` for a combination that cannot work, `.unavailable` when no
     ///   encoder for the codec is present); the message does not repeat the path.
-    public static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
+    package static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
                                own: EncoderSettings = EncoderSettings(), clip: Clip,
                                catalog: EncoderCatalog = .installed) throws(PlanError) -> EncodingPlan {
         var ignored: [OutputOption: String] = [:]

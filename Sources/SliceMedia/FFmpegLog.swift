@@ -9,9 +9,9 @@ import Synchronization
 
 /// Controls how much of FFmpeg's own logging reaches stderr, and keeps the errors a decoder
 /// reports about the still it is decoding.
-public enum FFmpegLog {
+package enum FFmpegLog {
     /// Silences FFmpeg, or lets its warnings and errors through when `verbose`.
-    public static func configure(verbose: Bool) {
+    package static func configure(verbose: Bool) {
         installRouter()
         av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
         // SVT-AV1 prints straight to stderr, not through av_log; its own variable quiets it

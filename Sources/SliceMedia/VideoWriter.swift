@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Not thread-safe: a sink calls it from its own serial queue. Frees every FFmpeg resource in
 /// `deinit`, whether or not `finish()` was reached.
-public final class VideoWriter {
+package final class VideoWriter {
     private let path: String
     private let plan: EncodingPlan
     // Each FFmpeg object is owned by its own class and freed in its deinit, so a writer that
@@ -31,7 +31,7 @@ public final class VideoWriter {
     private let loans = Loans()
 
     /// Number of frames handed to the encoder so far.
-    public var framesWritten: Int { written }
+    package var framesWritten: Int { written }
 
     /// Whether frames go to the encoder in place, wrapped rather than copied: when no
     /// conversion is needed and the encoder copies its input while it is being sent
@@ -43,7 +43,7 @@ public final class VideoWriter {
     /// options, for callers that have no render plan (tests, one-off files).
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder, `.output`
     ///   for settings the codec refuses).
-    public convenience init(path: String, outputFormat: OutputFormat, width: Int, height: Int, frameRate: FrameRate,
+    package convenience init(path: String, outputFormat: OutputFormat, width: Int, height: Int, frameRate: FrameRate,
                             inputLayout: PixelLayout, settings: EncoderSettings) throws(MediaError) {
         let clip = Clip(width: width, height: height, frameRate: frameRate, frameCount: 1 << 30,
                         isTransparent: inputLayout.hasAlpha && outputFormat.defaultCodec.carriesAlpha)
@@ -68,7 +68,7 @@ public final class VideoWriter {
     ///     plan's render size.
     ///   - palette: a GIF's colours (by default a fixed palette that suits any picture).
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder).
-    public init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
+    package init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
         self.path = path
         self.plan = plan
         self.inputLayout = inputLayout
@@ -176,14 +176,14 @@ public final class VideoWriter {
 
     /// Encodes the next frame, as if the frames written so far were rendered frames 0, 1, 2, ….
     /// - Throws: `MediaError` if encoding or writing fails.
-    public func write(_ image: PlanarImage) throws(MediaError) {
+    package func write(_ image: PlanarImage) throws(MediaError) {
         try write(image, index: written)
     }
 
     /// Encodes rendered frame `index`; frames must arrive in increasing order. Which frames an
     /// output keeps is the caller's choice (the plan's `selection`); the index sets the time.
     /// - Throws: `MediaError` if encoding or writing fails.
-    public func write(_ image: PlanarImage, index: Int) throws(MediaError) {
+    package func write(_ image: PlanarImage, index: Int) throws(MediaError) {
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
         if lendsFrames { return try lend(image, index: index) }
         // The writer's own picture is allocated at the first frame that needs it: a writer
@@ -252,7 +252,7 @@ public final class VideoWriter {
 
     /// Flushes the encoder and writes the trailer. The file is complete when this returns.
     /// - Throws: `MediaError` if flushing or writing fails.
-    public func finish() throws(MediaError) {
+    package func finish() throws(MediaError) {
         try send(nil)
         try muxer.finish()
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// A consumer of rendered frames in presentation order.
 ///
 /// Called from one thread only (its `SinkRunner`'s), so implementations need no locking.
-public protocol FrameSink: AnyObject {
+package protocol FrameSink: AnyObject {
     /// Consumes frame `index`. The buffer is only valid during the call.
     func consume(_ frame: PlanarImage, index: Int) throws
     /// Called once after the last frame, only if no error occurred anywhere.

@@ -35,7 +35,7 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// Sorts a media-layer error into a category.
-    public init(_ error: MediaError) {
+    package init(_ error: MediaError) {
         switch error.kind {
         case .inputMissing: self.init(.inputMissing, error.description)
         case .inputInvalid: self.init(.inputInvalid, error.description)

@@ -2,12 +2,13 @@
 // and the dispatch from a command line to the command that runs it.
 
 import Foundation
+import Slicevid
 import SliceKit
 
 /// The top-level command table. `--help`, `help COMMAND`, the shell completions and the man
 /// page are all generated from it and from each command's `spec`.
 package enum SlicevidTool {
-    package static let version = "0.2.0"
+    package static let version = Slicevid.version
     static let abstract = "slicevid renders slice-transition videos from still images."
 
     /// Every command, in the order help lists them.
