@@ -65,10 +65,22 @@ struct CommandSpec {
     let name: String
     let abstract: String
     let usage: String
+    /// The command's options, `--help` last.
     let options: [OptionSpec]
-    var discussion: String = ""
+    var discussion: String
     /// What the positional arguments are, by position; the last kind repeats.
-    var positionals: [ValueKind] = []
+    var positionals: [ValueKind]
+
+    /// Declares a command; `-h, --help` is added to `options`, as every command takes it.
+    init(name: String, abstract: String, usage: String, options: [OptionSpec], discussion: String = "",
+         positionals: [ValueKind] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.options = options + [SharedOptions.help]
+        self.discussion = discussion
+        self.positionals = positionals
+    }
 
     /// Parses `arguments` (without the command name itself).
     /// - Throws: `UsageError` for an unknown option, a missing value or a repeated one-off option.

@@ -22,8 +22,7 @@ enum BatchCommand {
             LogFormat.option,
             OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value."),
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary, in every log format."),
-            OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
-            OptionSpec("help", short: "h", help: "Show this help."),
+            SharedOptions.verbose,
         ],
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.

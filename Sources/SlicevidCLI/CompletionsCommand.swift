@@ -23,7 +23,7 @@ enum CompletionsCommand {
         name: "completions",
         abstract: "Print a completion script for bash, zsh or fish.",
         usage: "slicevid completions \(Shell.allCases.map(\.rawValue).joined(separator: "|"))",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: """
         The script completes commands, every flag, the values of flags that take a fixed set of words
         (--direction, --fit, --easing, --codec, --encoder-preset, --log-format, ...), files for paths, and

@@ -8,7 +8,7 @@ enum HelpCommand {
         name: "help",
         abstract: "Show the overview, or the options of one command.",
         usage: "slicevid help [COMMAND]",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: "slicevid help make prints what slicevid make --help prints; slicevid help alone prints the overview.",
         positionals: [.command])
 

@@ -28,8 +28,7 @@ struct MakeCommand {
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
             LogFormat.option,
             OptionSpec("quiet", short: "q", help: "Print nothing but errors, in every log format."),
-            OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
-            OptionSpec("help", short: "h", help: "Show this help."),
+            SharedOptions.verbose,
         ],
         discussion: """
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,

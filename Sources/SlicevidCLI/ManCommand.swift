@@ -6,7 +6,7 @@ enum ManCommand {
         name: "man",
         abstract: "Print the manual page (roff) for man(1).",
         usage: "slicevid man > slicevid.1",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: """
         The page lists every command and flag, from the same declarations as --help. make install and the
         Debian package install it; to read it without installing: slicevid man | man -l -

@@ -9,7 +9,7 @@ enum PresetsCommand {
         name: "presets",
         abstract: "List presets, or print one (fully resolved) as JSON to copy and edit.",
         usage: "slicevid presets [show NAME|FILE]",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: """
         LOOKUP: --preset VALUE (and presets show VALUE) is resolved in this order; the first match wins:
           1. a path: VALUE contains '/' or ends in .json, and names a preset file

@@ -14,7 +14,6 @@ enum ProbeCommand {
         usage: "slicevid probe [--json] FILE... (a PNG sequence as its pattern, e.g. frames/%05d.png)",
         options: [
             OptionSpec("json", help: "One JSON object per file, with the keys make --dry-run --json uses."),
-            OptionSpec("help", short: "h", help: "Show this help."),
         ],
         discussion: """
         Prints one line per file: FILE: container=… codec=… profile=… tag=… pix_fmt=… alpha=yes|no size=WxH
