@@ -7,7 +7,7 @@ import SliceMedia
 import SlicePipeline
 
 /// Renders, or with `--check` validates, the jobs of a manifest.
-enum BatchCommand {
+struct BatchCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
@@ -47,16 +47,16 @@ enum BatchCommand {
         """,
         positionals: [.path])
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    /// The flags, read and checked.
+    let options: BatchOptions
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        options = try BatchOptions(arguments)
+    }
+
+    func run() -> ExitCode {
         let console = Console.shared
-        FFmpegLog.configure(verbose: arguments.has("verbose"))
-        let options: BatchOptions
-        do {
-            options = try BatchOptions(arguments)
-        } catch {
-            console.error("slicevid: error: \(error.message)\n")
-            return ExitCode(error.category)
-        }
+        FFmpegLog.configure(verbose: options.verbose)
         let log = LogWriter(console: console, format: options.logFormat, quiet: options.quiet)
         do {
             let resolve: PresetResolver = { value throws(SlicevidError) in try PresetLibrary.load(value) }
@@ -67,9 +67,9 @@ enum BatchCommand {
             let parallel = options.parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
             let request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
                                        jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: SlicevidTool.version)
-            if options.check { return check(request, console: console) }
+            if options.check { return Self.check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
-            if let report = options.report { try checkWritable(report) }
+            if let report = options.report { try Self.checkWritable(report) }
 
             let lock: ManifestLock
             switch try ManifestLock.acquire(manifest: manifest.path, shard: options.shard) {
@@ -153,6 +153,8 @@ struct BatchOptions {
     /// Jobs at once; nil chooses from the cores and the frame size.
     var parallel: Int?
     var quiet: Bool
+    /// `--verbose`: FFmpeg's own warnings too.
+    var verbose: Bool
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -179,6 +181,7 @@ struct BatchOptions {
             return value
         }
         quiet = arguments.has("quiet")
+        verbose = arguments.has("verbose")
     }
 }
 

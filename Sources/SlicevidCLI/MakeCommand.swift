@@ -6,7 +6,7 @@ import SliceMedia
 import SlicePipeline
 
 /// Renders one clip.
-struct MakeCommand {
+struct MakeCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "make",
         abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
@@ -133,24 +133,29 @@ struct MakeCommand {
                            encoder: encoder, force: arguments.has("force"), jobs: jobs)
     }
 
+    let arguments: ParsedArguments
+    /// `--log-format`.
+    let format: LogFormat
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+        format = try LogFormat.parse(arguments)
+    }
+
+    func validate() throws(SlicevidError) {
+        if arguments.has("json") && !arguments.has("dry-run") {
+            throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
+        }
+    }
+
     /// Runs the command.
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    func run() -> ExitCode {
         let console = Console.shared
         FFmpegLog.configure(verbose: arguments.has("verbose"))
         let quiet = arguments.has("quiet")
-        let format: LogFormat
-        do throws(SlicevidError) {
-            format = try LogFormat.parse(arguments)
-            if arguments.has("json") && !arguments.has("dry-run") {
-                throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
-            }
-        } catch {
-            console.error("slicevid: error: \(error.message)\n")
-            return ExitCode(error.category)
-        }
         let log = LogWriter(console: console, format: format, quiet: quiet)
         do {
-            let request = try request(from: arguments)
+            let request = try Self.request(from: arguments)
             if arguments.has("dry-run") {
                 let plan = try MakeJob.plan(request)
                 if !quiet { console.error(DryRun.header(plan)) }

@@ -7,7 +7,7 @@ import SliceMedia
 import SlicePipeline
 
 /// Describes existing media files.
-enum ProbeCommand {
+struct ProbeCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "probe",
         abstract: "Describe media files: container, codec, profile, size, pixel format, colour tags, frames, duration.",
@@ -26,11 +26,19 @@ enum ProbeCommand {
         """,
         positionals: [.path])
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+    }
+
+    func validate() throws(SlicevidError) {
         guard !arguments.positionals.isEmpty else {
-            Console.shared.error("slicevid: error: probe needs a file; usage: \(spec.usage)\n")
-            return .usage
+            throw SlicevidError(.usage, "probe needs a file; usage: \(Self.spec.usage)")
         }
+    }
+
+    func run() -> ExitCode {
         FFmpegLog.configure(verbose: false)
         for path in arguments.positionals {
             // A sequence pattern names files that exist only once expanded.
@@ -45,7 +53,7 @@ enum ProbeCommand {
                     // JSON escapes every control character in its strings.
                     Console.shared.verbatim(FactsText.json(path, facts, extra: ["tag": info.codecTag.isEmpty ? NSNull() : info.codecTag]))
                 } else {
-                    Console.shared.output(line(path, info, facts))
+                    Console.shared.output(Self.line(path, info, facts))
                 }
             } catch {
                 Console.shared.error("slicevid: error: \(SlicevidError(error).message)\n")

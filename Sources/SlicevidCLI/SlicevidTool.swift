@@ -13,13 +13,13 @@ package enum SlicevidTool {
 
     /// Every command, in the order help lists them.
     static let commands: [Command] = [
-        Command(spec: MakeCommand.spec, run: MakeCommand.run),
-        Command(spec: BatchCommand.spec, run: BatchCommand.run),
-        Command(spec: PresetsCommand.spec, run: PresetsCommand.run),
-        Command(spec: ProbeCommand.spec, run: ProbeCommand.run),
-        Command(spec: HelpCommand.spec, run: HelpCommand.run),
-        Command(spec: CompletionsCommand.spec, run: CompletionsCommand.run),
-        Command(spec: ManCommand.spec, run: ManCommand.run),
+        Command(MakeCommand.self),
+        Command(BatchCommand.self),
+        Command(PresetsCommand.self),
+        Command(ProbeCommand.self),
+        Command(HelpCommand.self),
+        Command(CompletionsCommand.self),
+        Command(ManCommand.self),
     ]
 
     /// The options of `slicevid` itself, before any command.

@@ -119,4 +119,25 @@ struct CommandLineParsingTests {
             #expect(error.message.hasPrefix("--jobs: "), "\(error.message)")
         }
     }
+
+    @Test("reading and validating refuse, before anything runs, what each command cannot take", arguments: [
+        (MakeCommand.self as any ParsableCommand.Type, ["--json"], "--json: only with --dry-run"),
+        (MakeCommand.self, ["--log-format", "xml"], "--log-format: 'xml' is not valid"),
+        (BatchCommand.self, [], "batch needs a manifest"),
+        (BatchCommand.self, ["m.json", "--check", "--plan"], "--plan: --check and --plan"),
+        (ProbeCommand.self, [], "probe needs a file"),
+        (HelpCommand.self, ["render"], "help takes one command name"),
+        (CompletionsCommand.self, ["tcsh"], "completions needs one shell"),
+        (ManCommand.self, ["extra"], "man takes no arguments"),
+        (PresetsCommand.self, ["show"], "usage: slicevid presets"),
+    ])
+    func validation(_ command: any ParsableCommand.Type, _ arguments: [String], _ message: String) throws {
+        let parsed = try command.spec.parse(arguments)
+        do {
+            try command.init(parsed).validate()
+            Issue.record("\(command.spec.name) \(arguments) was accepted")
+        } catch {
+            #expect(error.category == .usage && error.message.hasPrefix(message), "\(error.message)")
+        }
+    }
 }
