@@ -114,6 +114,9 @@ package struct EncodingPlan: Sendable {
     let ticksPerSecond: Int?
     /// A storyboard's grid; nil for every other output.
     package let sheet: Sheet?
+    /// The encoder's own logging is let through (`--verbose`): decided per run, since
+    /// libavcodec's log level is one for the whole process.
+    package var verbose = false
     /// GIF palettes are chosen from the stills before rendering.
     package var needsPalette: Bool { codec == .gif }
 

@@ -19,9 +19,6 @@ package enum FFmpegLog {
         setenv("SVT_LOG", verbose ? "2" : "0", 1)
     }
 
-    /// Whether FFmpeg's warnings are shown (`--verbose`).
-    static var isVerbose: Bool { av_log_get_level() >= AV_LOG_WARNING }
-
     /// The errors FFmpeg logs against a set of contexts (a decoder, its demuxer), from `init`
     /// until the capture is released.
     final class Capture: Sendable {

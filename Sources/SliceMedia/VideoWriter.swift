@@ -139,7 +139,7 @@ package final class VideoWriter {
         try set(plan.codecOptions, in: &options)
         if plan.encoder == "libx265" {
             // x265 prints its banner and settings straight to stderr unless told not to.
-            try set([("x265-params", "log-level=" + (FFmpegLog.isVerbose ? "warning" : "none"))], in: &options)
+            try set([("x265-params", "log-level=" + (plan.verbose ? "warning" : "none"))], in: &options)
         }
         try codec.open(options: &options, subject: "\(path) (\(plan.encoder))")
         try refuseLeftovers(options, of: plan.encoder)

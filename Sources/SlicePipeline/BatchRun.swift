@@ -22,6 +22,9 @@ package struct BatchRequest: Sendable {
     /// The slicevid version, part of every fingerprint.
     package var version: String
 
+    /// Encoders' own warnings reach stderr (`--verbose`).
+    package var verbose = false
+
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, parallel: Int = 1, version: String) {
         self.manifest = manifest
@@ -150,6 +153,7 @@ package enum BatchRun {
 
         events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force)))
         var render = job.request(force: request.force, jobs: request.jobs)
+        render.verbose = request.verbose
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
         let fingerprints = Dictionary(survey.outputs.map { ($0.path, $0.fingerprint) }) { first, _ in first }

@@ -55,8 +55,10 @@ extension MakeJob {
                 throw SlicevidError(.usage, "-o \(argument.path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
             }
             do {
-                plans.append(try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
-                                                      own: argument.settings, clip: clip, catalog: request.catalog))
+                var plan = try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
+                                                    own: argument.settings, clip: clip, catalog: request.catalog)
+                plan.verbose = request.verbose
+                plans.append(plan)
             } catch {
                 throw SlicevidError(error.kind == .unavailable ? .unavailable : .usage, "-o \(argument.path): \(error.message)")
             }

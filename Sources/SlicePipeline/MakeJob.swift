@@ -48,6 +48,9 @@ public struct MakeRequest: Sendable {
     /// machines usable.
     package static let jobsRange = 1...64
 
+    /// Encoders' own warnings reach stderr (`--verbose`).
+    package var verbose = false
+
     /// A request with the settings `slicevid make`'s flags give; a sequence's own timings and
     /// the render window are set afterwards, where needed.
     public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,

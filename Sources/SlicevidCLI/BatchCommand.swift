@@ -65,8 +65,9 @@ struct BatchCommand: ParsableCommand {
             let selected = manifest.jobs.filter { options.shard.contains($0.id) }
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let parallel = options.parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
-            let request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
+            var request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
                                        jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: SlicevidTool.version)
+            request.verbose = options.verbose
             if options.check { return Self.check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
             if let report = options.report { try Self.checkWritable(report) }

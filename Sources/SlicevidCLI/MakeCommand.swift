@@ -128,9 +128,11 @@ struct MakeCommand: ParsableCommand {
         let jobs = try SharedOptions.jobs(from: arguments)
         var outputs = arguments.all("output")
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
-        return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
-                           images: arguments.positionals, outputs: outputs,
-                           encoder: encoder, force: arguments.has("force"), jobs: jobs)
+        var request = MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
+                                  images: arguments.positionals, outputs: outputs,
+                                  encoder: encoder, force: arguments.has("force"), jobs: jobs)
+        request.verbose = arguments.has("verbose")
+        return request
     }
 
     let arguments: ParsedArguments

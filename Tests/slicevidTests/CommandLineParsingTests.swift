@@ -2,6 +2,7 @@
 // short flags read as getopt reads them, and each refusal names what was wrong. `make`'s
 // command lines become the request the render gets.
 
+import Foundation
 import SliceKit
 import SliceMedia
 import SlicePipeline
@@ -83,6 +84,16 @@ struct CommandLineParsingTests {
         var expected = EncoderSettings()
         try expected.set(.crf, to: "20")
         #expect(request.encoder == expected)
+        #expect(!request.verbose)
+    }
+
+    @Test("--verbose is the run's own: it reaches each output's plan, not a process-wide switch")
+    func verboseIsPerRun() throws {
+        let folder = NSTemporaryDirectory()
+        for (flags, verbose) in [([String](), false), (["-v"], true)] {
+            let request = try MakeCommand.request(from: try MakeCommand.spec.parse(flags + ["-o", folder + "slicevid-never.mp4"]))
+            #expect(try MakeJob.plan(request).outputs.map(\.verbose) == [verbose])
+        }
     }
 
     @Test("every transition field's bad value is refused naming its flag", arguments: SpecField.allCases)
