@@ -30,7 +30,7 @@ extension EncodingPlan {
     func gifScaler(from layout: PixelLayout) throws(MediaError) -> Scaler {
         let resized = width != renderWidth || height != renderHeight
         // Area averaging for downscales: no ringing, so no colours the stills never had.
-        let flags = (resized ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        let flags = Scaler.qualityFlags(resizing: resized)
         return try Scaler(from: (renderWidth, renderHeight, layout.avPixelFormat, .of(layout)),
                           to: (width, height, AV_PIX_FMT_RGBA, .rgb), flags: flags)
     }

@@ -155,7 +155,7 @@ package final class VideoWriter {
         describe(frame)
         let resized = plan.width != plan.renderWidth || plan.height != plan.renderHeight
         // Area averaging for downscales: no ringing, so no colours the stills never had.
-        let flags = (resized ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        let flags = Scaler.qualityFlags(resizing: resized)
         let source = (plan.renderWidth, plan.renderHeight, inputLayout.avPixelFormat, ColorEncoding.of(inputLayout))
         if plan.codec == .gif {
             converter = try plan.gifScaler(from: inputLayout)
@@ -257,9 +257,8 @@ package final class VideoWriter {
         try muxer.finish()
     }
 
-    /// Adds `pairs` to an options dictionary.
-    /// An option the encoder or muxer did not take would be a setting silently not applied
-    /// (a crf the dry run promised, say): that is refused, not ignored.
+    /// Refuses the options an encoder or muxer left in `dictionary`: an option it did not take
+    /// would be a setting silently not applied (a crf the dry run promised, say).
     private func refuseLeftovers(_ dictionary: OpaquePointer?, of component: String) throws(MediaError) {
         guard av_dict_count(dictionary) > 0 else { return }
         var names: [String] = []
@@ -271,6 +270,7 @@ package final class VideoWriter {
         throw MediaError(.output, subject: path, message: "\(component) did not take the option(s) \(names.joined(separator: ", "))")
     }
 
+    /// Adds `pairs` to an options dictionary.
     private func set(_ pairs: [(String, String)], in dictionary: inout OpaquePointer?) throws(MediaError) {
         for (key, value) in pairs {
             try check(av_dict_set(&dictionary, key, value, 0), "av_dict_set(\(key))", subject: path)

@@ -60,7 +60,7 @@ extension MakeJob {
                 plan.verbose = request.verbose
                 plans.append(plan)
             } catch {
-                throw SlicevidError(error.kind == .unavailable ? .unavailable : .usage, "-o \(argument.path): \(error.message)")
+                throw SlicevidError(error, output: argument.path)
             }
         }
         // A flag that would change what is written but fits no output is a mistake worth

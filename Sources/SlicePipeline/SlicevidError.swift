@@ -34,6 +34,13 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// Sorts a planning error into a category: an encoder missing from this libavcodec is
+    /// `.unavailable`, anything else the user asked for that cannot work is `.usage`.
+    /// - Parameter output: the output it concerns, which the message starts with.
+    package init(_ error: PlanError, output: String) {
+        self.init(error.kind == .unavailable ? .unavailable : .usage, "-o \(output): \(error.message)")
+    }
+
     /// Sorts a media-layer error into a category.
     package init(_ error: MediaError) {
         switch error.kind {
