@@ -12,6 +12,8 @@ let package = Package(
     name: "slicevid",
     products: [
         .executable(name: "slicevid", targets: ["slicevid"]),
+        // slicevid for other Swift programs: make, presets and batch (README, "As a library").
+        .library(name: "Slicevid", targets: ["Slicevid"]),
     ],
     targets: [
         // C floor: FFmpeg's headers (and zlib's, to check a TIFF's deflated strips) plus shims
@@ -34,23 +36,30 @@ let package = Package(
         // linked, so other runs do not pay its start-up; the header gives the types.
         .target(name: "CHeif"),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
-        .target(name: "CPlatform"),
+        .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
         .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
-        // The command line.
-        .executableTarget(name: "slicevid", dependencies: ["SlicePipeline"], swiftSettings: settings),
+        // The library's public face: a few calls and the types they take and return.
+        .target(name: "Slicevid", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        // The command line: commands, their options, help, completions, logs. A library so
+        // tests can parse command lines in-process.
+        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        // The executable: only the entry point.
+        .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),
 
         // Stills with colour profiles, HEICs and the like, made in code for the tests (no media
-        // is committed); public APIs and the C libraries only.
+        // is committed); the package's own types and the C libraries only.
         .target(name: "StillFixtures", dependencies: ["SliceKit", "CFFmpeg", "CLcms2", "CHeif"], path: "Tests/StillFixtures",
                 swiftSettings: settings, linkerSettings: [.linkedLibrary("heif")]),
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
         .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
         .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
+        .testTarget(name: "LibraryTests", dependencies: ["Slicevid"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"],
+                    swiftSettings: settings),
     ]
 )

@@ -3,7 +3,7 @@
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
-                              [--tools DIR] [--markdown]
+                              [--tools DIR] [--markdown] [--only CASE]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -19,6 +19,7 @@ is measured against bench/floor.c, a program that links slicevid's FFmpeg librar
 """
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -208,6 +209,26 @@ class Bench:
         t = median(small, 0)
         self.row("make 320x180 2 s clip -> mp4, wall s", f"{t:.3f}", "-", "-", "< 0.3 s", t < 0.3)
 
+    # 6. A campaign of many small clips: jobs side by side (--parallel, default) against one
+    # after another (--parallel 1), the only difference between the two runs.
+    def parallel_batch(self, jobs=16, size="640x360", target=1.3):
+        """A 16-job 640x360 campaign (1 s hold, 1 s transition, one MP4 each), every run
+        re-rendering all of it (--force)."""
+        a, b = self.stills(size)
+        manifest = os.path.join(self.work, "campaign.json")
+        with open(manifest, "w") as handle:
+            json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
+                       "jobs": [{"id": "clip-{n}", "matrix": {"n": list(range(jobs))}, "seed": "{n}",
+                                 "images": [a, b], "outputs": os.path.join(self.work, "campaign", "{id}.mp4")}]}, handle)
+        batch = [self.binary, "batch", manifest, "--force", "--quiet"]
+        default = lambda: run(batch)
+        one = lambda: run(batch + ["--parallel", "1"])
+        side, single = alternate(self.runs, default, one)
+        t_side, t_single = median(side, 0), median(single, 0)
+        ratio = t_single / t_side
+        self.row(f"batch {jobs} jobs {size} -> mp4, --parallel default vs 1, wall s", f"{t_side:.2f}",
+                 f"{t_single:.2f} (--parallel 1)", f"{ratio:.2f}x", f">= {target}x faster", ratio >= target)
+
     def table(self, markdown):
         header = ("case", "slicevid", "peer", "ratio", "target", "result")
         widths = [max(len(str(r[i])) for r in [header] + self.rows) for i in range(6)]
@@ -239,6 +260,7 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--only", choices=["parallel-batch"], help="run this case alone")
     args = parser.parse_args()
     for name in ("runs", "encode_runs", "render_runs"):
         if getattr(args, name) < 1:
@@ -254,6 +276,11 @@ def main():
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="slicevid-bench-") as work:
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
+        if args.only == "parallel-batch":
+            bench.parallel_batch()
+            print(f"{os.cpu_count()} cores; median of {args.runs} alternating runs per command\n")
+            print(bench.table(args.markdown))
+            return
         bench.render_throughput("1920x1080", 1, 19)
         bench.render_throughput("3840x2160", 1, 9)
         bench.scaling("1920x1080", 1, 59)
@@ -264,6 +291,7 @@ def main():
         bench.memory_by_length("1920x1080")
         bench.fixed_cost()
         bench.startup()
+        bench.parallel_batch()
         cpu = "unknown CPU"
         try:
             with open("/proc/cpuinfo") as f:

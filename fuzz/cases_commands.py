@@ -165,7 +165,7 @@ def odd_output(rng, root, ctx):
         output = a = copy_still(root, "in.png", next(s for s in ctx.corpus if s.name == "png-rgb.png"))
         expect, protected = ({0} if force else {73}), ([] if force else [a])
     elif how == "missing-folder":
-        output, expect = "missing/out.mp4", {73}
+        output, expect = rng.choice(["missing/out.mp4", "missing/deeper/%03d.png"]), {0}
     elif how == "linked-folder":
         os.makedirs(os.path.join(root, "real"))
         symlink(root, "linked", "real")

@@ -13,10 +13,12 @@ STILLS_OWNER = "harden-stills"
 
 
 def oracle(path):
-    """FFmpeg's verdict on a still: (damaged?, its first error line). Decoding the file with
-    `ffmpeg -v error -i FILE -f null -` prints nothing and exits 0 for a sound file."""
+    """FFmpeg's verdict on a still: (damaged?, its first error line). Decoding the file's first
+    picture with `ffmpeg -v error -i FILE -frames:v 1 -f null -` prints nothing and exits 0 for a
+    sound file. Only the first picture: slicevid shows a still's first picture, so bytes after a
+    whole picture (the image demuxers read them as a second, broken one) are no damage to it."""
     try:
-        done = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-f", "null", "-"],
+        done = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-frames:v", "1", "-f", "null", "-"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
     except subprocess.TimeoutExpired:
         return True, "ffmpeg did not finish decoding in 20 s"

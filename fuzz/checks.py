@@ -17,7 +17,9 @@ from scratch import differences
 
 # 128 + SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV: how a shell reports a crash.
 CRASH_CODES = {132, 133, 134, 135, 136, 139}
-PROGRESS = re.compile(r"^slicevid: (rendering|wrote) ")
+# make's event lines (plain log format, timestamped since issue 13), as opposed to its one error line.
+PROGRESS = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z )?slicevid: "
+                      r"(rendering |rendered |wrote |created folder |finishing encoders$|finished: )")
 PLAIN_LOG = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z slicevid: ")
 # C0 controls but newline, DEL, and C1 controls (U+0080–U+009F, two bytes in UTF-8).
 CONTROL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
@@ -142,7 +144,9 @@ def _line_shape(case, result):
     lines: timestamped ones, or JSON objects with --log-format json. So a job id or path whose
     newline forges a "slicevid: error: …" line is caught in a batch log."""
     argv = case.command
-    if not case.batch or "--check" in argv or result.code not in (0, 1, 2, 130, 143):
+    if not case.batch:
+        return lambda line: line.startswith("slicevid: ") or PROGRESS.match(line) is not None
+    if "--check" in argv or result.code not in (0, 1, 2, 130, 143):
         return lambda line: line.startswith("slicevid: ")
     json_log = "--log-format" in argv and argv[argv.index("--log-format") + 1] == "json"
     interrupted = result.code in (130, 143)
@@ -189,6 +193,8 @@ def check_tree(case, results, before, after, root):
         what = f"{'changed' if path in changed else 'removed'} {path!r}"
         if os.path.normpath(path) in protected:
             replaced.append(what)
+        elif path in removed and _is_stale(path, case.gone):
+            continue  # a dead process's temporary: removing it is the point (stale-kept checks it)
         elif not allowed(path) and not (after.get(path, ("",))[0] == "dir" == before.get(path, ("",))[0]):
             touched.append(what)
     if replaced:
@@ -202,6 +208,13 @@ def check_tree(case, results, before, after, root):
     return findings
 
 
+def _is_stale(path, gone):
+    """Whether `path` is one of a dead process's temporaries the case planted, or the folder
+    holding one (a sequence's `.slicevid-PID-N/` goes with its frames)."""
+    path = os.path.normpath(path)
+    return any(path == os.path.normpath(g) or os.path.normpath(g).startswith(path + os.sep) for g in gone)
+
+
 def _allowed(case, root):
     """A test for paths a successful run may create or change."""
     patterns = []
@@ -211,6 +224,10 @@ def _allowed(case, root):
         folder = _physical_folder(root, output)
         if folder is None:
             continue
+        # Missing folders above an output are created (issue 13): each level is the run's own.
+        levels = folder.split(os.sep) if folder else []
+        for depth in range(1, len(levels) + 1):
+            patterns.append(lambda p, f=os.path.join(*levels[:depth]): p == f)
         name = os.path.basename(output)
         sequence = re.fullmatch(r"(.*?)%0?(\d*)d(.*)", name)
         if sequence:

@@ -3,15 +3,15 @@
 
 /// A point of a still as fractions of its upright width and height: (0, 0) is the top-left
 /// corner, (1, 1) the bottom-right, (0.5, 0.5) the centre.
-public struct Focus: Sendable, Equatable, CustomStringConvertible {
-    public let x: Double
-    public let y: Double
+package struct Focus: Sendable, Equatable, CustomStringConvertible {
+    package let x: Double
+    package let y: Double
 
     /// The centre: what cover crops keep unless told otherwise.
-    public static let centre = Focus(checkedX: 0.5, y: 0.5)
+    package static let centre = Focus(checkedX: 0.5, y: 0.5)
 
     /// The named points, as `--focus` takes them.
-    public static let named: [(name: String, focus: Focus)] = [
+    package static let named: [(name: String, focus: Focus)] = [
         ("center", .centre), ("top", Focus(checkedX: 0.5, y: 0)), ("bottom", Focus(checkedX: 0.5, y: 1)),
         ("left", Focus(checkedX: 0, y: 0.5)), ("right", Focus(checkedX: 1, y: 0.5)),
         ("top-left", Focus(checkedX: 0, y: 0)), ("top-right", Focus(checkedX: 1, y: 0)),
@@ -19,7 +19,7 @@ public struct Focus: Sendable, Equatable, CustomStringConvertible {
     ]
 
     /// What `--focus` accepts, for help and errors.
-    public static let accepted = "X,Y as fractions 0…1 of the still's width and height (0,0 top left, 1,1 bottom right), or "
+    package static let accepted = "X,Y as fractions 0…1 of the still's width and height (0,0 top left, 1,1 bottom right), or "
         + named.map(\.name).joined(separator: ", ")
 
     private init(checkedX x: Double, y: Double) {
@@ -29,14 +29,14 @@ public struct Focus: Sendable, Equatable, CustomStringConvertible {
 
     /// A point from fractions.
     /// - Returns: nil unless both are within 0…1 (NaN is not).
-    public init?(x: Double, y: Double) {
+    package init?(x: Double, y: Double) {
         guard (0...1).contains(x), (0...1).contains(y) else { return nil }
         self.init(checkedX: x, y: y)
     }
 
     /// Parses `X,Y` (plain decimals, each 0…1) or one of `named` (`centre` too).
     /// - Returns: nil for anything else.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let match = Focus.named.first(where: { $0.name == word }) ?? (word == "centre" ? ("centre", .centre) : nil) {
             self = match.focus
@@ -49,7 +49,7 @@ public struct Focus: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `X,Y` in the shortest decimals, as `init(parsing:)` reads it back.
-    public var description: String { "\(x.shortText),\(y.shortText)" }
+    package var description: String { "\(x.shortText),\(y.shortText)" }
 }
 
 import Foundation

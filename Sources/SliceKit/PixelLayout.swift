@@ -4,7 +4,7 @@
 
 /// A planar pixel layout. Names follow FFmpeg's pixel formats (the 16-bit ones are native
 /// little-endian, FFmpeg's `…16le`).
-public enum PixelLayout: String, Sendable, CaseIterable {
+package enum PixelLayout: String, Sendable, CaseIterable {
     /// Y, U, V; chroma halved in both directions. What players expect.
     case yuv420p
     /// Y, U, V, A; chroma halved, full-size alpha.
@@ -19,7 +19,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     case yuv420p16, yuva420p16, yuv444p16, gbrp16, gbrap16
 
     /// Number of planes.
-    public var planeCount: Int {
+    package var planeCount: Int {
         switch self {
         case .yuv420p, .yuv444p, .gbrp, .yuv420p16, .yuv444p16, .gbrp16: 3
         case .yuva420p, .gbrap, .yuva420p16, .gbrap16: 4
@@ -27,13 +27,13 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// Whether the layout carries an alpha plane.
-    public var hasAlpha: Bool { planeCount == 4 }
+    package var hasAlpha: Bool { planeCount == 4 }
 
     /// Bytes of one sample: 1, or 2 for the 16-bit layouts.
-    public var bytesPerSample: Int { isDeep ? 2 : 1 }
+    package var bytesPerSample: Int { isDeep ? 2 : 1 }
 
     /// Whether samples have 16 bits.
-    public var isDeep: Bool {
+    package var isDeep: Bool {
         switch self {
         case .yuv420p16, .yuva420p16, .yuv444p16, .gbrp16, .gbrap16: true
         default: false
@@ -41,7 +41,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// Whether the planes hold Y'CbCr (as opposed to RGB).
-    public var isYUV: Bool {
+    package var isYUV: Bool {
         switch self {
         case .yuv420p, .yuva420p, .yuv444p, .yuv420p16, .yuva420p16, .yuv444p16: true
         case .gbrp, .gbrap, .gbrp16, .gbrap16: false
@@ -49,7 +49,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// The layout with the same planes and 8-bit samples (itself for 8-bit layouts).
-    public var eightBit: PixelLayout {
+    package var eightBit: PixelLayout {
         switch self {
         case .yuv420p16: .yuv420p
         case .yuva420p16: .yuva420p
@@ -61,7 +61,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// The layout with the same planes and 16-bit samples (itself for 16-bit layouts).
-    public var sixteenBit: PixelLayout {
+    package var sixteenBit: PixelLayout {
         switch self {
         case .yuv420p: .yuv420p16
         case .yuva420p: .yuva420p16
@@ -73,7 +73,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// log2 of the horizontal and vertical subsampling of `plane`.
-    public func subsampling(ofPlane plane: Int) -> (x: Int, y: Int) {
+    package func subsampling(ofPlane plane: Int) -> (x: Int, y: Int) {
         switch eightBit {
         case .yuv420p, .yuva420p: (plane == 1 || plane == 2) ? (1, 1) : (0, 0)
         default: (0, 0)
@@ -82,20 +82,20 @@ public enum PixelLayout: String, Sendable, CaseIterable {
 
     /// The size of `plane`, in samples, for a picture of `width` × `height` (rounded up, as
     /// FFmpeg does).
-    public func planeSize(_ plane: Int, width: Int, height: Int) -> (width: Int, height: Int) {
+    package func planeSize(_ plane: Int, width: Int, height: Int) -> (width: Int, height: Int) {
         let s = subsampling(ofPlane: plane)
         return ((width + (1 << s.x) - 1) >> s.x, (height + (1 << s.y) - 1) >> s.y)
     }
 
     /// Whether `plane` holds limited-range Y'CbCr (scaled by shifting when its depth changes)
     /// rather than full-range RGB or alpha (scaled by 257).
-    public func isLimitedRange(plane: Int) -> Bool { isYUV && plane < 3 }
+    package func isLimitedRange(plane: Int) -> Bool { isYUV && plane < 3 }
 
     /// The sample each plane holds for a solid `color`: BT.709 limited-range Y'CbCr or RGB,
     /// then alpha. 16-bit RGB and alpha are the 8-bit values × 257; 16-bit Y'CbCr is computed
     /// from the same 16-bit RGB as stills are (`YCbCr16`), so a still and a background of the
     /// same colour give the same samples.
-    public func fillValues(for color: RGBAColor) -> [Int] {
+    package func fillValues(for color: RGBAColor) -> [Int] {
         let rgba = [color.red, color.green, color.blue, color.alpha].map { Int($0) }
         let values: [Int]
         switch (isYUV, isDeep) {
@@ -115,7 +115,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
 
     /// The bytes of one sample of each plane for a solid `color` (16-bit samples
     /// little-endian): what background fills repeat.
-    public func fillPattern(for color: RGBAColor) -> [[UInt8]] {
+    package func fillPattern(for color: RGBAColor) -> [[UInt8]] {
         fillValues(for: color).map { value in
             isDeep ? [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] : [UInt8(truncatingIfNeeded: value)]
         }
@@ -126,8 +126,8 @@ public enum PixelLayout: String, Sendable, CaseIterable {
 /// 4096…60160 and Cb, Cr in 4096…61440 (the 8-bit ranges × 256, as FFmpeg scales limited range
 /// to more bits). Chroma is taken from sums of four RGB samples (a 2×2 block, or one pixel
 /// four times), as the 8-bit converter does.
-public struct YCbCr16: Equatable {
-    public let cb: Int, cr: Int
+package struct YCbCr16: Equatable {
+    package let cb: Int, cr: Int
 
     private static let kr = 0.2126, kb = 0.0722, kg = 1 - kr - kb
     /// Coefficients × 2^24 that turn 16-bit RGB into 16-bit limited-range values.
@@ -141,13 +141,13 @@ public struct YCbCr16: Equatable {
 
     /// Y' of one pixel.
     @inline(__always)
-    public static func luma(red: Int, green: Int, blue: Int) -> Int {
+    package static func luma(red: Int, green: Int, blue: Int) -> Int {
         (yR &* red &+ yG &* green &+ yB &* blue &+ (4096 << 24) &+ (1 << 23)) &>> 24
     }
 
     /// Cb and Cr from the sums of four pixels' R, G and B.
     @inline(__always)
-    public init(red: Int, green: Int, blue: Int) {
+    package init(red: Int, green: Int, blue: Int) {
         let half = 1 << 25
         let u = (YCbCr16.cbR &* red &+ YCbCr16.cbG &* green &+ YCbCr16.cbB &* blue &+ half) &>> 26
         let v = (YCbCr16.crR &* red &+ YCbCr16.crG &* green &+ YCbCr16.crB &* blue &+ half) &>> 26

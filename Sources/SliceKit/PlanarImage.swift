@@ -2,29 +2,37 @@
 // 64-byte aligned rows, owned by Swift and independent of FFmpeg. Samples are 8 or 16 bits
 // (native little-endian), as the layout says.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One plane of a `PlanarImage`: `height` rows of `width` samples, `stride` bytes apart.
-public struct Plane: @unchecked Sendable {
+package struct Plane: @unchecked Sendable {
     // @unchecked: a Plane is a view into a PlanarImage's memory; whoever holds the image
     // (one renderer, or the sinks after it, never both at once) decides who may write.
-    public let base: UnsafeMutablePointer<UInt8>
+    package let base: UnsafeMutablePointer<UInt8>
     /// Samples in a row.
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// Bytes from one row to the next.
-    public let stride: Int
+    package let stride: Int
     /// Bytes of one sample: 1, or 2 in 16-bit layouts.
-    public let sampleBytes: Int
+    package let sampleBytes: Int
 
     /// The bytes of a row's samples (padding excluded).
-    public var rowBytes: Int { width * sampleBytes }
+    package var rowBytes: Int { width * sampleBytes }
 
     /// The start of row `y`.
     @inline(__always)
-    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * stride }
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * stride }
 
     /// Row `y` as 16-bit samples (16-bit layouts only).
     @inline(__always)
-    public func row16(_ y: Int) -> UnsafeMutablePointer<UInt16> {
+    package func row16(_ y: Int) -> UnsafeMutablePointer<UInt16> {
         UnsafeMutableRawPointer(base + y * stride).assumingMemoryBound(to: UInt16.self)
     }
 }
@@ -33,24 +41,24 @@ public struct Plane: @unchecked Sendable {
 ///
 /// Buffers are allocated once (by the render window's pool) and reused for every frame, so
 /// this is a class with a single allocation freed in `deinit`.
-public final class PlanarImage: @unchecked Sendable {
+package final class PlanarImage: @unchecked Sendable {
     // @unchecked: the pipeline hands an image to exactly one writer at a time (a render task),
     // then to readers only (the sinks); the permit protocol in SlicePipeline enforces it.
-    public let layout: PixelLayout
-    public let width: Int
-    public let height: Int
-    public let planes: [Plane]
+    package let layout: PixelLayout
+    package let width: Int
+    package let height: Int
+    package let planes: [Plane]
     /// The one allocation every plane lives in, and its size: what an encoder that reads the
     /// frame in place is lent.
-    public let storage: UnsafeMutableRawPointer
-    public let byteCount: Int
+    package let storage: UnsafeMutableRawPointer
+    package let byteCount: Int
 
     /// Allocates an image; its contents are undefined until drawn or filled.
     /// - Parameters:
     ///   - width: pixels, ≥ 1.
     ///   - height: pixels, ≥ 1.
     ///   - layout: the planar layout.
-    public init(width: Int, height: Int, layout: PixelLayout) {
+    package init(width: Int, height: Int, layout: PixelLayout) {
         precondition(width > 0 && height > 0, "image size must be positive")
         self.layout = layout
         self.width = width
@@ -97,7 +105,7 @@ public final class PlanarImage: @unchecked Sendable {
     }
 
     /// Fills every plane with its value for `color`.
-    public func fill(_ color: RGBAColor) {
+    package func fill(_ color: RGBAColor) {
         for (plane, value) in zip(planes, layout.fillValues(for: color)) {
             for y in 0..<plane.height {
                 if layout.isDeep {
@@ -111,7 +119,7 @@ public final class PlanarImage: @unchecked Sendable {
 
     /// Copies `other`'s pixels into this image.
     /// - Precondition: same size and layout.
-    public func copy(from other: PlanarImage) {
+    package func copy(from other: PlanarImage) {
         precondition(other.width == width && other.height == height && other.layout == layout)
         for (dst, src) in zip(planes, other.planes) {
             for y in 0..<dst.height { dst.row(y).update(from: src.row(y), count: dst.rowBytes) }
@@ -119,12 +127,12 @@ public final class PlanarImage: @unchecked Sendable {
     }
 
     /// The sample at (`x`, `y`) of plane `p`, whatever its size.
-    public func sample(plane p: Int, x: Int, y: Int) -> Int {
+    package func sample(plane p: Int, x: Int, y: Int) -> Int {
         layout.isDeep ? Int(UInt16(littleEndian: planes[p].row16(y)[x])) : Int(planes[p].row(y)[x])
     }
 
     /// Whether both images hold the same pixels (padding ignored).
-    public func hasSamePixels(as other: PlanarImage) -> Bool {
+    package func hasSamePixels(as other: PlanarImage) -> Bool {
         guard other.width == width, other.height == height, other.layout == layout else { return false }
         for (a, b) in zip(planes, other.planes) {
             for y in 0..<a.height where memcmp(a.row(y), b.row(y), a.rowBytes) != 0 { return false }
@@ -132,11 +140,3 @@ public final class PlanarImage: @unchecked Sendable {
         return true
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

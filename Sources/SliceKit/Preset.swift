@@ -8,7 +8,7 @@ public struct Preset: Sendable, Equatable {
     public var summary: String
     public var spec: TransitionSpec
 
-    public init(name: String, summary: String, spec: TransitionSpec) {
+    package init(name: String, summary: String, spec: TransitionSpec) {
         self.name = name
         self.summary = summary
         self.spec = spec
@@ -19,6 +19,6 @@ public struct Preset: Sendable, Equatable {
 /// naming the file and field.
 public struct PresetError: Error, Equatable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -5,7 +5,7 @@
 
 extension RGBA16Image {
     /// Multiplies R, G and B by alpha (rounded). Does nothing without alpha.
-    public func premultiply() {
+    package func premultiply() {
         guard hasAlpha else { return }
         for y in 0..<height {
             let alpha = row(3, y)
@@ -20,7 +20,7 @@ extension RGBA16Image {
 
     /// Caps R, G and B at alpha: scaling filters ring, and a premultiplied colour brighter than
     /// its alpha would un-premultiply past white.
-    public func clampColourToAlpha() {
+    package func clampColourToAlpha() {
         guard hasAlpha else { return }
         for y in 0..<height {
             let alpha = row(3, y)
@@ -33,7 +33,7 @@ extension RGBA16Image {
 
     /// Divides premultiplied R, G and B by alpha again (rounded); fully transparent pixels
     /// become transparent black, so no colour hides under alpha 0.
-    public func unpremultiply() {
+    package func unpremultiply() {
         guard hasAlpha else { return }
         for y in 0..<height {
             let alpha = row(3, y)
@@ -48,7 +48,7 @@ extension RGBA16Image {
     }
 
     /// This premultiplied picture over an opaque `background` ("source over"): opaque.
-    public func composited(over background: RGBAColor) -> RGBA16Image {
+    package func composited(over background: RGBAColor) -> RGBA16Image {
         let result = RGBA16Image(width: width, height: height, hasAlpha: false)
         let fill = [background.red, background.green, background.blue].map { UInt32($0) * 257 }
         for y in 0..<height {
@@ -70,7 +70,7 @@ extension RGBA16Image {
     /// (cover), uncovered parts show the background (contain). Over an opaque background the
     /// picture is composited and the result is opaque; over a translucent one it is
     /// un-premultiplied and copied as it is (its alpha replaces the background's).
-    public func placed(onCanvasWidth canvasWidth: Int, height canvasHeight: Int, background: RGBAColor) -> RGBA16Image {
+    package func placed(onCanvasWidth canvasWidth: Int, height canvasHeight: Int, background: RGBAColor) -> RGBA16Image {
         let opaque = background.alpha == 255
         let picture: RGBA16Image
         if opaque {

@@ -6,7 +6,7 @@
 extension RGBA16Image {
     /// This picture in `layout` at the same size; alpha copied where the layout has it
     /// (opaque without one).
-    public func planar(_ layout: PixelLayout) -> PlanarImage {
+    package func planar(_ layout: PixelLayout) -> PlanarImage {
         guard layout.isDeep else { return reduced().planar(layout) }
         let target = PlanarImage(width: width, height: height, layout: layout)
         if layout.isYUV {
@@ -70,7 +70,7 @@ extension PlanarImage {
     /// alpha rounded as `RGBA16Image.eightBit`, limited-range Y'CbCr by a rounded shift (FFmpeg
     /// scales limited range between depths by shifting).
     /// - Precondition: a 16-bit layout, and `target` (if given) its 8-bit twin at this size.
-    public func reducedToEightBit(into target: PlanarImage? = nil) -> PlanarImage {
+    package func reducedToEightBit(into target: PlanarImage? = nil) -> PlanarImage {
         precondition(layout.isDeep, "only 16-bit pictures are reduced")
         let result = target ?? PlanarImage(width: width, height: height, layout: layout.eightBit)
         precondition(result.layout == layout.eightBit && result.width == width && result.height == height)

@@ -15,18 +15,18 @@ import Darwin
 /// range, 0…65535 (an 8-bit value v is v × 257).
 ///
 /// Not thread-safe: one decode owns it.
-public final class RGBA16Image {
-    public let width: Int
-    public let height: Int
-    public let hasAlpha: Bool
+package final class RGBA16Image {
+    package let width: Int
+    package let height: Int
+    package let hasAlpha: Bool
     /// Samples from one row to the next, in every plane.
-    public let stride: Int
+    package let stride: Int
     /// The first sample of each plane, R, G, B(, A).
-    public let planes: [UnsafeMutablePointer<UInt16>]
+    package let planes: [UnsafeMutablePointer<UInt16>]
     private let storage: UnsafeMutableRawPointer
 
     /// Allocates a picture; its samples are undefined until written.
-    public init(width: Int, height: Int, hasAlpha: Bool) {
+    package init(width: Int, height: Int, hasAlpha: Bool) {
         precondition(width > 0 && height > 0, "image size must be positive")
         self.width = width
         self.height = height
@@ -42,15 +42,15 @@ public final class RGBA16Image {
     deinit { free(storage) }
 
     /// Bytes between planes: what Little CMS calls BytesPerPlane.
-    public var planeBytes: Int { stride * height * 2 }
+    package var planeBytes: Int { stride * height * 2 }
 
     /// The start of row `y` of plane `c` (0 R, 1 G, 2 B, 3 A).
     @inline(__always)
-    public func row(_ c: Int, _ y: Int) -> UnsafeMutablePointer<UInt16> { planes[c] + y * stride }
+    package func row(_ c: Int, _ y: Int) -> UnsafeMutablePointer<UInt16> { planes[c] + y * stride }
 
     /// `image` with every sample × 257 (exact: 255 becomes 65535); alpha kept only when
     /// `alpha` is set, else the picture is opaque.
-    public convenience init(expanding image: RGBAImage, alpha: Bool) {
+    package convenience init(expanding image: RGBAImage, alpha: Bool) {
         self.init(width: image.width, height: image.height, hasAlpha: alpha)
         let channels = alpha ? 4 : 3
         image.pixels.withUnsafeBufferPointer { source in
@@ -66,7 +66,7 @@ public final class RGBA16Image {
 
     /// This picture in 8 bits, each sample rounded to the nearest 8-bit value
     /// ((v × 255 + 32895) >> 16, the exact inverse of × 257); opaque without alpha.
-    public func reduced() -> RGBAImage {
+    package func reduced() -> RGBAImage {
         var result = RGBAImage(width: width, height: height, color: RGBAColor(red: 0, green: 0, blue: 0))
         result.pixels.withUnsafeMutableBufferPointer { target in
             for y in 0..<height {
@@ -82,13 +82,13 @@ public final class RGBA16Image {
 
     /// The 8-bit value nearest to a 16-bit one.
     @inline(__always)
-    public static func eightBit(_ value: UInt16) -> UInt8 {
+    package static func eightBit(_ value: UInt16) -> UInt8 {
         UInt8(truncatingIfNeeded: (UInt32(value) &* 255 &+ 32895) >> 16)
     }
 
     /// The `width` × `height` part whose top-left corner is (`x`, `y`).
     /// - Precondition: the part lies inside the picture.
-    public func cropped(x: Int, y: Int, width: Int, height: Int) -> RGBA16Image {
+    package func cropped(x: Int, y: Int, width: Int, height: Int) -> RGBA16Image {
         precondition(x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "crop outside the picture")
         if x == 0 && y == 0 && width == self.width && height == self.height { return self }
         let part = RGBA16Image(width: width, height: height, hasAlpha: hasAlpha)
@@ -99,7 +99,7 @@ public final class RGBA16Image {
     }
 
     /// This picture turned upright by `orientation` (see `Orientation.apply`).
-    public func turned(_ orientation: Orientation) -> RGBA16Image {
+    package func turned(_ orientation: Orientation) -> RGBA16Image {
         if orientation == .upright { return self }
         let (w, h) = orientation.turnedSize(width: width, height: height)
         let (a, b, c, d) = (orientation.a, orientation.b, orientation.c, orientation.d)

@@ -6,7 +6,7 @@
 // size).
 
 /// The byte order of packed 8-bit pixels a still can be converted from.
-public enum PackedOrder: Sendable {
+package enum PackedOrder: Sendable {
     /// R, G, B, A: `RGBAImage`'s own.
     case rgba
     /// R, G, B, opaque (FFmpeg's `rgb24`).
@@ -19,7 +19,7 @@ extension RGBAImage {
     /// This picture in `layout` at the same size: Y'CbCr (BT.709, limited range, chroma averaged
     /// over each subsampled block) for YUV layouts, a plain de-interleave for RGB layouts, and
     /// alpha copied where the layout has it. 16-bit layouts get every sample × 257 first.
-    public func planar(_ layout: PixelLayout) -> PlanarImage {
+    package func planar(_ layout: PixelLayout) -> PlanarImage {
         if layout.isDeep { return RGBA16Image(expanding: self, alpha: layout.hasAlpha).planar(layout) }
         return pixels.withUnsafeBufferPointer { buffer in
             PlanarImage.converting(buffer.baseAddress!, width: width, height: height, rowStride: width * 4,
@@ -32,7 +32,7 @@ extension PlanarImage {
     /// Packed pixels at `base` (`height` rows, `rowStride` bytes apart) converted to `layout`,
     /// exactly as `RGBAImage.planar` converts the same colours; an order without alpha is opaque.
     /// - Precondition: an 8-bit layout.
-    public static func converting(_ base: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int,
+    package static func converting(_ base: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int,
                                   order: PackedOrder, into layout: PixelLayout) -> PlanarImage {
         precondition(!layout.isDeep, "packed 8-bit pixels convert into 8-bit layouts")
         let target = PlanarImage(width: width, height: height, layout: layout)

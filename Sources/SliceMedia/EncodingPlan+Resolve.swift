@@ -3,13 +3,14 @@
 // kept) by the others; an output's own options must fit it. Every check happens here, before
 // anything is decoded, rendered or created.
 
+import Foundation
 import CFFmpeg
 import SliceKit
 
 extension EncodingPlan {
     /// The default GIF size and rate: small enough for email and social previews.
-    public static let defaultGIFWidth = 480
-    public static let defaultGIFRate = FrameRate(15)
+    package static let defaultGIFWidth = 480
+    package static let defaultGIFRate = FrameRate(15)
 
     /// Plans one output.
     /// - Parameters:
@@ -21,7 +22,7 @@ extension EncodingPlan {
     ///   - catalog: the encoders present.
     /// - Throws: `PlanError` (`.usage` for a combination that cannot work, `.unavailable` when no
     ///   encoder for the codec is present); the message does not repeat the path.
-    public static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
+    package static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
                                own: EncoderSettings = EncoderSettings(), clip: Clip,
                                catalog: EncoderCatalog = .installed) throws(PlanError) -> EncodingPlan {
         var ignored: [OutputOption: String] = [:]
@@ -70,6 +71,7 @@ extension EncodingPlan {
         var quality: Quality
         switch codec {
         case .prores: quality = .profile
+        case .mjpeg, .webp: quality = .still
         case .ffv1, .png: quality = .lossless
         case .gif: quality = .palette(Palette.capacity)
         case .raw: quality = .uncompressed
@@ -120,7 +122,22 @@ extension EncodingPlan {
             if let width = own.gifWidth ?? runWide.gifWidth { try unusable(.gifWidth, String(width), "applies to .gif outputs only") }
             if let rate = own.gifFrameRate ?? runWide.gifFrameRate { try unusable(.gifFPS, rate.description, "applies to .gif outputs only") }
         }
-        if format == .poster {
+        var sheet: Sheet?
+        if let grid = own.sheet ?? runWide.sheet {
+            if format.isStill {
+                sheet = grid
+                (width, height) = grid.size(width: clip.width, height: clip.height)
+            } else {
+                try unusable(.sheet, grid.description, "applies to .png, .jpg and .webp outputs only")
+            }
+        }
+        if format.isStill, sheet != nil {
+            // The cells show frames evenly spaced; one picture, of no length.
+            if let seconds = own.posterTime ?? runWide.posterTime {
+                try unusable(.posterAt, seconds.secondsText, "a storyboard shows frames evenly spaced over the clip, not one")
+            }
+            selection = FrameSelection(single: clip.frameCount - 1, renderFrames: clip.frameCount, renderRate: clip.frameRate)
+        } else if format.isStill {
             var index = clip.frameCount - 1
             if let seconds = own.posterTime ?? runWide.posterTime {
                 let end = Double(clip.frameCount - 1) / clip.frameRate.value
@@ -131,7 +148,7 @@ extension EncodingPlan {
             }
             selection = FrameSelection(single: index, renderFrames: clip.frameCount, renderRate: clip.frameRate)
         } else if let seconds = own.posterTime ?? runWide.posterTime {
-            try unusable(.posterAt, seconds.secondsText, "applies to .png poster outputs only")
+            try unusable(.posterAt, seconds.secondsText, "applies to .png, .jpg and .webp poster outputs only")
         }
 
         // Codec and muxer options.
@@ -177,15 +194,19 @@ extension EncodingPlan {
         }
 
         let keepsAlpha = clip.isTransparent
-        let layout = PixelLayout.rendering(pixelFormat: pixelFormat, alpha: codec == .gif ? keepsAlpha : nil) ?? .yuv420p
+        var layout = PixelLayout.rendering(pixelFormat: pixelFormat, alpha: codec == .gif ? keepsAlpha : nil) ?? .yuv420p
+        // JPEG and WebP are written from RGB; a storyboard's cells are scaled down, so chroma
+        // at full resolution would buy nothing and make the whole render RGB.
+        if codec == .mjpeg || codec == .webp { layout = .gbrp }
+        if sheet != nil { layout = keepsAlpha ? .yuva420p : .yuv420p }
         return EncodingPlan(
             path: path, format: format, codec: codec, encoder: encoder, pixelFormat: pixelFormat,
             width: width, height: height, renderWidth: clip.width, renderHeight: clip.height, selection: selection, quality: quality, speed: speed?.summary, speedOptions: speed?.options ?? [],
             profile: profile, keepsAlpha: keepsAlpha,
-            colorTags: isYUV ? .bt709Limited : (codec == .ffv1 ? .sRGB : .none),
+            colorTags: codec == .mjpeg || codec == .webp ? .none : isYUV ? .bt709Limited : (codec == .ffv1 ? .sRGB : .none),
             renderLayout: layout, ignored: ignored, codecOptions: codecOptions, muxerOptions: muxerOptions,
             codecTag: codec == .hevc && format != .mkv ? "hvc1" : nil,
-            ticksPerSecond: codec == .gif ? 100 : nil)
+            ticksPerSecond: codec == .gif ? 100 : nil, sheet: sheet)
     }
 
     /// The encoder for `choice`: the one it names, or the first of the codec's that is present
@@ -214,6 +235,7 @@ extension EncodingPlan {
         case .ffv1: "FFV1 is lossless; it has no quality setting"
         case .png: "PNG is lossless; it has no quality setting"
         case .gif: "a GIF is a 256-colour palette with no quality setting, and cannot be lossless; for a lossless master use .mkv (FFV1) or a PNG sequence"
+        case .mjpeg, .webp: "\(codec.displayName) stills are written at a fixed high quality"
         case .raw: "y4m frames are uncompressed"
         default: "\(codec.displayName) has no quality setting"
         }
@@ -266,5 +288,3 @@ extension Double {
     /// `2`, `0.5`, `2.03333`: seconds as people write them.
     var secondsText: String { String(format: "%g", self) }
 }
-
-import Foundation

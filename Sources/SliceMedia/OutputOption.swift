@@ -12,15 +12,16 @@ public enum OutputOption: String, Sendable, CaseIterable {
     case gifFPS = "gif-fps"
     case gifWidth = "gif-width"
     case posterAt = "poster-at"
+    case sheet
 
     /// The option a per-output key names: its flag name, or `preset` for `encoder-preset`.
-    public init?(key: String) {
+    package init?(key: String) {
         if key == "preset" { self = .encoderPreset; return }
         self.init(rawValue: key)
     }
 
     /// The placeholder shown in help.
-    public var valueName: String {
+    package var valueName: String {
         switch self {
         case .codec: "NAME"
         case .crf: "N"
@@ -30,6 +31,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
         case .gifFPS: "RATE"
         case .gifWidth: "PIXELS"
         case .posterAt: "SECONDS"
+        case .sheet: "CxR"
         }
     }
 
@@ -43,7 +45,8 @@ public enum OutputOption: String, Sendable, CaseIterable {
         case .pixFmt: "an FFmpeg pixel format the codec takes, e.g. yuv420p (default), yuv444p, yuv420p10le"
         case .gifFPS: "GIF frames per second, 1–\(OutputOption.maximumGIFRate) (default 15, never above the render's)"
         case .gifWidth: "GIF width in pixels, \(OutputOption.gifWidths.lowerBound)–\(OutputOption.gifWidths.upperBound) (default 480, never wider than the render); the height keeps the aspect"
-        case .posterAt: "seconds into the clip (0 up to its length) for a .png poster (default: the last frame, the destination)"
+        case .posterAt: "seconds into the clip (0 up to its length) for a .png, .jpg or .webp poster (default: the last frame, the destination)"
+        case .sheet: "a storyboard grid COLUMNSxROWS, each \(Sheet.sides.lowerBound)–\(Sheet.sides.upperBound) (e.g. 4x2): a .png, .jpg or .webp output becomes one picture of that many evenly spaced frames, each labelled with its time"
         }
     }
 
@@ -51,7 +54,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
     /// poster time), so a run where no output has it simply ignores it. The others change what
     /// is written (codec, quality, pixel format): given where no output can use them, they are
     /// a mistake worth an error (`--crf 0 -o a.gif` is not a lossless GIF).
-    public var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt].contains(self) }
+    package var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt, .sheet].contains(self) }
 
     /// GIF delays are whole centiseconds and browsers slow anything under 2 cs down to 10 cs.
     static let maximumGIFRate = 50
@@ -106,6 +109,9 @@ extension EncoderSettings {
             // Whether it falls within the clip is checked when the output is planned.
             guard let seconds = Double(decimal: text), seconds >= 0 else { throw bad }
             posterTime = seconds
+        case .sheet:
+            guard let grid = Sheet(parsing: text) else { throw bad }
+            sheet = grid
         }
     }
 

@@ -9,10 +9,10 @@ import Foundation
 import SliceKit
 
 /// Decodes still images and fits them to the output frame.
-public enum StillDecoder {
+package enum StillDecoder {
     /// The still formats this build decodes, by name ("PNG", "JPEG", …): what messages, help
     /// and the README list.
-    public static var acceptedFormats: [String] { StillHeader.Format.accepted.map(\.rawValue) }
+    package static var acceptedFormats: [String] { StillHeader.Format.accepted.map(\.rawValue) }
 
     /// Decodes the first picture of the file at `path` and fits it to `width` × `height`.
     /// - Parameters:
@@ -22,7 +22,7 @@ public enum StillDecoder {
     ///   - isCancelled: polled while the file is read; once it says yes decoding stops.
     /// - Returns: an RGBA picture of exactly `width` × `height`, 8 bits a sample.
     /// - Throws: `MediaError` of kind `.inputMissing` or `.inputInvalid`, naming the file.
-    public static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+    package static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                             focus: Focus = .centre,
                             isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> RGBAImage {
         let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: fit) }, isCancelled: isCancelled)
@@ -37,7 +37,7 @@ public enum StillDecoder {
     /// packed RGB at the frame's size and upright (a PNG made for the frame) is converted
     /// straight from the decoder's picture, with no RGBA copy in between; the bytes are the
     /// same either way.
-    public static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+    package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                                   layout: PixelLayout, focus: Focus = .centre,
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
         let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: fit) }, isCancelled: isCancelled)
@@ -56,7 +56,7 @@ public enum StillDecoder {
 
     /// The size a picture is scaled to before it is placed: covering or contained, aspect
     /// kept, never smaller than one pixel.
-    public static func fittedSize(source: (width: Int, height: Int), frame: (width: Int, height: Int),
+    package static func fittedSize(source: (width: Int, height: Int), frame: (width: Int, height: Int),
                                   fit: FitMode) -> (width: Int, height: Int) {
         let sx = Double(frame.width) / Double(source.width)
         let sy = Double(frame.height) / Double(source.height)
@@ -71,7 +71,7 @@ public enum StillDecoder {
     /// without blocking: a FIFO, a device or a socket is refused at once, before any open that
     /// could wait on it.
     /// - Throws: `MediaError` of kind `.inputMissing` naming the file and what it is.
-    public static func checkReadable(path: String) throws(MediaError) {
+    package static func checkReadable(path: String) throws(MediaError) {
         _ = try InputFile(path: path)
     }
 

@@ -3,13 +3,17 @@
 // adding a case here and naming the containers that carry it in OutputFormat.
 
 /// A video codec (or still-image codec) an output can be encoded with.
-public enum VideoCodec: String, Sendable, CaseIterable {
+package enum VideoCodec: String, Sendable, CaseIterable {
     case h264, hevc, vp9, av1, prores, ffv1, gif, png
+    /// JPEG stills (posters, storyboards).
+    case mjpeg
+    /// WebP stills (posters, storyboards), lossy.
+    case webp
     /// Uncompressed frames (YUV4MPEG2), for piping into another encoder.
     case raw = "rawvideo"
 
     /// The name people know it by.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .h264: "H.264"
         case .hevc: "H.265/HEVC"
@@ -19,12 +23,14 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .ffv1: "FFV1"
         case .gif: "GIF"
         case .png: "PNG"
+        case .mjpeg: "JPEG"
+        case .webp: "WebP"
         case .raw: "raw video"
         }
     }
 
     /// libavcodec encoders for this codec, preferred first: the first one present is used.
-    public var encoders: [String] {
+    package var encoders: [String] {
         switch self {
         case .h264: ["libx264"]
         case .hevc: ["libx265"]
@@ -35,6 +41,8 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .ffv1: ["ffv1"]
         case .gif: ["gif"]
         case .png: ["png"]
+        case .mjpeg: ["mjpeg"]
+        case .webp: ["libwebp"]
         // Hands the AVFrame itself to the muxer: no copy, no encoding.
         case .raw: ["wrapped_avframe"]
         }
@@ -92,6 +100,9 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .ffv1: alpha ? "bgra" : "bgr0"
         case .gif: "pal8"
         case .png: alpha ? "rgba" : "rgb24"
+        // What StillWriter writes: full-range 4:4:4 JPEG (JFIF's BT.601), lossy 4:2:0 WebP.
+        case .mjpeg: "yuvj444p"
+        case .webp: "yuv420p"
         }
     }
 
@@ -118,23 +129,23 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// Whether the codec can keep a transparent background at all.
-    public var carriesAlpha: Bool { [.vp9, .prores, .ffv1, .gif, .png].contains(self) }
+    package var carriesAlpha: Bool { [.vp9, .prores, .ffv1, .gif, .png].contains(self) }
 }
 
 /// A `--codec` value: a codec, and the encoder when the value named one.
-public struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
-    public let codec: VideoCodec
+package struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
+    package let codec: VideoCodec
     /// The encoder asked for by name (`libaom-av1`), or nil to take the first one present.
-    public let encoder: String?
+    package let encoder: String?
 
-    public init(codec: VideoCodec, encoder: String? = nil) {
+    package init(codec: VideoCodec, encoder: String? = nil) {
         self.codec = codec
         self.encoder = encoder
     }
 
     /// Parses a codec name, alias or encoder name, case-insensitively.
     /// - Returns: nil when the name is none of them.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let name = text.lowercased()
         guard let codec = VideoCodec.allCases.first(where: { $0.rawValue == name || $0.aliases.contains(name) }) else { return nil }
         // Naming an encoder only chooses something when the codec has more than one.
@@ -142,7 +153,7 @@ public struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What `--codec` accepts, for help and errors.
-    public static let accepted = "h264, hevc (h265), vp9, av1 (or libsvtav1 / libaom-av1 to choose the encoder), prores, ffv1, gif, png"
+    package static let accepted = "h264, hevc (h265), vp9, av1 (or libsvtav1 / libaom-av1 to choose the encoder), prores, ffv1, gif, png"
 
-    public var description: String { encoder ?? codec.rawValue }
+    package var description: String { encoder ?? codec.rawValue }
 }

@@ -7,25 +7,28 @@ import SliceKit
 import SliceMedia
 
 /// The problems found in one job, and what a run would do to files already on disk.
-public struct JobCheck: Sendable {
-    public var id: String
+package struct JobCheck: Sendable {
+    package var id: String
     /// One line each, naming the file and what is wrong; empty when the job would render.
-    public var problems: [String]
-    /// One line each: a file a run would replace, frames it would delete, temporaries of
-    /// crashed runs it would remove. Empty when the job is up to date or writes only new files.
-    public var changes: [String]
+    package var problems: [String]
+    /// One line each: a folder a run would create, a file it would replace, frames it would
+    /// delete, temporaries of crashed runs it would remove. Empty when the job is up to date or
+    /// writes only new files.
+    package var changes: [String]
+    /// Whether every output is up to date, so a run would skip the job.
+    package var isUpToDate = false
 }
 
 /// Checks a manifest's jobs without rendering. The manifest itself (fields, presets, unique
 /// ids and outputs) was checked when it was loaded.
-public enum BatchCheck {
+package enum BatchCheck {
     /// Checks each selected job: every still exists and decodes, every output's folder exists
     /// and is writable, and nothing is at an output path that the run may not replace (its
     /// sidecar does not record it, unless `force`).
     /// - Returns: one entry per selected job, in manifest order.
-    public static func run(_ request: BatchRequest) -> [JobCheck] {
+    package static func run(_ request: BatchRequest) -> [JobCheck] {
         var stills: [String: String?] = [:]
-        var hashes = InputHashes()
+        let hashes = InputHashes()
         return request.selectedJobs.map { job in
             var problems: [String] = []
             for path in job.images {
@@ -40,11 +43,16 @@ public enum BatchCheck {
                 if error.category != .outputBlocked { problems.append(error.message) }
             }
             // A still that cannot be hashed was reported above, as missing or undecodable.
-            let survey = try? JobSurvey(job, version: request.version, hashes: &hashes, cancellation: Cancellation())
-            if let survey, !request.force, survey.isUpToDate { return JobCheck(id: job.id, problems: problems, changes: []) }
+            let survey = try? JobSurvey(job, version: request.version, hashes: hashes, cancellation: Cancellation())
+            if let survey, !request.force, survey.isUpToDate {
+                return JobCheck(id: job.id, problems: problems, changes: [], isUpToDate: problems.isEmpty)
+            }
             let licences = survey?.replacements(force: request.force)
             var changes: [String] = []
             for output in job.outputs {
+                for folder in OutputTarget.missingFolders(of: output) where !changes.contains("would create folder \(folder)") {
+                    changes.append("would create folder \(folder)")
+                }
                 let replacing = licences?[output] ?? (request.force ? .anything : .recorded(licence(output)))
                 do throws(SlicevidError) {
                     // A job that cannot be planned will not run: its outputs are only checked.

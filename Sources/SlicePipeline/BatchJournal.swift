@@ -1,17 +1,23 @@
 // What a batch has done so far, readable from any thread: a second signal ends the process
-// from a signal queue while the main thread is still rendering, and the report written then
-// must still say what became of every job.
+// from a signal queue while jobs are still rendering (several at once with --parallel), and
+// the report written then must still say what became of every job.
 
 import Foundation
 import Glibc
 import Synchronization
 
 /// The results of a batch run as they come in, and the report they make at any moment.
-public final class BatchJournal: Sendable {
+package final class BatchJournal: Sendable {
+    private struct Running {
+        var result: JobResult
+        let started: ContinuousClock.Instant
+    }
+
     private struct State {
-        var finished: [JobResult] = []
-        /// The job under way, with the outputs committed so far.
-        var current: JobResult?
+        /// Finished jobs by position among the selected jobs (from 0).
+        var finished: [Int: JobResult] = [:]
+        /// Jobs under way, with the outputs committed so far.
+        var running: [Int: Running] = [:]
     }
 
     private let request: BatchRequest
@@ -20,71 +26,72 @@ public final class BatchJournal: Sendable {
     private let state = Mutex(State())
 
     /// A journal for the jobs `request` selects, none of them started.
-    public init(_ request: BatchRequest) {
+    package init(_ request: BatchRequest) {
         self.request = request
     }
 
-    /// The job `job` starts; until it finishes, a report shows it interrupted.
-    func begin(_ job: ManifestJob) {
+    /// The job at `position` (from 0 among the selected jobs) starts; until it finishes, a
+    /// report shows it interrupted.
+    func begin(_ job: ManifestJob, at position: Int) {
         let result = JobResult(id: job.id, status: .interrupted, outputs: job.outputs.map { OutputResult(path: $0) },
                                seconds: 0, error: nil)
-        state.withLock { $0.current = result }
+        state.withLock { $0.running[position] = Running(result: result, started: .now) }
     }
 
-    /// Updates the job under way (its fingerprint, or the records of a skip).
-    func update(_ change: (inout JobResult) -> Void) {
+    /// Updates the job under way at `position` (its fingerprint, or the records of a skip).
+    func update(at position: Int, _ change: (inout JobResult) -> Void) {
         state.withLock { state in
-            if state.current != nil { change(&state.current!) }
+            if state.running[position] != nil { change(&state.running[position]!.result) }
         }
     }
 
-    /// The output at `path` of the job under way was moved into place with `record` as its
+    /// The output at `path` of the job at `position` was moved into place with `record` as its
     /// sidecar. Called inside the commit, so a second signal's report agrees with the disk.
-    func committed(_ path: String, record: OutputRecord) {
-        update { result in
+    func committed(_ path: String, record: OutputRecord, at position: Int) {
+        update(at: position) { result in
             if let index = result.outputs.firstIndex(where: { $0.path == path }) { result.outputs[index].record = record }
         }
     }
 
-    /// The job under way ended with `status`.
+    /// The job at `position` ended with `status`.
     /// - Returns: its result, as the report will show it.
     @discardableResult
-    func finish(_ status: JobStatus, error: String?, seconds: Double) -> JobResult {
+    func finish(at position: Int, _ status: JobStatus, error: String?) -> JobResult {
         state.withLock { state in
-            var result = state.current ?? JobResult(id: "", status: status, outputs: [], seconds: 0, error: nil)
+            let running = state.running.removeValue(forKey: position)
+            var result = running?.result ?? JobResult(id: "", status: status, outputs: [], seconds: 0, error: nil)
             result.status = status
             result.error = error
-            result.seconds = seconds
-            state.finished.append(result)
-            state.current = nil
+            result.seconds = running.map { (ContinuousClock.now - $0.started).seconds } ?? 0
+            state.finished[position] = result
             return result
         }
     }
 
-    /// The report as things stand: finished jobs as they ended; the job under way interrupted,
-    /// or rendered when every output of it is already in place; the others pending.
+    /// The report as things stand, jobs in manifest order: finished jobs as they ended; jobs
+    /// under way interrupted, or rendered when every output of theirs is already in place; the
+    /// others pending.
     /// - Parameter signal: the signal that stopped the run, if one did.
-    public func report(signal: Int32?) -> BatchReport {
+    package func report(signal: Int32?) -> BatchReport {
         let selected = request.selectedJobs
-        var jobs = state.withLock { state in
-            var jobs = state.finished
-            if var current = state.current {
-                let written = current.outputs.filter { $0.record != nil }.count
-                let done = written == current.outputs.count
-                current.status = done ? .rendered : .interrupted
-                current.error = done ? nil : "interrupted by \(signalName(signal ?? SIGINT)); "
-                    + (written == 0 ? "nothing of it was written" : "\(written) of its \(current.outputs.count) outputs were written")
-                current.seconds = (ContinuousClock.now - clock).seconds - jobs.reduce(0) { $0 + $1.seconds }
-                jobs.append(current)
+        let (finished, running) = state.withLock { ($0.finished, $0.running) }
+        let jobs = selected.enumerated().map { position, job in
+            if let result = finished[position] { return result }
+            guard let current = running[position] else {
+                return JobResult(id: job.id, status: .pending, outputs: job.outputs.map { OutputResult(path: $0) },
+                                 seconds: 0, error: "not started: the run was interrupted")
             }
-            return jobs
+            var result = current.result
+            let written = result.outputs.filter { $0.record != nil }.count
+            let done = written == result.outputs.count
+            result.status = done ? .rendered : .interrupted
+            result.error = done ? nil : "interrupted by \(signalName(signal ?? SIGINT)); "
+                + (written == 0 ? "nothing of it was written" : "\(written) of its \(result.outputs.count) outputs were written")
+            result.seconds = (ContinuousClock.now - current.started).seconds
+            return result
         }
-        for job in selected.dropFirst(jobs.count) {
-            jobs.append(JobResult(id: job.id, status: .pending, outputs: job.outputs.map { OutputResult(path: $0) },
-                                  seconds: 0, error: "not started: the run was interrupted"))
-        }
-        return BatchReport(manifest: URL(fileURLWithPath: request.manifest.path).standardizedFileURL.path,
-                           version: request.version, shard: request.shard, force: request.force, started: started,
-                           seconds: (ContinuousClock.now - clock).seconds, jobs: jobs, signal: signal)
+        return BatchReport(manifest: request.manifest.reportName, version: request.version, shard: request.shard,
+                           force: request.force, started: started, seconds: (ContinuousClock.now - clock).seconds,
+                           jobs: jobs, signal: signal)
     }
 }

@@ -1,122 +1,177 @@
-// `slicevid batch`: every job of a manifest (or of one shard of it) in turn, each skipped when
-// its outputs' fingerprints still match, rendered otherwise, and failing alone when it fails.
+// `slicevid batch`: every job of a manifest (or of one shard of it), up to `parallel` at once,
+// each skipped when its outputs' fingerprints still match, rendered otherwise, and failing
+// alone when it fails. Jobs start in manifest order; each prints, records and commits its own.
 
 import Foundation
 import Glibc
 import SliceKit
 import SliceMedia
+import Synchronization
 
 /// Everything a batch run needs besides the manifest.
-public struct BatchRequest: Sendable {
-    public var manifest: Manifest
+package struct BatchRequest: Sendable {
+    package var manifest: Manifest
     /// The jobs this run renders.
-    public var shard: Shard
+    package var shard: Shard
     /// Re-render every job, whatever the fingerprints say.
-    public var force: Bool
+    package var force: Bool
     /// Render threads per job.
-    public var jobs: Int
+    package var jobs: Int
+    /// Jobs rendered at once.
+    package var parallel: Int
     /// The slicevid version, part of every fingerprint.
-    public var version: String
+    package var version: String
 
-    public init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, version: String) {
+    /// Encoders' own warnings reach stderr (`--verbose`).
+    package var verbose = false
+
+    package init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, parallel: Int = 1, version: String) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
         self.jobs = jobs
+        self.parallel = parallel
         self.version = version
     }
 
     /// The manifest's jobs in this run's shard, in file order.
-    public var selectedJobs: [ManifestJob] { manifest.jobs.filter { shard.contains($0.id) } }
+    package var selectedJobs: [ManifestJob] { manifest.jobs.filter { shard.contains($0.id) } }
+
+    /// The `--parallel` values accepted.
+    package static let parallelRange = 1...64
+
+    /// The pixels of a frame one job is given a core for: 1280x720. x264 and libvpx keep about
+    /// one core busy on frames this size; larger frames spread over more cores themselves.
+    package static let pixelsPerCore = 1280 * 720
+
+    /// Jobs at once when `--parallel` is not given: the cores divided by the cores the
+    /// largest frame among `jobs` wants (one per `pixelsPerCore`, rounded up), at least 1 and
+    /// at most the number of jobs. 640x360 on 2 cores: 2; 1920x1080 on 2 cores: 1; on 32: 10.
+    package static func defaultParallel(for jobs: [ManifestJob], cores: Int) -> Int {
+        guard let largest = jobs.map({ $0.spec.width * $0.spec.height }).max() else { return 1 }
+        let coresPerJob = max(1, (largest + pixelsPerCore - 1) / pixelsPerCore)
+        return max(1, min(jobs.count, parallelRange.upperBound, cores / coresPerJob))
+    }
 }
 
-/// What a batch run reports as it goes. `position` counts from 1 among the selected jobs.
-public enum BatchEvent: Sendable {
-    /// The run starts `jobs` of the manifest's `total` jobs.
-    case started(jobs: Int, total: Int)
-    /// A job's outputs are out of date (or `force` is on): its render starts.
-    case jobRendering(id: String, position: Int, count: Int)
+/// What a batch run reports as it goes. `position` counts from 1 among the selected jobs, in
+/// manifest order (with several jobs at once, they finish in any order).
+package enum BatchEvent: Sendable {
+    /// The run starts `jobs` of the manifest's `total` jobs, up to `parallel` at once.
+    case started(jobs: Int, total: Int, parallel: Int)
+    /// A job's outputs are out of date (or `force` is on), for `reasons`: its render starts.
+    case jobRendering(id: String, position: Int, count: Int, reasons: [RenderReason])
+    /// A job created a missing output folder.
+    case folderCreated(id: String, position: Int, count: Int, path: String)
     /// A job's render has `done` of `total` frames through every output.
     case jobProgress(id: String, position: Int, count: Int, done: Int, total: Int)
+    /// A job's frames are all with its encoders, which are flushing.
+    case jobFinishing(id: String, position: Int, count: Int)
     /// A job ended: rendered, skipped, failed or interrupted.
     case jobFinished(JobResult, position: Int, count: Int)
 }
 
 /// Runs `slicevid batch`.
-public enum BatchRun {
-    /// Runs the selected jobs one after another. Never throws: a job's failure is its result,
-    /// and a signal ends the run with the remaining jobs `pending`.
+package enum BatchRun {
+    /// Runs the selected jobs, `request.parallel` at a time. Never throws: a job's failure is
+    /// its result, and a signal ends the run with the jobs not started `pending`.
     /// - Parameters:
     ///   - request: the manifest, shard and options.
-    ///   - cancellation: set by SIGINT/SIGTERM; stops the current job (hashing, decoding or
-    ///     rendering) and the run.
+    ///   - cancellation: set by SIGINT/SIGTERM; stops every job under way (hashing, decoding
+    ///     or rendering) and the run.
     ///   - journal: where results are kept as they come in (a second signal reports from it);
     ///     a fresh one by default.
-    ///   - events: progress callbacks; may be called from any thread.
-    /// - Returns: the report of every selected job.
-    public static func run(_ request: BatchRequest, cancellation: Cancellation, journal: BatchJournal? = nil,
+    ///   - events: progress callbacks; called from the jobs' threads, several at once.
+    /// - Returns: the report of every selected job, in manifest order.
+    package static func run(_ request: BatchRequest, cancellation: Cancellation, journal: BatchJournal? = nil,
                            events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) -> BatchReport {
         let journal = journal ?? BatchJournal(request)
         let selected = request.selectedJobs
-        events(.started(jobs: selected.count, total: request.manifest.jobs.count))
-        var hashes = InputHashes()
-        for (offset, job) in selected.enumerated() {
-            if cancellation.isCancelled { break }
-            let position = offset + 1
-            let result = run(job, request: request, hashes: &hashes, cancellation: cancellation, journal: journal) { progress in
-                switch progress {
-                case nil: events(.jobRendering(id: job.id, position: position, count: selected.count))
-                case let (done, total)?: events(.jobProgress(id: job.id, position: position, count: selected.count, done: done, total: total))
-                }
+        let workers = max(1, min(request.parallel, selected.count))
+        events(.started(jobs: selected.count, total: request.manifest.jobs.count, parallel: workers))
+        let hashes = InputHashes()
+        let next = Atomic<Int>(0)
+        // Each worker takes the next job in manifest order until none is left or a signal
+        // came; a job's failure is its own.
+        let work: @Sendable () -> Void = {
+            while !cancellation.isCancelled {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < selected.count else { return }
+                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes,
+                                 cancellation: cancellation, journal: journal, events: events)
+                events(.jobFinished(result, position: index + 1, count: selected.count))
             }
-            events(.jobFinished(result, position: position, count: selected.count))
+        }
+        if workers == 1 {
+            work()
+        } else {
+            // Threads of their own: a job blocks for its whole render, which Dispatch's pool
+            // (sized to the cores) must not be made to wait for.
+            let done = DispatchGroup()
+            for worker in 0..<workers {
+                done.enter()
+                let thread = Thread {
+                    work()
+                    done.leave()
+                }
+                thread.name = "slicevid.job.\(worker)"
+                thread.start()
+            }
+            done.wait()
         }
         return journal.report(signal: cancellation.signal)
     }
 
     /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
-    /// moved into place. `progress` hears nil when rendering starts, then (done, total) frames.
-    private static func run(_ job: ManifestJob, request: BatchRequest, hashes: inout InputHashes, cancellation: Cancellation,
-                            journal: BatchJournal, progress: @escaping @Sendable ((Int, Int)?) -> Void) -> JobResult {
-        let clock = ContinuousClock.now
-        journal.begin(job)
+    /// moved into place.
+    private static func run(_ job: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes,
+                            cancellation: Cancellation, journal: BatchJournal,
+                            events: @escaping @Sendable (BatchEvent) -> Void) -> JobResult {
+        journal.begin(job, at: index)
+        let position = index + 1
         func finish(_ status: JobStatus, error: String? = nil) -> JobResult {
-            journal.finish(status, error: error, seconds: (ContinuousClock.now - clock).seconds)
+            journal.finish(at: index, status, error: error)
         }
 
         let survey: JobSurvey
         do {
-            survey = try JobSurvey(job, version: request.version, hashes: &hashes, cancellation: cancellation)
+            survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
         } catch .failed(let reason) {
             return finish(.failed, error: reason)
         } catch {
             let signal = signalName(cancellation.signal ?? SIGINT)
             return finish(.interrupted, error: "interrupted by \(signal) while hashing its stills; nothing of it was written")
         }
-        journal.update { $0.fingerprint = survey.fingerprint.value }
+        journal.update(at: index) { $0.fingerprint = survey.fingerprint.value }
         if !request.force && survey.isUpToDate {
-            journal.update { result in
-                for (index, output) in survey.outputs.enumerated() { result.outputs[index].record = output.record }
+            journal.update(at: index) { result in
+                for (output, surveyed) in zip(result.outputs.indices, survey.outputs) { result.outputs[output].record = surveyed.record }
             }
             return finish(.skipped)
         }
 
-        progress(nil)
+        events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force)))
         var render = job.request(force: request.force, jobs: request.jobs)
+        render.verbose = request.verbose
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
         let fingerprints = Dictionary(survey.outputs.map { ($0.path, $0.fingerprint) }) { first, _ in first }
-        let frameRate = job.spec.frameRate
-        render.sidecar = { path, files, frames in
-            OutputRecord(files: files, fingerprint: fingerprints[path] ?? survey.fingerprint, frames: frames, frameRate: frameRate)
+        render.sidecar = { path, files, written in
+            OutputRecord(files: files, fingerprint: fingerprints[path] ?? survey.fingerprint, written: written)
         }
-        render.onCommit = { path, record in journal.committed(path, record: record) }
+        render.onCommit = { path, record in journal.committed(path, record: record, at: index) }
         do {
             // The job's own flag: a render error stops this job only; signals still reach it.
-            _ = try MakeJob.run(render, cancellation: Cancellation(parent: cancellation)) { event in
-                if case .progress(let done, let total) = event { progress((done, total)) }
+            let report = try MakeJob.run(render, cancellation: Cancellation(parent: cancellation)) { event in
+                switch event {
+                case .createdFolder(let folder): events(.folderCreated(id: job.id, position: position, count: count, path: folder))
+                case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
+                case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
+                case .started: break
+                }
             }
+            journal.update(at: index) { $0.clipSeconds = report.clipSeconds }
         } catch {
             if case .interrupted = error.category { return finish(.interrupted, error: error.message) }
             return finish(.failed, error: error.message)

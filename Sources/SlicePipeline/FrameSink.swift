@@ -1,4 +1,4 @@
-// Where rendered frames go: an encoder + muxer per output, each on its own serial queue, so one
+// Where rendered frames go: an encoder + muxer per output, each on a thread of its own, so one
 // render feeds several outputs at once.
 
 import Dispatch
@@ -7,35 +7,50 @@ import Synchronization
 
 /// A consumer of rendered frames in presentation order.
 ///
-/// Called from one serial queue only, so implementations need no locking.
-public protocol FrameSink: AnyObject {
-    /// A short name for messages (usually the output path).
-    var name: String { get }
+/// Called from one thread only (its `SinkRunner`'s), so implementations need no locking.
+package protocol FrameSink: AnyObject {
     /// Consumes frame `index`. The buffer is only valid during the call.
     func consume(_ frame: PlanarImage, index: Int) throws
     /// Called once after the last frame, only if no error occurred anywhere.
     func finish() throws
 }
 
-/// Runs one sink on its own serial queue and remembers its first error.
+/// Runs one sink on a thread of its own (`SinkThread`) and remembers its first error.
 final class SinkRunner: @unchecked Sendable {
-    // @unchecked: `sink` and `failed` are used only on `queue`, a serial queue.
-    let queue: DispatchQueue
-    private let sink: any FrameSink
+    // @unchecked: `sink` and `failed` are used only on `thread`, which runs one closure at a
+    // time, in order.
+    let thread: SinkThread
+    private var sink: (any FrameSink)?
     private var failed = false
 
+    /// Runs `sink`, made by the caller, on a thread of its own.
     init(_ sink: any FrameSink, index: Int) {
+        thread = SinkThread(name: "slicevid.sink.\(index)")
         self.sink = sink
-        queue = DispatchQueue(label: "slicevid.sink.\(index)")
     }
 
-    var name: String { sink.name }
+    /// Makes the sink on its own thread, so an encoder it opens is opened (and its own threads
+    /// created) there, in the thread's default floating-point environment.
+    /// - Throws: what `make` throws; the thread is then let go.
+    init(index: Int, make: @escaping @Sendable () throws(SlicevidError) -> any FrameSink) throws(SlicevidError) {
+        thread = SinkThread(name: "slicevid.sink.\(index)")
+        do {
+            try thread.sync { [self] () throws(SlicevidError) in sink = try make() }
+        } catch {
+            thread.stop(wait: false)
+            throw error
+        }
+    }
 
-    /// Consumes a frame on the sink's queue; `done` runs afterwards, on that queue.
+    // The thread ends once its queue is empty; not waited for here, since the last reference
+    // may be dropped on that very thread.
+    deinit { thread.stop(wait: false) }
+
+    /// Consumes a frame on the sink's thread; `done` runs afterwards, on that thread.
     func consume(_ frame: PlanarImage, index: Int, skip: Bool,
                  onError: @escaping @Sendable (any Error) -> Void, done: @escaping @Sendable () -> Void) {
-        queue.async { [self] in
-            if !skip && !failed {
+        thread.async { [self] in
+            if !skip && !failed, let sink {
                 do {
                     try sink.consume(frame, index: index)
                 } catch {
@@ -47,26 +62,21 @@ final class SinkRunner: @unchecked Sendable {
         }
     }
 
-    /// Finishes the sink on its queue and waits.
-    func finish() throws {
-        try queue.sync {
-            if !failed { try sink.finish() }
+    /// Waits until every frame handed over so far has been consumed.
+    func drain() {
+        thread.sync {}
+    }
+
+    /// Finishes the sink on its thread; `then` hears the error, if any, on that thread.
+    func finish(then: @escaping @Sendable ((any Error)?) -> Void) {
+        thread.async { [self] in
+            guard !failed, let sink else { return then(nil) }
+            do {
+                try sink.finish()
+                then(nil)
+            } catch {
+                then(error)
+            }
         }
-    }
-}
-
-/// Counts down the sinks that still have to consume one frame; the last one returns the
-/// buffer to the pool.
-final class FrameRelease: Sendable {
-    private let remaining: Atomic<Int>
-    private let release: @Sendable () -> Void
-
-    init(consumers: Int, release: @escaping @Sendable () -> Void) {
-        remaining = Atomic(consumers)
-        self.release = release
-    }
-
-    func consumed() {
-        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { release() }
     }
 }

@@ -2,8 +2,10 @@
 // the sidecars on disk, whether the job is up to date, and what each output may replace.
 // `batch` acts on it; `batch --check` reports it.
 
+import Dispatch
 import SliceKit
 import SliceMedia
+import Synchronization
 
 /// One job of a batch, examined.
 struct JobSurvey {
@@ -23,6 +25,14 @@ struct JobSurvey {
             guard let record else { return false }
             return record.fingerprint == fingerprint.value && record.describesDisk(output: path, format: format)
         }
+
+        /// Why this output must render (empty when it is up to date).
+        /// - Parameter images: the job's still paths, to name one whose bytes changed.
+        func reasons(images: [String]) -> [RenderReason] {
+            let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
+            return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images)
+        }
     }
 
     /// Why a job could not be examined.
@@ -39,6 +49,17 @@ struct JobSurvey {
     /// Whether every output is up to date, so the job can be skipped.
     var isUpToDate: Bool { outputs.allSatisfy(\.isUpToDate) }
 
+    /// Why the job renders, each reason once (a still that changed concerns every output):
+    /// empty when it is up to date, `forced` alone when only `--force` makes it render.
+    func reasons(images: [String], force: Bool) -> [RenderReason] {
+        var all: [RenderReason] = []
+        for output in outputs {
+            for reason in output.reasons(images: images) where !all.contains(reason) { all.append(reason) }
+        }
+        if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: "--force")) }
+        return all
+    }
+
     /// What each output may replace: anything with `force`, else exactly the files its
     /// sidecar records slicevid wrote, keyed by output path as `MakeRequest` takes them.
     func replacements(force: Bool) -> [String: Replacement] {
@@ -52,7 +73,7 @@ struct JobSurvey {
     /// Hashes the job's stills, plans its outputs and reads their sidecars.
     /// - Throws: `Trouble.failed` for an unreadable still or an impossible output;
     ///   `Trouble.stopped` when `cancellation` was set while hashing.
-    init(_ job: ManifestJob, version: String, hashes: inout InputHashes, cancellation: Cancellation) throws(Trouble) {
+    init(_ job: ManifestJob, version: String, hashes: InputHashes, cancellation: Cancellation) throws(Trouble) {
         var imageHashes: [String] = []
         for path in job.images {
             let hash: String?
@@ -79,25 +100,62 @@ struct JobSurvey {
     }
 }
 
-/// SHA-256 of each input file, read once per run even when many jobs share a still.
-struct InputHashes {
-    private var known: [String: Result<String, MediaError>] = [:]
+/// SHA-256 of each input file, read once per run even when many jobs share a still, and
+/// jobs running side by side ask for it at the same moment: the second waits for the first.
+final class InputHashes: Sendable {
+    private struct State {
+        var known: [String: Result<String, MediaError>] = [:]
+        /// Files being hashed, and the group their hasher leaves when done.
+        var hashing: [String: DispatchGroup] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// What a caller of `hash` does next.
+    private enum Turn {
+        case known(Result<String, MediaError>)
+        case wait(DispatchGroup)
+        case hash(DispatchGroup)
+    }
 
     /// The hex SHA-256 of the file at `path`, or nil when `cancellation` stopped it (which is
     /// not remembered: a stopped hash is no result).
     /// - Throws: `MediaError(.inputMissing)` when it is missing, unreadable or not a regular
     ///   file (refused before a byte is read: a FIFO or `/dev/zero` would never end).
-    mutating func hash(_ path: String, cancellation: Cancellation) throws(MediaError) -> String? {
-        if let cached = known[path] { return try cached.get() }
-        let result: Result<String, MediaError>
-        do {
-            try StillDecoder.checkReadable(path: path)
-            guard let hash = try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled }) else { return nil }
-            result = .success(hash)
-        } catch {
-            result = .failure(error)
+    func hash(_ path: String, cancellation: Cancellation) throws(MediaError) -> String? {
+        while true {
+            let turn = state.withLock { state -> Turn in
+                if let known = state.known[path] { return .known(known) }
+                if let group = state.hashing[path] { return .wait(group) }
+                let group = DispatchGroup()
+                group.enter()
+                state.hashing[path] = group
+                return .hash(group)
+            }
+            switch turn {
+            case .known(let result):
+                return try result.get()
+            case .wait(let group):
+                // Another job is reading it; a signal must still stop this one promptly.
+                while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                    if cancellation.isCancelled { return nil }
+                }
+            case .hash(let group):
+                defer {
+                    state.withLock { _ = $0.hashing.removeValue(forKey: path) }
+                    group.leave()
+                }
+                let result: Result<String, MediaError>
+                do {
+                    try StillDecoder.checkReadable(path: path)
+                    guard let hash = try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled }) else { return nil }
+                    result = .success(hash)
+                } catch {
+                    result = .failure(error)
+                }
+                state.withLock { $0.known[path] = result }
+                return try result.get()
+            }
         }
-        known[path] = result
-        return try result.get()
     }
 }

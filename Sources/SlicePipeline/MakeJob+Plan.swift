@@ -6,17 +6,19 @@ import SliceKit
 import SliceMedia
 
 /// What a make request will write, decided and checked.
-public struct MakePlan: Sendable {
+package struct MakePlan: Sendable {
     /// What the render produces.
-    public let clip: Clip
+    package let clip: Clip
     /// The transitions rendered, checked (one for `--from/--to` and the demo cards).
-    public let sequence: SequenceSpec
+    package let sequence: SequenceSpec
     /// The layout frames are rendered in: the one that feeds every output without loss.
-    public let renderLayout: PixelLayout
+    package let renderLayout: PixelLayout
     /// The outputs that are written, in request order (`null` has none).
-    public let outputs: [EncodingPlan]
+    package let outputs: [EncodingPlan]
     /// Every output path in request order, `null` included.
-    public let paths: [String]
+    package let paths: [String]
+    /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
+    package let foldersToCreate: [String]
 }
 
 extension MakeJob {
@@ -24,7 +26,7 @@ extension MakeJob {
     /// - Throws: `SlicevidError`: usage for bad flags and impossible combinations (naming the
     ///   output), unavailable for a missing encoder, outputBlocked for an output that exists or
     ///   cannot be created.
-    public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
+    package static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
         do {
             try request.spec.validate()
         } catch {
@@ -53,10 +55,12 @@ extension MakeJob {
                 throw SlicevidError(.usage, "-o \(argument.path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
             }
             do {
-                plans.append(try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
-                                                      own: argument.settings, clip: clip, catalog: request.catalog))
+                var plan = try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
+                                                    own: argument.settings, clip: clip, catalog: request.catalog)
+                plan.verbose = request.verbose
+                plans.append(plan)
             } catch {
-                throw SlicevidError(error.kind == .unavailable ? .unavailable : .usage, "-o \(argument.path): \(error.message)")
+                throw SlicevidError(error, output: argument.path)
             }
         }
         // A flag that would change what is written but fits no output is a mistake worth
@@ -69,14 +73,17 @@ extension MakeJob {
         }
         for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
         let layout = PixelLayout.covering(plans.map(\.renderLayout))
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths)
+        var folders: [String] = []
+        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders)
     }
 
-    /// Opens one sink per planned output, each GIF with the palette of the stills.
+    /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
+    /// thread of its own (the encoder is opened on that thread).
     static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
-                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [EncoderSink] {
-        var sinks: [EncoderSink] = []
-        for (plan, target) in zip(plans, targets) {
+                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [SinkRunner] {
+        var runners: [SinkRunner] = []
+        for (index, (plan, target)) in zip(plans, targets).enumerated() {
             var palette: Palette?
             if plan.needsPalette {
                 do {
@@ -85,8 +92,12 @@ extension MakeJob {
                     throw SlicevidError(.outputFailed, "-o \(plan.path): \(error.message)")
                 }
             }
-            sinks.append(try EncoderSink(target: target, plan: plan, layout: layout, palette: palette))
+            let chosen = palette
+            runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
+                if plan.writesPicture { return StillSink(target: target, plan: plan, background: background) }
+                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen)
+            })
         }
-        return sinks
+        return runners
     }
 }

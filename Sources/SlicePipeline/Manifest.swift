@@ -2,11 +2,12 @@
 // and checked completely before anything renders, so a typo fails the run with one line.
 
 import Foundation
+import Glibc
 import SliceKit
 import SliceMedia
 
 /// Looks up a preset by name or file path, as `--preset` does.
-public typealias PresetResolver = (String) throws(SlicevidError) -> Preset
+package typealias PresetResolver = (String) throws(SlicevidError) -> Preset
 
 /// A campaign: every job resolved to absolute paths and complete settings.
 ///
@@ -15,16 +16,27 @@ public typealias PresetResolver = (String) throws(SlicevidError) -> Preset
 /// encoding flags' names: `crf`, `encoder-preset`, `codec`, `bitrate`, `pix-fmt`, `gif-fps`,
 /// `gif-width`, `poster-at`); each job takes the same plus `id`, `images`, `transitions` and
 /// `outputs` (see `ManifestJob`). Relative paths are resolved against the manifest's folder.
-public struct Manifest: Sendable {
+package struct Manifest: Sendable {
     /// The manifest path as the user gave it; every error names it.
-    public let path: String
+    package let path: String
     /// The absolute folder relative paths are resolved against.
-    public let folder: String
-    /// The jobs, in file order.
-    public let jobs: [ManifestJob]
+    package let folder: String
+    /// The jobs, in file order (matrices expanded in place).
+    package let jobs: [ManifestJob]
+    /// Whether the manifest was read from standard input (`slicevid batch -`).
+    package var isStandardInput = false
+
+    /// How the report names the manifest: its absolute path, or `-` for standard input.
+    package var reportName: String {
+        isStandardInput ? "-" : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
 
     /// Keys accepted at the top level.
-    public static let topLevelKeys = ["description", "defaults", "jobs"]
+    package static let topLevelKeys = ["description", "defaults", "jobs"]
+
+    /// The most jobs a manifest may hold once its matrices are expanded: enough for any
+    /// campaign, and a bound on the memory a hostile manifest can ask for.
+    package static let maximumJobs = 100_000
 
     /// Reads, resolves and cross-checks a manifest.
     /// - Parameters:
@@ -32,10 +44,46 @@ public struct Manifest: Sendable {
     ///   - presets: resolves `preset` values (names, or files already made absolute).
     /// - Throws: `SlicevidError` naming the manifest, the job and the field: `.inputMissing`
     ///   when the file cannot be read, `.usage` for everything wrong inside it.
-    public static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+    package static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SlicevidError(.inputMissing, "\(path): no such manifest, or it cannot be read")
         }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        return try parse(data, path: path, folder: folder, presets: presets)
+    }
+
+    /// The name a manifest read from standard input goes by in messages; its lock file is
+    /// `.stdin.lock` in the working folder.
+    package static let standardInputName = "stdin"
+
+    /// The most bytes read from standard input: far more than any manifest, and a bound on a
+    /// pipe that never ends.
+    package static let maximumStandardInput = 64 << 20
+
+    /// Reads a manifest from standard input (`slicevid batch -`). Relative paths in it are
+    /// resolved against the working folder.
+    /// - Throws: `SlicevidError(.usage)` naming `stdin` for a bad manifest or one over
+    ///   `maximumStandardInput` bytes.
+    package static func loadStandardInput(presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= maximumStandardInput {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: chunk[..<count])
+        }
+        guard data.count <= maximumStandardInput else {
+            throw SlicevidError(.usage, "\(standardInputName): the manifest is larger than \(maximumStandardInput >> 20) MiB")
+        }
+        var manifest = try parse(data, path: standardInputName, folder: FileManager.default.currentDirectoryPath, presets: presets)
+        manifest.isStandardInput = true
+        return manifest
+    }
+
+    /// Reads, resolves and cross-checks the manifest in `data`.
+    private static func parse(_ data: Data, path: String, folder: String,
+                              presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -50,7 +98,6 @@ public struct Manifest: Sendable {
         if let description = root["description"], !(description is String) {
             throw top.error("description", "expected a string")
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         var context = ManifestContext(folder: folder, presets: presets)
         let defaults = try ManifestDefaults(root["defaults"] ?? [String: Any](),
                                             reader: ManifestReader(manifest: path, place: "defaults"), context: &context)
@@ -58,26 +105,32 @@ public struct Manifest: Sendable {
             throw top.error("jobs", "expected a non-empty array of jobs")
         }
         var jobs: [ManifestJob] = []
-        var ids: [String: Int] = [:]
+        var ids: [String: String] = [:]
         // Outputs by resolved folder: a link to a folder is the same folder.
-        var writers: [String: [(place: OutputPlace, job: String)]] = [:]
+        var claims = OutputClaims()
         for (index, entry) in entries.enumerated() {
-            let job = try ManifestJob(entry, index: index, manifest: path, defaults: defaults, context: &context)
-            let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
-            if let first = ids[job.id] {
-                throw reader.error("id", "used by jobs[\(first)] and jobs[\(index)]; ids must be unique")
-            }
-            ids[job.id] = index
-            for output in job.outputs {
-                let place = OutputPlace(output)
-                if let other = writers[place.folder]?.first(where: { $0.place.overlaps(place) }) {
-                    let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
-                    let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)
-                    throw reader.error("outputs", "\(output) \(same) written by \(by); every output needs its own path")
+            for expanded in try ManifestMatrix.expand(entry, reader: ManifestReader(manifest: path, place: "jobs[\(index)]")) {
+                guard jobs.count < maximumJobs else {
+                    throw top.error("jobs", "more than \(maximumJobs) jobs (matrices expanded); split the campaign into several manifests")
                 }
-                writers[place.folder, default: []].append((place, job.id))
+                let job = try ManifestJob(expanded.object, index: index, manifest: path, defaults: defaults, context: &context)
+                let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
+                let origin = "jobs[\(index)]" + (expanded.combination.map { " (\($0))" } ?? "")
+                if let first = ids[job.id] {
+                    throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
+                }
+                ids[job.id] = origin
+                for output in job.outputs {
+                    let place = OutputPlace(output)
+                    if let other = claims.conflict(with: place) {
+                        let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
+                        let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)
+                        throw reader.error("outputs", "\(output) \(same) written by \(by); every output needs its own path")
+                    }
+                    claims.claim(place, by: job.id)
+                }
+                jobs.append(job)
             }
-            jobs.append(job)
         }
         return Manifest(path: path, folder: folder, jobs: jobs)
     }
@@ -123,7 +176,7 @@ struct ManifestContext {
         guard let name = value as? String, !name.isEmpty else {
             throw reader.error("preset", "expected a preset name or a preset file path")
         }
-        let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
+        let isFile = PresetCatalog.isPath(name)
         let key = isFile ? absolute(name) : name
         if let preset = resolved[key] { return preset }
         do {

@@ -10,13 +10,13 @@ import SliceMedia
 import Synchronization
 
 /// One requested output path, its format, and the temporary place it is written first.
-public final class OutputTarget: Sendable {
+package final class OutputTarget: Sendable {
     /// The path the user asked for (a printf pattern for sequences).
-    public let path: String
-    public let format: OutputFormat
+    package let path: String
+    package let format: OutputFormat
     /// Where the writer writes: a hidden file beside `path`, or for sequences the same
     /// pattern inside a hidden folder beside the frames.
-    public let temporaryPath: String
+    package let temporaryPath: String
     /// The hidden folder a sequence's frames are written to; nil for a single file.
     let temporaryFolder: String?
     /// `.slicevid-PID-N`: names every temporary of this target, so a later run can tell
@@ -24,23 +24,28 @@ public final class OutputTarget: Sendable {
     let tag: String
     /// What moving into place may replace or delete.
     let replacing: Replacement
+    /// The folders above the output this target created, outermost first; a failed run
+    /// removes those still empty.
+    package let createdFolders: [String]
 
     /// The `-o` value that streams YUV4MPEG2 to standard output.
-    public static let standardOutput = "-"
+    package static let standardOutput = "-"
     /// The `-o` value that renders without writing anything (for benchmarks and checks).
-    public static let discard = "null"
+    package static let discard = "null"
 
     /// Whether this output streams to stdout, where there is nothing to rename or remove.
-    public var isStream: Bool { path == OutputTarget.standardOutput }
+    package var isStream: Bool { path == OutputTarget.standardOutput }
 
     /// Checks the path, removes temporaries of it that crashed runs left behind, and creates
     /// the temporary file (or folder) it is written to, never through a symlink.
     /// - Parameters:
     ///   - path: the `-o` value.
     ///   - replacing: what the output may replace (`.anything` for `--force`).
+    /// Missing folders above the output are created first (`createdFolders`).
     /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
-    ///   is missing or read-only, or something the licence does not cover is at the path).
-    public init(path: String, replacing: Replacement) throws(SlicevidError) {
+    ///   cannot be created or is read-only, or something the licence does not cover is at the
+    ///   path).
+    package init(path: String, replacing: Replacement) throws(SlicevidError) {
         let format = try OutputTarget.check(path: path, replacing: replacing)
         self.path = path
         self.format = format
@@ -49,34 +54,64 @@ public final class OutputTarget: Sendable {
             temporaryFolder = nil
             temporaryPath = "pipe:1"
             tag = ""
+            createdFolders = []
             return
         }
         StaleTemporaries.remove(output: path, format: format)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
+        var created: [String] = []
         // O_EXCL and mkdir never follow a symlink: a name planted in advance is skipped, not
         // written through. A few tries, since each name is random. Made and registered under
-        // the registry's lock, so a second signal never finds one made but not yet registered.
+        // the registry's lock, so a second signal never finds one made but not yet registered,
+        // and a failed job removing the empty folders it made (under the same lock) never
+        // removes one another job has just found and is about to fill.
         for _ in 0..<8 {
             let tag = ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let place = format.isSequence ? folder + "/" + tag : folder + "/." + name + tag + ".partial"
-            let made = OutputTarget.unfinished.withLock { places in
+            let made = try OutputTarget.unfinished.withLock { (places: inout Set<String>) throws(SlicevidError) -> Int32 in
+                created += try OutputFolder.create(OutputTarget.folder(of: path), for: path)
                 let made = format.isSequence ? OutputTarget.makeFolder(place) : OutputTarget.makeFile(place)
                 if made == 0 { places.insert(place) }
                 return made
             }
             if made == EEXIST { continue }
             guard made == 0 else {
+                OutputTarget.removeEmpty(created)
                 let what = format.isSequence ? "folder" : "file"
                 throw SlicevidError(.outputBlocked, "-o \(path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
             }
             self.tag = tag
             temporaryFolder = format.isSequence ? place : nil
             temporaryPath = format.isSequence ? place + "/" + name : place
+            createdFolders = created
             return
         }
+        OutputTarget.removeEmpty(created)
         throw SlicevidError(.outputBlocked, "-o \(path): cannot find a free temporary name in \(folder)")
+    }
+
+    /// The folder an output path names, as written (`frames` for `frames/%05d.png`, `.` for a
+    /// bare name), so messages about creating it read as the user wrote it.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The folders `path` needs that do not exist yet, outermost first: what a run would
+    /// create (`make --dry-run`, `batch --check`). Empty when they exist or cannot be made
+    /// (which `check(path:replacing:)` reports).
+    package static func missingFolders(of path: String) -> [String] {
+        guard path != standardOutput, path != discard else { return [] }
+        return (try? OutputFolder.plan(folder(of: path), for: path).missing) ?? []
+    }
+
+    /// Removes `folders` (made by a run that failed) where they are still empty, under the
+    /// registry's lock, so no other job finds one, and fills it, while it is being removed.
+    package static func removeEmpty(_ folders: [String]) {
+        guard !folders.isEmpty else { return }
+        unfinished.withLock { _ in OutputFolder.removeEmpty(folders) }
     }
 
     /// Creates a sequence's temporary folder, private to this user; 0 or the errno.
@@ -93,7 +128,7 @@ public final class OutputTarget: Sendable {
     }
 
     /// `init(path:replacing:)` with `force` choosing between replacing anything and nothing.
-    public convenience init(path: String, force: Bool) throws(SlicevidError) {
+    package convenience init(path: String, force: Bool) throws(SlicevidError) {
         try self.init(path: path, replacing: force ? .anything : .nothing)
     }
 
@@ -112,7 +147,7 @@ public final class OutputTarget: Sendable {
     /// can start on files that were just removed. `last` runs first because the render goes on
     /// meanwhile: an encoder opening its file by name right after the removal would make it
     /// again, so nothing slow may come between the removal and the exit.
-    public static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
+    package static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
         unfinished.withLock { places -> Never in
             last()
             for place in places { remove(place) }
@@ -123,7 +158,7 @@ public final class OutputTarget: Sendable {
 
     /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what
     /// `body` writes (a batch's report) is whole when the process ends, however it ends.
-    public static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+    package static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
         try unfinished.withLock { (_: inout Set<String>) throws(E) in try body() }
     }
 
@@ -143,21 +178,19 @@ public final class OutputTarget: Sendable {
     /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
     ///   is missing or read-only, or something `replacing` does not cover is at the path).
     @discardableResult
-    public static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
+    package static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
         guard let format = OutputFormat(path: path) else {
             throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
         }
         if path == OutputTarget.standardOutput { return format }
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard name.utf8.count <= longestName else {
-            throw SlicevidError(.usage, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes; at most \(longestName), "
+            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes; at most \(longestName), "
                 + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
         }
+        // A folder that will be created holds nothing yet: nothing there to judge.
+        guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) does not exist")
-        }
         guard access(folder, W_OK) == 0 else {
             throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
         }
@@ -178,11 +211,11 @@ public final class OutputTarget: Sendable {
     /// The longest output file name accepted: the hidden temporary written beside it,
     /// `.NAME.slicevid-PID-N.replaced` at its longest, must still fit NAME_MAX (a longer name
     /// would fail mid-run with an I/O error instead of being refused up front).
-    public static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
+    package static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
 
     /// `check(path:replacing:)` with `force` choosing between replacing anything and nothing.
     @discardableResult
-    public static func check(path: String, force: Bool) throws(SlicevidError) -> OutputFormat {
+    package static func check(path: String, force: Bool) throws(SlicevidError) -> OutputFormat {
         try check(path: path, replacing: force ? .anything : .nothing)
     }
 
@@ -196,13 +229,22 @@ public final class OutputTarget: Sendable {
     deinit { discard() }
 
     /// Removes whatever was written to the temporary place. Safe to call more than once.
-    public func discard() {
+    package func discard() {
         guard !isStream else { return }
         // Under the registry's lock, like a commit: a second signal arriving meanwhile waits
         // for the files to be gone instead of exiting with them half deleted.
         OutputTarget.unfinished.withLock { places in
-            if places.remove(place) != nil { OutputTarget.remove(place) }
+            guard places.remove(place) != nil else { return }
+            OutputTarget.remove(place)
+            OutputFolder.removeEmpty(createdFolders)
         }
+    }
+
+    /// Bytes at the output's final path now (all `frames` files of a sequence); 0 when any is
+    /// missing or it is a stream.
+    func bytesOnDisk(frames: Int) -> Int {
+        guard !isStream else { return 0 }
+        return OutputRecord.bytesOnDisk(output: path, format: format, frames: frames) ?? 0
     }
 
     /// Files in the pattern's folder that the pattern could have written, sorted.
@@ -210,9 +252,6 @@ public final class OutputTarget: Sendable {
         guard let frames = FramePattern(pattern) else { return [] }
         return frames.existing().map { frames.folder + "/" + $0.name }.sorted()
     }
-
-    /// The file frame 0 of a sequence pattern is written to.
-    static func firstFrameName(pattern: String) -> String { frameName(pattern: pattern, index: 0) }
 
     /// The file frame `index` of a sequence pattern is written to (`%05d` → zero-padded to 5).
     static func frameName(pattern: String, index: Int) -> String {

@@ -2,26 +2,32 @@
 // Jobs, Slurm arrays, GNU parallel) can spread a campaign over machines without coordination.
 
 import SliceKit
+import SliceMedia
 
-/// Shard `index` of `count`: the jobs whose id hashes to `index` modulo `count`.
+/// Shard `index` of `count`: the jobs whose id falls in the `index`-th of `count` equal slices
+/// of the hash range.
 ///
-/// The hash is FNV-1a 64 of the id's UTF-8 bytes (offset basis 0xcbf29ce484222325, prime
-/// 0x100000001b3): fixed, documented and independent of job order, so the shards of one `N`
-/// are disjoint and together hold every job exactly once, and adding a job never moves
-/// another one to a different shard.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public let index: Int
-    public let count: Int
+/// The hash is the first 8 bytes (big-endian) of the SHA-256 of the id's UTF-8 bytes, and a job
+/// belongs to shard ⌊hash × N / 2⁶⁴⌋ (multiply-shift: the high bits decide). Every bit of
+/// SHA-256 depends on every byte of the id, so ids that differ only by a permutation or a digit
+/// still spread evenly; slicevid 0.2.0 took FNV-1a 64 modulo N, whose lowest bit is the parity
+/// of the id's bytes, and put all of `coffee-320x180`, `astro-180x320`, … in shard 0 of 2.
+/// The mapping is fixed, documented and independent of job order, so the shards of one `N` are
+/// disjoint and together hold every job exactly once, and adding a job never moves another one
+/// to a different shard.
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package let index: Int
+    package let count: Int
 
     /// Every job: shard 0 of 1.
-    public static let all = Shard(uncheckedIndex: 0, count: 1)
+    package static let all = Shard(uncheckedIndex: 0, count: 1)
 
     /// Environment variables read by `--shard auto/N`, in the order they are tried:
     /// Kubernetes Indexed Jobs, then Slurm job arrays.
-    public static let indexVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
+    package static let indexVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
 
     /// What `--shard` accepts, for help and errors.
-    public static let acceptedForms = "K/N with 0 ≤ K < N (e.g. 0/4), or auto/N to take K from \(indexVariables.joined(separator: " or "))"
+    package static let acceptedForms = "K/N with 0 ≤ K < N (e.g. 0/4), or auto/N to take K from \(indexVariables.joined(separator: " or "))"
 
     private init(uncheckedIndex index: Int, count: Int) {
         self.index = index
@@ -33,7 +39,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     ///   - text: the `--shard` value.
     ///   - environment: where `auto` looks for K (the process environment in the CLI).
     /// - Throws: `SlicevidError(.usage)` naming `--shard` (or the variable) and what is accepted.
-    public init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
+    package init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let count = Int(parts[1]), count >= 1 else {
             throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
@@ -62,17 +68,20 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the job `id` belongs to this shard.
-    public func contains(_ id: String) -> Bool {
-        Int(Shard.hash(id) % UInt64(count)) == index
+    package func contains(_ id: String) -> Bool {
+        Shard.index(of: id, count: count) == index
     }
 
-    /// FNV-1a 64 of the UTF-8 bytes of `id`.
-    public static func hash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+    /// The shard of `count` that the job `id` belongs to: the high 64 bits of hash × count.
+    package static func index(of id: String, count: Int) -> Int {
+        Int(hash(id).multipliedFullWidth(by: UInt64(count)).high)
+    }
+
+    /// The first 8 bytes of the SHA-256 of the UTF-8 bytes of `id`, big-endian.
+    package static func hash(_ id: String) -> UInt64 {
+        UInt64(SHA256.hex(of: id).prefix(16), radix: 16) ?? 0
     }
 
     /// `K/N`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }

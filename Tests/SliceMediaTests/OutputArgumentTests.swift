@@ -48,7 +48,7 @@ struct OutputArgumentTests {
 struct OutputOptionTests {
     @Test("the option table's names are the flags")
     func names() {
-        #expect(OutputOption.allCases.map(\.rawValue) == ["codec", "crf", "bitrate", "encoder-preset", "pix-fmt", "gif-fps", "gif-width", "poster-at"])
+        #expect(OutputOption.allCases.map(\.rawValue) == ["codec", "crf", "bitrate", "encoder-preset", "pix-fmt", "gif-fps", "gif-width", "poster-at", "sheet"])
         #expect(OutputOption(key: "preset") == .encoderPreset)
     }
 

@@ -1,5 +1,6 @@
-// The journal a second signal reports from: finished jobs as they ended, the job under way
-// interrupted (or rendered once every output of it is in place), the others pending.
+// The journal a second signal reports from: finished jobs as they ended, the jobs under way
+// interrupted (or rendered once every output of theirs is in place), the others pending — in
+// manifest order, however many jobs run at once and in whatever order they finish.
 
 import Foundation
 import Glibc
@@ -17,16 +18,17 @@ import Testing
         }])
         let journal = BatchJournal(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), version: "test"))
         let manifest = try Manifest.load(path: path, presets: testPresets)
+        let written = WrittenOutput(path: "a.mp4", format: .mp4, frames: 6, frameRate: FrameRate(30), seconds: 0.2, bytes: 10)
         let record = OutputRecord(files: [FileStamp(bytes: 10, inode: 1, modified: nil)],
                                   fingerprint: Fingerprint(sequence: manifest.jobs[0].sequence, imageHashes: [], version: "test"),
-                                  frames: 6, frameRate: FrameRate(30))
+                                  written: written)
 
-        journal.begin(manifest.jobs[0])
-        journal.committed(manifest.jobs[0].outputs[0], record: record)
-        journal.committed(manifest.jobs[0].outputs[1], record: record)
-        journal.finish(.rendered, error: nil, seconds: 1)
-        journal.begin(manifest.jobs[1])
-        journal.committed(manifest.jobs[1].outputs[0], record: record)
+        journal.begin(manifest.jobs[0], at: 0)
+        journal.committed(manifest.jobs[0].outputs[0], record: record, at: 0)
+        journal.committed(manifest.jobs[0].outputs[1], record: record, at: 0)
+        journal.finish(at: 0, .rendered, error: nil)
+        journal.begin(manifest.jobs[1], at: 1)
+        journal.committed(manifest.jobs[1].outputs[0], record: record, at: 1)
 
         let report = journal.report(signal: SIGTERM)
         #expect(report.jobs.map(\.status) == [.rendered, .interrupted, .pending])
@@ -35,7 +37,28 @@ import Testing
         #expect(report.outcome == .interrupted(signal: SIGTERM))
 
         // Every output of the job under way in place: it is rendered, whatever comes next.
-        journal.committed(manifest.jobs[1].outputs[1], record: record)
+        journal.committed(manifest.jobs[1].outputs[1], record: record, at: 1)
         #expect(journal.report(signal: SIGINT).jobs.map(\.status) == [.rendered, .rendered, .pending])
+    }
+
+    @Test func jobsRunningSideBySideAreReportedInManifestOrder() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        let path = try scratch.json("m.json", ["defaults": tinyDefaults, "jobs": ["a", "b", "c", "d"].map { id in
+            ["id": id, "images": ["s0.png", "s1.png"], "outputs": ["\(id).mp4"]]
+        }])
+        let manifest = try Manifest.load(path: path, presets: testPresets)
+        let journal = BatchJournal(BatchRequest(manifest: manifest, parallel: 3, version: "test"))
+        // c starts and finishes before a; b fails; a is under way when the signal comes.
+        journal.begin(manifest.jobs[2], at: 2)
+        journal.begin(manifest.jobs[0], at: 0)
+        journal.begin(manifest.jobs[1], at: 1)
+        journal.finish(at: 2, .skipped, error: nil)
+        journal.finish(at: 1, .failed, error: "broken")
+        let report = journal.report(signal: SIGINT)
+        #expect(report.jobs.map(\.id) == ["a", "b", "c", "d"])
+        #expect(report.jobs.map(\.status) == [.interrupted, .failed, .skipped, .pending])
+        #expect(report.jobs[1].error == "broken")
     }
 }

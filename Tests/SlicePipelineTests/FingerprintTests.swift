@@ -73,6 +73,6 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("transition 1 size=1920x1080 fps=30 ") && $0.contains(" easing=spring ") })
         let output = try #require(lines.last)
         #expect(output.hasPrefix("output mp4 canvas=yuv420p codec=h264 encoder=libx264 profile=high pix_fmt=yuv420p "), "\(output)")
-        #expect(output.contains(" size=1920x1080 ") && output.hasSuffix(" crf=18 preset=medium color=bt709/tv"), "\(output)")
+        #expect(output.contains(" size=1920x1080 ") && output.hasSuffix(" crf=18 preset=medium color_primaries=bt709 color_transfer=bt709 color_space=bt709 color_range=tv"), "\(output)")
     }
 }

@@ -39,6 +39,9 @@ import Testing
         #expect(category(MakeRequest(from: "a.png", outputs: [dir + "x.mp4"])) == .usage)
         #expect(category(MakeRequest(outputs: [])) == .usage)
         #expect(category(MakeRequest(outputs: [dir + "x.mp4", dir + "./x.mp4"])) == .usage)
+        // Two streams on one stdout would interleave: refused before anything is written.
+        #expect(category(MakeRequest(outputs: ["-", "-"])) == .usage)
+        #expect(category(MakeRequest(outputs: ["-:crf=20", "-"])) == .usage)
         #expect(category(MakeRequest(outputs: [dir + "x.mp4"], jobs: 0)) == .usage)
         #expect(category(MakeRequest(outputs: [dir + "x.mp4"], encoder: EncoderSettings(crf: 60))) == .usage)
         var odd = TransitionSpec()

@@ -7,10 +7,10 @@ import Foundation
 import SliceKit
 
 /// Image files written with libavcodec's encoders directly.
-public enum FixtureFiles {
+package enum FixtureFiles {
     /// `image` as a PNG (RGB, or RGBA with `alpha`) or a JPEG (4:4:4, best quality), with
     /// `profile` attached as frame side data, which both encoders write into the file.
-    public static func write(_ image: RGBAImage, to path: String, jpeg: Bool = false, alpha: Bool = false, profile: [UInt8]? = nil) throws {
+    package static func write(_ image: RGBAImage, to path: String, jpeg: Bool = false, alpha: Bool = false, profile: [UInt8]? = nil) throws {
         let format = jpeg ? AV_PIX_FMT_YUVJ444P : (alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24)
         try encode(image, encoder: jpeg ? "mjpeg" : "png", format: format, profile: profile, to: path)
     }
@@ -41,7 +41,7 @@ public enum FixtureFiles {
     }
 
     /// A 16-bit RGB PNG whose samples are `sample(x, y, channel)`.
-    public static func png16(width: Int, height: Int, to path: String, sample: (Int, Int, Int) -> UInt16) throws {
+    package static func png16(width: Int, height: Int, to path: String, sample: (Int, Int, Int) -> UInt16) throws {
         try encode(width: width, height: height, encoder: "png", format: AV_PIX_FMT_RGB48BE, profile: nil, to: path) { frame in
             for y in 0..<height {
                 let row = UnsafeMutableRawPointer(frame.pointee.data.0! + y * Int(frame.pointee.linesize.0)).assumingMemoryBound(to: UInt16.self)
@@ -92,7 +92,7 @@ public enum FixtureFiles {
     }
 
     /// The PNG at `path` with a chunk of `type` inserted right after IHDR.
-    public static func splice(png path: String, chunk type: String, data: [UInt8]) throws {
+    package static func splice(png path: String, chunk type: String, data: [UInt8]) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let body = Array(type.utf8) + data
         let crc = UInt32(body.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
@@ -101,16 +101,16 @@ public enum FixtureFiles {
     }
 
     /// A big-endian EXIF block holding only an Orientation tag.
-    public static func exif(orientation: Int) -> [UInt8] {
+    package static func exif(orientation: Int) -> [UInt8] {
         [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation), 0, 0, 0, 0, 0, 0]
     }
 
     /// A 32-bit big-endian number, as PNG chunks hold them.
-    public static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
+    package static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
 }
 
 /// A failure of a fixture's own making.
-public struct FixtureError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct FixtureError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -5,16 +5,16 @@ import CHeif
 import SliceKit
 
 /// HEIC (x265) and AVIF (aom, 8-bit only: its 10-bit path aborts) files written with libheif.
-public enum HEIFWriter {
-    public struct Tags {
-        public var primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool
-        public init(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool) {
+package enum HEIFWriter {
+    package struct Tags {
+        package var primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool
+        package init(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool) {
             (self.primaries, self.transfer, self.matrix, self.fullRange) = (primaries, transfer, matrix, fullRange)
         }
     }
 
     /// Writes an 8-bit picture (alpha kept when `alpha`) or, with `deep`, its samples as 10-bit.
-    public static func heic(_ image: RGBAImage, to path: String, alpha: Bool = false, profile: [UInt8]? = nil,
+    package static func heic(_ image: RGBAImage, to path: String, alpha: Bool = false, profile: [UInt8]? = nil,
                      orientation: heif_orientation = heif_orientation_normal, tags: Tags? = nil,
                      deep: Bool = false, lossless: Bool = true, compression: heif_compression_format = heif_compression_HEVC) throws {
         _ = heif_init(nil)

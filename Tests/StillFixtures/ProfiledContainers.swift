@@ -8,7 +8,7 @@ import SliceKit
 
 extension FixtureFiles {
     /// `image` as a lossless WebP (libwebp), with `profile` in an ICCP chunk.
-    public static func webp(_ image: RGBAImage, to path: String, profile: [UInt8]) throws {
+    package static func webp(_ image: RGBAImage, to path: String, profile: [UInt8]) throws {
         try encode(image, encoder: "libwebp", format: AV_PIX_FMT_BGRA, profile: nil, options: [("lossless", "1")], to: path)
         let simple = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         guard simple.count > 20, Array(simple[12..<16]) == Array("VP8L".utf8) || Array(simple[12..<16]) == Array("VP8 ".utf8) else {
@@ -24,7 +24,7 @@ extension FixtureFiles {
 
     /// `image` as an uncompressed 8-bit RGB TIFF in one strip, little-endian, with `profile`
     /// and, unless nil, an Orientation tag (274).
-    public static func tiff(_ image: RGBAImage, to path: String, profile: [UInt8], orientation: Int? = nil) throws {
+    package static func tiff(_ image: RGBAImage, to path: String, profile: [UInt8], orientation: Int? = nil) throws {
         let tags = orientation == nil ? 11 : 12, directory = 8
         let bitsOffset = directory + 2 + 12 * tags + 4, profileOffset = bitsOffset + 6
         let pixelsOffset = profileOffset + profile.count + profile.count % 2

@@ -114,6 +114,20 @@ struct ColourCLITests {
         }
     }
 
+    @Test("a storyboard from a 16-bit render (beside a 10-bit output) matches the 8-bit render's within 3 levels")
+    func storyboardFromDeepRender() throws {
+        try withScratchFolder { folder in
+            let eight = try CLI.make(tinyClip + ["-o", "eight.png:sheet=3x2"], in: folder)
+            let deep = try CLI.make(tinyClip + ["-o", "deep.png:sheet=3x2", "-o", "deep.mp4:pix-fmt=yuv420p10le"], in: folder)
+            try #require(eight.status == 0 && deep.status == 0, "\(eight) \(deep)")
+            let a = try #require(try MediaReader.frames(path: folder + "/eight.png", layout: .gbrp).first)
+            let b = try #require(try MediaReader.frames(path: folder + "/deep.png", layout: .gbrp).first)
+            // Both runs render 4:2:0 Y'CbCr (at 8 bits; at 16 for the 10-bit MP4); back in RGB a chroma level
+            // counts up to 1.86 times, so a level of rounding in the 8-bit render shows as up to 3.
+            #expect(a.width == b.width && a.height == b.height && Pixels.maximumError(a, b) <= 3, "\(Pixels.maximumError(a, b)) levels")
+        }
+    }
+
     @Test("a truncated HEIC is refused with 65, naming the file and libheif's reason")
     func damagedHEIC() throws {
         try withScratchFolder { folder in

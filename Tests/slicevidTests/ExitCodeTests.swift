@@ -59,10 +59,15 @@ struct BadRun: Sendable, CustomTestStringConvertible {
                status: 64, mentions: ["--to"]) { folder in try goodPNG("b.png", in: folder) },
         BadRun(label: "unknown --preset", arguments: tinyClip + ["--preset", "autumn", "-o", "out.mp4"],
                status: 64, mentions: ["autumn", "spring"]),
-        BadRun(label: "output folder missing", arguments: tinyClip + ["-o", "nowhere/out.mp4"],
-               status: 73, mentions: ["nowhere"]),
-        BadRun(label: "sequence folder missing", arguments: tinyClip + ["-o", "frames/%05d.png"],
-               status: 73, mentions: ["frames"]),
+        BadRun(label: "output folder cannot be created (a file is in the way)", arguments: tinyClip + ["-o", "nowhere/out.mp4"],
+               status: 73, mentions: ["nowhere", "not a folder"]) { folder in try writeFile(folder + "/nowhere", Data("a file".utf8)) },
+        BadRun(label: "sequence folder cannot be created (a link to nothing)", arguments: tinyClip + ["-o", "frames/deeper/%05d.png"],
+               status: 73, mentions: ["frames"]) { folder in
+            try FileManager.default.createSymbolicLink(atPath: folder + "/frames", withDestinationPath: folder + "/gone")
+        },
+        BadRun(label: "a missing still after the output folders were made: they are taken back",
+               arguments: tinyClip + ["--from", "a.png", "--to", "absent.png", "-o", "new/deeper/out.mp4"],
+               status: 66, mentions: ["absent.png"]) { folder in try goodPNG("a.png", in: folder) },
         BadRun(label: "unknown output extension", arguments: tinyClip + ["-o", "out.avi"], status: 64, mentions: ["out.avi", ".mp4"]),
         BadRun(label: "a bad second output after a sequence", arguments: tinyClip + ["-o", "seq/%03d.png", "-o", "out.avi"],
                status: 64, mentions: ["out.avi"]) { folder in

@@ -29,7 +29,7 @@ struct FormatCommandTests {
                 let want = ProbeLine.fields(plan), got = ProbeLine.fields(file)
                 #expect(plan.prefix { $0 != ":" } == file.prefix { $0 != ":" })
                 #expect(want["codec"] == got["codec"] && want["size"] == got["size"] && want["frames"] == got["frames"], "\(plan)\n\(file)")
-                if want["container"] != "poster" {
+                if want["duration"] != "none" {
                     #expect(want["pix_fmt"] == got["pix_fmt"] || want["codec"] == "gif", "\(plan)\n\(file)")
                     let wanted = Double(want["duration"] ?? "") ?? -1, gotten = Double(got["duration"] ?? "") ?? 0
                     #expect(abs(wanted - gotten) < 0.011, "\(plan)\n\(file)")
@@ -55,7 +55,7 @@ struct FormatCommandTests {
             guard lines.count == 3 else { return }
             #expect(lines[0]["fps"] == "none" && lines[0]["duration"] == "none" && lines[0]["frames"] == String(tinyClipFrames), "\(lines[0])")
             #expect(lines[1]["fps"] == "none" && lines[1]["duration"] == "none" && lines[1]["frames"] == "1", "\(lines[1])")
-            #expect(lines[2]["fps"] == "10.000", "\(lines[2])")
+            #expect(lines[2]["fps"] == "10", "\(lines[2])")
         }
     }
 
@@ -77,7 +77,7 @@ struct FormatCommandTests {
             let probed = try CLI.run(["probe", "clip.mp4"], in: dir)
             let fields = ProbeLine.fields(Substring(probed.stdout))
             #expect(probed.stdout.hasPrefix("clip.mp4: "))
-            #expect(fields["codec"] == "hevc" && fields["tag"] == "hvc1" && fields["profile"] == "Main")
+            #expect(fields["codec"] == "hevc" && fields["tag"] == "hvc1" && fields["profile"] == "main")
             #expect(fields["pix_fmt"] == "yuv420p" && fields["size"] == "64x36" && fields["frames"] == "6" && fields["duration"] == "0.600")
             #expect(fields["color_space"] == "bt709" && fields["alpha"] == "no")
 
@@ -159,7 +159,7 @@ struct FormatCommandTests {
                 #expect(make.stdout.contains(flag), "make --help should mention \(flag)")
             }
             let probe = try CLI.run(["probe", "--help"], in: dir)
-            #expect(probe.status == 0 && probe.stdout.contains("USAGE: slicevid probe FILE"))
+            #expect(probe.status == 0 && probe.stdout.contains("USAGE: slicevid probe [--json] FILE"))
             #expect(try CLI.run(["--help"], in: dir).stdout.contains("probe"))
         }
     }

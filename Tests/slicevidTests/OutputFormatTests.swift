@@ -37,7 +37,7 @@ struct OutputFormatTests {
             #expect(stream.status == 0, "\(stream)")
             #expect(stream.stdoutData.starts(with: Data("YUV4MPEG2 W64 H36 F10:1".utf8)))
             #expect(stream.stdoutData == FileManager.default.contents(atPath: folder + "/clip.y4m"))
-            #expect(stream.stderr.hasPrefix("slicevid: rendering"), "\(stream)")
+            #expect(stream.stderr.contains("slicevid: rendering"), "\(stream)")
             #expect(FolderSnapshot(folder).entries.keys.sorted() == ["clip.y4m"], "-o - must not write a file")
         }
     }
@@ -79,7 +79,7 @@ struct OutputFormatTests {
             let result = try CLI.make(tinyClip + ["-o", "null"], in: folder)
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains("(\(tinyClipFrames) frames"), "\(result)")
+            #expect(result.stderr.contains("rendered \(tinyClipFrames) frames, wrote nothing"), "\(result)")
             #expect(FolderSnapshot(folder).entries.isEmpty)
         }
     }

@@ -1,5 +1,6 @@
 // Linux calls Swift's Glibc module does not import: it is built without _GNU_SOURCE, so
-// renameat2 and its flags stay hidden. Small wrappers, compiled as C with _GNU_SOURCE.
+// renameat2 and its flags stay hidden, and macros such as FE_DFL_ENV are pointer casts Swift
+// cannot use. Small wrappers, compiled as C with _GNU_SOURCE.
 
 #ifndef CPLATFORM_H
 #define CPLATFORM_H
@@ -9,5 +10,11 @@
 /// kernel cannot promise it; the caller then falls back to link(2) + unlink(2).
 /// Returns 0, or -1 with errno set.
 int cplatform_rename_noreplace(const char *from, const char *to);
+
+/// Puts the calling thread's floating-point environment back to the default (fesetenv with
+/// FE_DFL_ENV): round to nearest, exceptions masked, x87 at extended precision, SSE without
+/// flush-to-zero. Threads inherit their creator's environment, and libx264 gives another
+/// stream when it runs in another rounding mode. Returns 0 on success.
+int cplatform_default_floating_point(void);
 
 #endif

@@ -1,0 +1,108 @@
+// The render of one make: stills decoded once (while the encoders open), frames rendered
+// concurrently and handed to every output's sink in order, encoders flushed. Moving the outputs
+// into place is `MakeJob.run`'s.
+
+import Foundation
+import SliceKit
+import SliceMedia
+
+extension MakeJob {
+    /// Decodes the stills, renders every frame into `targets`' sinks and flushes them.
+    /// - Returns: what the render loop measured.
+    /// - Throws: `SlicevidError`: inputs missing or undecodable, an encoder failing, or a signal.
+    static func render(_ request: MakeRequest, planned: MakePlan, targets: [OutputTarget], cancellation: Cancellation,
+                       events: @escaping @Sendable (MakeEvent) -> Void) throws(SlicevidError) -> RenderStats {
+        let spec = request.spec
+        let sequence = planned.sequence
+        let layout = planned.renderLayout
+
+        // Every input must exist before anything starts.
+        let paths = request.stillPaths
+        do {
+            for path in paths { try StillDecoder.checkReadable(path: path) }
+        } catch {
+            throw SlicevidError(error)
+        }
+        // Stills decode while the encoders open, `jobs` at a time and in order (still k on
+        // decoder k mod jobs): a two-image clip decodes both at once, and a 40-photo sequence
+        // never holds 40 full-size decodes in memory together. A still that comes back later
+        // in a sequence (a → b → a) with the same focus is decoded once and shared.
+        let decoders = (0..<max(1, request.jobs)).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
+        var pending: [String: DeferredStill] = [:]
+        var decoding = 0
+        let stills = (0..<sequence.imageCount).map { index in
+            let path = paths.isEmpty ? nil : paths[index]
+            let focus = sequence.focus(ofImage: index)
+            let key = path.map { "\(focus) \($0)" }
+            if let key, let shared = pending[key] { return shared }
+            let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
+                // A still queued behind others is not decoded once the run is stopping.
+                if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
+                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layout: layout,
+                                            cancellation: cancellation)
+            }
+            decoding += 1
+            if let key { pending[key] = still }
+            return still
+        }
+        if cancellation.isCancelled { throw interrupted(cancellation) }
+
+        // A GIF's palette is chosen from every still, so it waits for all of them first.
+        var paletteStills: [PlanarImage] = []
+        if planned.outputs.contains(where: \.needsPalette) {
+            for still in stills {
+                switch still.wait(unless: cancellation) {
+                case .success(let image): paletteStills.append(image)
+                case .failure(let error):
+                    // A signal meanwhile: the stills queued after it were not decoded.
+                    if cancellation.signal != nil { throw interrupted(cancellation) }
+                    throw SlicevidError(error)
+                }
+            }
+        }
+        // Rendering starts with the first still; the others keep decoding while its hold encodes.
+        // Encoders open while it decodes — except a stream's: a header on stdout cannot be taken
+        // back if the still turns out to be broken.
+        func firstStill() throws(SlicevidError) -> PlanarImage {
+            switch stills[0].wait(unless: cancellation) {
+            case .success(let image): return image
+            case .failure(let error):
+                if cancellation.signal != nil { throw interrupted(cancellation) }
+                throw SlicevidError(error)
+            }
+        }
+        let streams = targets.contains(where: \.isStream)
+        let early = streams ? try firstStill() : nil
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background)
+        let first: PlanarImage
+        if let early { first = early } else { first = try firstStill() }
+        let rest = Array(stills.dropFirst())
+        let plan = SequencePlan(spec: sequence)
+        // "Started" is announced once every still decoded, so a bad input still fails with its
+        // one error line and nothing before it.
+        let outputs = planned.paths
+        let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, cancellation: cancellation,
+                                        onStillsReady: {
+            for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
+            events(.started(frames: plan.frameCount, outputs: outputs))
+        })
+        let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
+        let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
+
+        let stats: RenderStats
+        do {
+            stats = try loop.run(pool: pool, runners: sinks, cancellation: cancellation,
+                                 frame: { renderer.frame($0, buffer: $1) },
+                                 progress: { events(.progress(done: $0, total: plan.frameCount)) },
+                                 finishing: { events(.finishing) })
+        } catch let error as SlicevidError {
+            throw error
+        } catch is RenderCancelled {
+            if cancellation.signal == nil, let failure = renderer.failure { throw SlicevidError(failure) }
+            throw interrupted(cancellation)
+        } catch {
+            throw SlicevidError(.outputFailed, "\(error)")
+        }
+        return stats
+    }
+}

@@ -1,0 +1,96 @@
+// The folder an output goes in is created when it is missing (`-o frames/%05d.png`,
+// `out/{product}/{id}.mp4`), one level at a time and never through a symlink: each new level is
+// made with mkdirat in the level above, opened without following links, and only then is the
+// next one made inside it. Folders that already exist are the user's and are used as they are.
+
+import Foundation
+import Glibc
+
+/// Finds and creates the missing folders above an output.
+enum OutputFolder {
+    /// What creating an output's folder takes.
+    struct Plan: Equatable {
+        /// The deepest part of the path that exists (`.` for a relative path none of which does).
+        let existing: String
+        /// The folders to make inside it, outermost first; empty when the folder exists.
+        let missing: [String]
+    }
+
+    /// Finds which folders of `folder` exist and which are to be made.
+    /// - Parameter output: the `-o` value, which errors name.
+    /// - Throws: `SlicevidError(.outputBlocked)` when the folder cannot be made: something that
+    ///   is not a folder is in the way, a link leads nowhere, or the deepest existing folder
+    ///   is not writable.
+    static func plan(_ folder: String, for output: String) throws(SlicevidError) -> Plan {
+        let parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var existing = folder.hasPrefix("/") ? "/" : "."
+        func joined(_ base: String, _ name: String) -> String { base == "." ? name : base == "/" ? "/" + name : base + "/" + name }
+        for (index, part) in parts.enumerated() {
+            let path = joined(existing, part)
+            var info = stat()
+            if stat(path, &info) == 0 {
+                guard (info.st_mode & S_IFMT) == S_IFDIR else { throw blocked(output, folder, "\(path) is not a folder") }
+                existing = path
+                continue
+            }
+            let reason = errno
+            guard reason == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(reason)))") }
+            if lstat(path, &info) == 0 {
+                throw blocked(output, folder, "\(path) is a symlink to nothing; slicevid creates folders only where no link is")
+            }
+            if parts[index...].contains(where: { $0 == "." || $0 == ".." }) {
+                throw blocked(output, folder, "'.' or '..' after the missing folder \(path); write the path without them")
+            }
+            guard access(existing, W_OK) == 0 else { throw blocked(output, folder, "\(existing) is not writable") }
+            var missing: [String] = []
+            for name in parts[index...] { missing.append(joined(missing.last ?? existing, name)) }
+            return Plan(existing: existing, missing: missing)
+        }
+        return Plan(existing: existing, missing: [])
+    }
+
+    /// Creates the missing folders of `folder`.
+    /// - Returns: the folders this call made, outermost first (one that another process or
+    ///   job made meanwhile is used, not listed).
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the folder and why.
+    static func create(_ folder: String, for output: String) throws(SlicevidError) -> [String] {
+        try create(try plan(folder, for: output), folder: folder, for: output)
+    }
+
+    /// Makes the folders `plan` found missing. Between the plan and each mkdirat, another
+    /// process may have put something there: a folder is used, anything else (a link) refused.
+    static func create(_ plan: Plan, folder: String, for output: String) throws(SlicevidError) -> [String] {
+        guard !plan.missing.isEmpty else { return [] }
+        var level = open(plan.existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard level >= 0 else { throw blocked(output, folder, "\(plan.existing): \(String(cString: strerror(errno)))") }
+        defer { close(level) }
+        var made: [String] = []
+        for path in plan.missing {
+            let name = String(path.split(separator: "/").last ?? "")
+            if mkdirat(level, name, 0o777) == 0 {
+                made.append(path)
+            } else if errno != EEXIST {
+                throw blocked(output, folder, "\(path): \(String(cString: strerror(errno)))")
+            }
+            // Whatever is there now is entered only if it is a real folder, never a link.
+            let next = openat(level, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else {
+                let reason = errno == ELOOP || errno == ENOTDIR ? "appeared as something other than a folder" : String(cString: strerror(errno))
+                throw blocked(output, folder, "\(path) \(reason)")
+            }
+            close(level)
+            level = next
+        }
+        return made
+    }
+
+    /// Removes `folders` (innermost first) where they are still empty: what a failed run made
+    /// and nothing else filled.
+    static func removeEmpty(_ folders: [String]) {
+        for folder in folders.reversed() { rmdir(folder) }
+    }
+
+    private static func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {
+        SlicevidError(.outputBlocked, "-o \(output): cannot create folder \(folder): \(why)")
+    }
+}

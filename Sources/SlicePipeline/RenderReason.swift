@@ -1,0 +1,155 @@
+// Why a batch job renders: what differs between the fingerprint lines its sidecars recorded and
+// the ones this run computes — a still's bytes, a setting (from what to what), an encoder
+// setting, slicevid's version — or what happened to the output on disk. `batch --plan` lists
+// them; a run logs them as each job starts.
+
+import Foundation
+
+/// One reason a job's output is not up to date.
+package struct RenderReason: Sendable, Equatable, CustomStringConvertible {
+    /// What kind of change it is; the raw value is the JSON log's `kind`.
+    package enum Kind: String, Sendable {
+        /// Nothing is at the output and no sidecar: it was never rendered.
+        case newOutput = "new-output"
+        /// The sidecar is there, the output is not (or a frame of a sequence is not).
+        case outputMissing = "output-missing"
+        /// The output's size is not what its sidecar recorded.
+        case outputChanged = "output-changed"
+        /// A still's bytes (or the number of stills) changed.
+        case stillChanged = "still-changed"
+        /// A setting of the job (`field`, `from`, `to`) changed.
+        case settingChanged = "setting-changed"
+        /// An encoding setting of one output changed.
+        case outputSettingChanged = "output-setting-changed"
+        /// The sidecar was written by another slicevid version.
+        case versionChanged = "version-changed"
+        /// The sidecar records another fingerprint but not the lines that would say why.
+        case fingerprintChanged = "fingerprint-changed"
+        /// `--force` re-renders everything.
+        case forced
+    }
+
+    package var kind: Kind
+    /// The output it concerns; nil for the whole job (stills, settings, version).
+    package var output: String?
+    /// The setting (`crf`, `transition 1 duration`), or `still 2`.
+    package var field: String?
+    package var from: String?
+    package var to: String?
+    /// The sentence a log shows: `still 1 (stills/ocean.jpg) changed`, `crf 23 → 20`.
+    package var description: String
+
+    /// Why `output` must render, from its sidecar (`record`, nil when there is none) and the
+    /// fingerprint this run computed; empty when it is up to date.
+    /// - Parameters:
+    ///   - onDisk: whether the output is present with the size the sidecar records.
+    ///   - bytes: its size now, when present.
+    ///   - images: the job's still paths, to name a changed still.
+    static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
+                        images: [String]) -> [RenderReason] {
+        guard let record else {
+            return [RenderReason(kind: .newOutput, output: output, description: "new output \(output)")]
+        }
+        guard record.fingerprint == fingerprint.value else {
+            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images)
+        }
+        if onDisk { return [] }
+        guard let bytes else {
+            return [RenderReason(kind: .outputMissing, output: output, description: "\(output) is missing")]
+        }
+        return [RenderReason(kind: .outputChanged, output: output, from: String(record.bytes), to: String(bytes),
+                             description: "\(output) changed size (recorded \(record.bytes) bytes, now \(bytes))")]
+    }
+
+    /// The reasons as one line for a log: `; `-separated, a job's new outputs named together
+    /// (`new outputs /out/a.mp4, /out/a.webm`).
+    package static func sentence(_ reasons: [RenderReason]) -> String {
+        let new = reasons.filter { $0.kind == .newOutput }.compactMap(\.output)
+        var parts = reasons.filter { $0.kind != .newOutput }.map(\.description)
+        if new.count == 1 { parts.insert("new output \(new[0])", at: 0) }
+        if new.count > 1 { parts.insert("new outputs \(new.joined(separator: ", "))", at: 0) }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Fields of an output's line that follow from the others and the job's settings.
+    static let derivedFields: Set<String> = ["frames", "duration"]
+
+    /// What differs between two sets of fingerprint lines, each difference named.
+    static func changes(from old: [String], to new: [String], output: String, images: [String]) -> [RenderReason] {
+        guard !old.isEmpty else {
+            return [RenderReason(kind: .fingerprintChanged, output: output,
+                                 description: "\(output): its sidecar records another fingerprint (and not what made it)")]
+        }
+        func lines(_ prefix: String, in all: [String]) -> [String] { all.filter { $0.hasPrefix(prefix) } }
+        var reasons: [RenderReason] = []
+        if let was = old.first, let now = new.first, was != now {
+            reasons.append(RenderReason(kind: .versionChanged, field: "slicevid", from: was, to: now, description: "\(was) → \(now)"))
+        }
+        /// `stills: 2 → 3` when a job's count of stills or transitions changed; nil when not.
+        func count(_ field: String, _ was: [String], _ now: [String], kind: Kind) -> RenderReason? {
+            guard was.count != now.count else { return nil }
+            return RenderReason(kind: kind, field: field, from: String(was.count), to: String(now.count),
+                                description: "\(field): \(was.count) → \(now.count)")
+        }
+        let (oldImages, newImages) = (lines("image ", in: old), lines("image ", in: new))
+        if let changed = count("stills", oldImages, newImages, kind: .stillChanged) {
+            reasons.append(changed)
+        } else {
+            for (index, (was, now)) in zip(oldImages, newImages).enumerated() where was != now {
+                let path = index < images.count ? " (\(images[index]))" : ""
+                reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
+            }
+        }
+        let (oldPairs, newPairs) = (lines("transition ", in: old), lines("transition ", in: new))
+        if let changed = count("transitions", oldPairs, newPairs, kind: .settingChanged) {
+            reasons.append(changed)
+        } else {
+            for (index, (was, now)) in zip(oldPairs, newPairs).enumerated() where was != now {
+                let prefix = newPairs.count > 1 ? "transition \(index) " : ""
+                reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: prefix)
+            }
+        }
+        if let was = lines("output ", in: old).first, let now = lines("output ", in: new).first, was != now {
+            // Frames and length follow from the settings: worth naming only when nothing else explains them.
+            let changed = fieldChanges(was, now, kind: .outputSettingChanged, output: output, prefix: "")
+            let settings = changed.filter { !RenderReason.derivedFields.contains($0.field ?? "") }
+            reasons += reasons.isEmpty && settings.isEmpty ? changed : settings
+        }
+        if reasons.isEmpty {
+            reasons.append(RenderReason(kind: .fingerprintChanged, output: output, description: "\(output): fingerprint changed"))
+        }
+        return reasons
+    }
+
+    /// `field A → B` for each `key=value` that differs between two lines of the same kind.
+    private static func fieldChanges(_ old: String, _ new: String, kind: Kind, output: String?, prefix: String) -> [RenderReason] {
+        let (was, now) = (fields(of: old), fields(of: new))
+        var keys = was.map(\.key)
+        for (key, _) in now where !keys.contains(key) { keys.append(key) }
+        let wasValues = Dictionary(was, uniquingKeysWith: { first, _ in first })
+        let nowValues = Dictionary(now, uniquingKeysWith: { first, _ in first })
+        let suffix = output.map { " (\($0))" } ?? ""
+        return keys.compactMap { key in
+            let (from, to) = (wasValues[key], nowValues[key])
+            guard from != to else { return nil }
+            return RenderReason(kind: kind, output: output, field: prefix + key, from: from, to: to,
+                                description: "\(prefix)\(key) \(from ?? "unset") → \(to ?? "unset")\(suffix)")
+        }
+    }
+
+    /// The `key=value` pairs of a fingerprint line, in order, after its first two words
+    /// (`output mp4`, `transition 0`). Values may hold spaces (`spring(damping: 0.8, …)`): a
+    /// pair ends where the next word of the form `key=` begins.
+    static func fields(of line: String) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        for word in line.split(separator: " ", omittingEmptySubsequences: false).dropFirst(2) {
+            if let equals = word.firstIndex(of: "="), equals > word.startIndex,
+               word[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) {
+                pairs.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
+            } else if !pairs.isEmpty {
+                pairs[pairs.count - 1].value += " " + word
+            }
+        }
+        return pairs
+    }
+}

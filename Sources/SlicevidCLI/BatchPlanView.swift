@@ -1,0 +1,52 @@
+// `slicevid batch --plan`: one line per job saying what a run would do with it and why, then a
+// count; with --log-format json one object per job and one for the count.
+
+import SliceKit
+import SlicePipeline
+
+/// Prints a batch plan.
+enum BatchPlanView {
+    /// Prints `plans` and returns the exit code: 0 when every job is up to date or will render,
+    /// 1 when some are refused or will fail, 2 when all are.
+    static func print(_ plans: [JobPlan], manifest: String, log: LogWriter) -> ExitCode {
+        let blocked = plans.filter { plan in
+            if case .refused = plan.state { return true }
+            if case .willFail = plan.state { return true }
+            return false
+        }.count
+        func count(_ name: String) -> Int { plans.filter { $0.state.name == name }.count }
+        if log.format == .json {
+            for plan in plans {
+                var fields: [String: Any] = ["event": "job-plan", "manifest": manifest, "job": plan.id, "state": plan.state.name]
+                switch plan.state {
+                case .upToDate: break
+                case .willRender(let reasons):
+                    fields["reasons"] = reasons.map(BatchLog.json)
+                    fields["folders"] = plan.folders
+                case .refused(let why), .willFail(let why): fields["error"] = why
+                }
+                log.emit(fields)
+            }
+            log.emit(["event": "plan-finished", "manifest": manifest, "jobs": plans.count, "up-to-date": count("up-to-date"),
+                      "will-render": count("will-render"), "refused": count("refused"), "will-fail": count("will-fail")])
+        } else {
+            for plan in plans {
+                let what: String
+                switch plan.state {
+                case .upToDate: what = "up to date"
+                case .willRender(let reasons):
+                    let folders = plan.folders.isEmpty ? "" : " (creating \(plan.folders.joined(separator: ", ")))"
+                    what = "will render: \(RenderReason.sentence(reasons))\(folders)"
+                case .refused(let why): what = "refused: \(why)"
+                case .willFail(let why): what = "will fail: \(why)"
+                }
+                log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): \(what)\n")
+            }
+            let parts = [("up to date", count("up-to-date")), ("to render", count("will-render")), ("refused", count("refused")),
+                         ("will fail", count("will-fail"))].filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+            log.console.error("slicevid: \(manifest): \(plans.count) job\(plans.count == 1 ? "" : "s"): \(parts.isEmpty ? "none in this shard" : parts.joined(separator: ", "))\n")
+        }
+        if blocked == 0 { return .success }
+        return blocked == plans.count ? .allJobsFailed : .someJobsFailed
+    }
+}

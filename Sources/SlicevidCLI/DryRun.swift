@@ -1,0 +1,45 @@
+// `slicevid make --dry-run`: what each output would be, one line each (or one JSON object each
+// with --json), without rendering, in the words `probe` reads the written files back with.
+
+import SlicePipeline
+import SliceMedia
+
+/// Formats a make plan for stdout.
+enum DryRun {
+    /// One line per output, in request order: `PATH: key=value …`.
+    static func report(_ plan: MakePlan) -> [String] {
+        var outputs = plan.outputs.makeIterator()
+        var lines: [String] = []
+        for path in plan.paths {
+            guard path != OutputTarget.discard, let output = outputs.next() else {
+                lines.append("\(path): render only (frames=\(plan.clip.frameCount))\n")
+                continue
+            }
+            lines.append(FactsText.line(path, output.summary))
+        }
+        return lines
+    }
+
+    /// The line on stderr saying what would be rendered (and which folders made).
+    static func header(_ plan: MakePlan) -> String {
+        let clip = plan.clip
+        let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"
+        return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
+            + "in \(plan.renderLayout.rawValue)\(folders); nothing was written\n"
+    }
+
+    /// One JSON object per output, in request order: the facts `probe --json` gives for the
+    /// file once written, and the encoder with its settings (`null` renders nothing).
+    static func json(_ plan: MakePlan) -> [String] {
+        var outputs = plan.outputs.makeIterator()
+        return plan.paths.map { path in
+            guard path != OutputTarget.discard, let output = outputs.next() else {
+                return "{\"frames\":\(plan.clip.frameCount),\"path\":\"null\",\"render_only\":true}\n"
+            }
+            var extra: [String: Any] = ["encoder": output.encoder]
+            for (key, value) in output.settings { extra[key] = Int(value) ?? value as Any }
+            if let sheet = output.sheet { extra["sheet"] = sheet.description }
+            return FactsText.json(path, output.facts, extra: extra)
+        }
+    }
+}

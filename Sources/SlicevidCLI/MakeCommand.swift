@@ -1,0 +1,179 @@
+// `slicevid make`: one transition video from two stills (or the built-in demo cards).
+
+import Foundation
+import SliceKit
+import SliceMedia
+import SlicePipeline
+
+/// Renders one clip.
+struct MakeCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "make",
+        abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
+        usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
+        options: [
+            OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(StillDecoder.acceptedFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards."),
+            OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still."),
+            OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
+                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
+            OptionSpec("preset", value: "NAME|FILE", kind: .preset, help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
+        ] + SpecField.allCases.map { field in
+            OptionSpec(field.rawValue, value: MakeCommand.valueName(field), kind: MakeCommand.kind(field), help: MakeCommand.help(field))
+        } + OutputOption.allCases.map { option in
+            OptionSpec(option.rawValue, value: option.valueName, kind: MakeCommand.kind(option), help: MakeCommand.help(option))
+        } + [
+            OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
+            OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses."),
+            SharedOptions.jobs,
+            OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
+            LogFormat.option,
+            OptionSpec("quiet", short: "q", help: "Print nothing but errors, in every log format."),
+            SharedOptions.verbose,
+        ],
+        discussion: """
+        Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
+        1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
+        seed \(TransitionSpec.defaultSeed)). Frame i shows time i/fps; the last frame is the destination.
+        Three or more IMAGEs make a sequence: each image is held for --hold (the last for --end-hold), then
+        the transition to the next runs with its own strips (seeded from --seed and the pair's index).
+        Encoding flags (--codec … --poster-at) apply to every output that can use them; an output's own
+        options (-o clip.mp4:codec=hevc:crf=24) apply to it alone, override the flags, and must fit it.
+        Formats: .mp4 H.264 (or hevc), .webm VP9 (or av1), .mov ProRes 422 HQ (4444 with alpha),
+        .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png/.jpg/.webp poster (or storyboard with
+        sheet=CxR), dir/%05d.png sequence.
+        --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
+        \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing, .unavailable, .outputBlocked, .outputFailed,
+                             .interrupted, .terminated]))
+        """,
+        positionals: [.path])
+
+    private static func valueName(_ field: SpecField) -> String {
+        switch field {
+        case .size: "WxH"
+        case .fps: "RATE"
+        case .hold, .duration, .endHold, .stagger: "SECONDS"
+        case .slices: "N|Wpx"
+        case .motionBlur: "N"
+        case .direction: "AXIS"
+        case .travel: "MIN,MAX"
+        case .easing: "CURVE"
+        case .seed: "N"
+        case .background: "#RRGGBB"
+        case .fit: "MODE"
+        case .focus: "X,Y"
+        }
+    }
+
+    /// The words a shell can offer for a field's value; free text where any number goes.
+    private static func kind(_ field: SpecField) -> ValueKind {
+        switch field {
+        case .direction: .choices(StripDirection.allCases.map(\.rawValue))
+        case .fit: .choices(FitMode.allCases.map(\.rawValue))
+        case .easing: .choices(Easing.namedCurves.map(\.name))
+        case .background: .choices(["transparent"])
+        default: .text
+        }
+    }
+
+    /// The words a shell can offer for an encoding option's value.
+    private static func kind(_ option: OutputOption) -> ValueKind {
+        switch option {
+        // Codec names, and AV1's encoders, which also choose the encoder.
+        case .codec: .choices(VideoCodec.allCases.filter { $0 != .raw }.map(\.rawValue) + VideoCodec.av1.encoders)
+        case .encoderPreset: .choices(VideoCodec.speedNames)
+        default: .text
+        }
+    }
+
+    private static func help(_ field: SpecField) -> String {
+        let defaults = TransitionSpec()
+        return "\(field.accepted.prefix(1).uppercased() + field.accepted.dropFirst()) (default \(defaults.text(of: field)))."
+    }
+
+    private static func help(_ option: OutputOption) -> String {
+        switch option {
+        case .codec: "Codec instead of the container's default: hevc (.mp4, .mkv), av1 (.webm, .mkv), h264 or vp9 (.mkv); libsvtav1 or libaom-av1 choose AV1's encoder."
+        case .crf: "Constant quality, lower is better, on the codec's scale: H.264/HEVC 0–51 (default 18/22), VP9/AV1 0–63 (default 31/32)."
+        case .bitrate: "Target bits per second instead of a crf, e.g. 2500k or 4M."
+        case .encoderPreset: "Speed: ultrafast … placebo for every codec (default medium), or the encoder's own number: VP9 cpu-used 0–8, SVT-AV1 preset 0–13, libaom cpu-used 0–8."
+        case .pixFmt: "Pixel format, where the codec takes it: yuv420p (default for video), yuv420p10le, yuv422p10le, yuv444p, …"
+        case .gifFPS: "GIF frame rate, at most 50 (default 15, never above --fps)."
+        case .gifWidth: "GIF width in pixels (default 480, never wider than --size); the height keeps the aspect."
+        case .posterAt: "Time in seconds of a .png, .jpg or .webp poster (default: the last frame, the destination)."
+        case .sheet: "Make .png, .jpg and .webp outputs storyboards: COLUMNSxROWS frames evenly spaced over the clip, each labelled with its time (e.g. 4x2; per output: -o board.jpg:sheet=4x2)."
+        }
+    }
+
+    /// Turns parsed flags into a render request.
+    /// - Throws: `SlicevidError(.usage)` naming the flag.
+    static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
+        let preset = try arguments.value("preset").map { name throws(SlicevidError) in try PresetLibrary.load(name) }
+        var spec = preset?.spec ?? TransitionSpec()
+        for field in SpecField.allCases {
+            guard let text = arguments.value(field.rawValue) else { continue }
+            do {
+                try spec.set(field, to: text)
+            } catch {
+                throw SlicevidError(.usage, error.description)
+            }
+        }
+        var encoder = EncoderSettings()
+        for option in OutputOption.allCases {
+            guard let text = arguments.value(option.rawValue) else { continue }
+            do {
+                try encoder.set(option, to: text)
+            } catch {
+                throw SlicevidError(.usage, "--\(option.rawValue): \(error.message)")
+            }
+        }
+        let jobs = try SharedOptions.jobs(from: arguments)
+        var outputs = arguments.all("output")
+        if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
+        var request = MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
+                                  images: arguments.positionals, outputs: outputs,
+                                  encoder: encoder, force: arguments.has("force"), jobs: jobs)
+        request.verbose = arguments.has("verbose")
+        return request
+    }
+
+    let arguments: ParsedArguments
+    /// `--log-format`.
+    let format: LogFormat
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+        format = try LogFormat.parse(arguments)
+    }
+
+    func validate() throws(SlicevidError) {
+        if arguments.has("json") && !arguments.has("dry-run") {
+            throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
+        }
+    }
+
+    /// Runs the command.
+    func run() -> ExitCode {
+        let console = Console.shared
+        FFmpegLog.configure(verbose: arguments.has("verbose"))
+        let quiet = arguments.has("quiet")
+        let log = LogWriter(console: console, format: format, quiet: quiet)
+        do {
+            let request = try Self.request(from: arguments)
+            if arguments.has("dry-run") {
+                let plan = try MakeJob.plan(request)
+                if !quiet { console.error(DryRun.header(plan)) }
+                let lines = arguments.has("json") ? DryRun.json(plan) : DryRun.report(plan)
+                for line in lines { console.output(line) }
+                return .success
+            }
+            let cancellation = SignalTrap.install()
+            let progress = MakeLog(log)
+            let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }
+            progress.finished(report)
+            return .success
+        } catch {
+            log.error(error)
+            return ExitCode(error.category)
+        }
+    }
+}
