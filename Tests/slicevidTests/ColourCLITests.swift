@@ -128,6 +128,23 @@ struct ColourCLITests {
         }
     }
 
+    @Test("libheif is loaded for a HEIC and never for a run of PNGs (its start-up is not paid for nothing)")
+    func libheifOnlyWhenNeeded() throws {
+        try withScratchFolder { folder in
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/a.png")
+            try HEIFWriter.heic(ColourChart.image(), to: folder + "/b.heic")
+            // The dynamic loader names every library it opens when LD_DEBUG=files.
+            func loadsLibheif(_ to: String) throws -> Bool {
+                let result = try CLI.run(["make"] + tinyClip(["--size": "96x64", "--slices": "8"])
+                                         + ["--from", "a.png", "--to", to, "-o", "null"], in: folder, environment: ["LD_DEBUG": "files"])
+                try #require(result.status == 0, "\(result.status)")
+                return result.stderr.contains("file=libheif.so")
+            }
+            #expect(try !loadsLibheif("a.png"))
+            #expect(try loadsLibheif("b.heic"))
+        }
+    }
+
     @Test("a truncated HEIC is refused with 65, naming the file and libheif's reason")
     func damagedHEIC() throws {
         try withScratchFolder { folder in
