@@ -52,12 +52,19 @@ package final class RGBA16Image {
     /// `alpha` is set, else the picture is opaque.
     package convenience init(expanding image: RGBAImage, alpha: Bool) {
         self.init(width: image.width, height: image.height, hasAlpha: alpha)
-        let channels = alpha ? 4 : 3
+        expand(image, atRow: 0)
+    }
+
+    /// Writes `image` (as wide as this picture) × 257 into rows `top` onward: R, G, B, and A
+    /// if this picture has alpha.
+    package func expand(_ image: RGBAImage, atRow top: Int) {
+        precondition(image.width == width && top >= 0 && top + image.height <= height, "the rows must fit")
+        let channels = hasAlpha ? 4 : 3
         image.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<height {
+            for y in 0..<image.height {
                 let from = source.baseAddress! + 4 * width * y
                 for c in 0..<channels {
-                    let to = row(c, y)
+                    let to = row(c, top + y)
                     for x in 0..<width { to[x] = UInt16(from[4 &* x &+ c]) &* 257 }
                 }
             }

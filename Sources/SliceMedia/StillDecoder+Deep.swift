@@ -11,14 +11,26 @@ import SliceKit
 extension StillDecoder {
     /// `crop` (a view of the decoded picture) as a 16-bit picture of `width` × `height`: sRGB,
     /// and premultiplied with its colour capped at its alpha when `translucent`.
+    /// - Parameter bandRows: how many rows of an 8-bit RGB crop go through 8-bit RGBA at a time.
     static func deepScaled(_ crop: Frame, conversion: ColourConversion?, translucent: Bool, premultiplied: Bool,
-                           width: Int, height: Int, path: String) throws(MediaError) -> RGBA16Image {
+                           width: Int, height: Int, path: String, bandRows: Int = 256) throws(MediaError) -> RGBA16Image {
         let picture: RGBA16Image
         if crop.bitDepth <= 8 {
-            // At 8 bits Little CMS is exact to a level; its 16-bit path is resampled into a table.
-            var rgba = try convertToRGBA(crop, width: crop.width, height: crop.height, path: path)
-            conversion?.apply(to: &rgba)
-            picture = RGBA16Image(expanding: rgba, alpha: translucent)
+            picture = RGBA16Image(width: crop.width, height: crop.height, hasAlpha: translucent)
+            // RGB converts pixel by pixel, so it goes in bands and the 8-bit copy stays small (a
+            // 100-megapixel PNG would otherwise hold 400 MB more); Y'CbCr's chroma is interpolated
+            // across rows, so it goes whole.
+            let encoding = crop.scalerSource
+            let isRGB = encoding.color == .rgb && av_pix_fmt_desc_get(encoding.format).pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+            let band = isRGB ? max(1, bandRows) : crop.height
+            for top in stride(from: 0, to: crop.height, by: band) {
+                let rows = min(band, crop.height - top)
+                let part = try crop.cropped(to: PixelRect(x: 0, y: top, width: crop.width, height: rows), subject: path)
+                // At 8 bits Little CMS is exact to a level; its 16-bit path is resampled into a table.
+                var rgba = try convertToRGBA(part, width: part.width, height: rows, path: path)
+                conversion?.apply(to: &rgba)
+                picture.expand(rgba, atRow: top)
+            }
         } else {
             picture = RGBA16Image(width: crop.width, height: crop.height, hasAlpha: translucent)
             let encoding = crop.scalerSource

@@ -116,4 +116,21 @@ struct StillAlphaTests {
             #expect(a == b)
         }
     }
+
+    @Test("an RGB crop converted in bands of 7 rows gives the samples of one whole pass (P3 profile, translucent)")
+    func bandsAreExact() throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/disc.png"
+            try FixtureFiles.write(Self.disc(size: 50, colour: Self.teal), to: path, alpha: true, profile: TestProfiles.displayP3)
+            let still = try StillDecoder.decode(path: path, isCancelled: { false })
+            let conversion = try StillDecoder.conversion(for: still, path: path)
+            #expect(conversion != nil)
+            let whole = try StillDecoder.deepScaled(still.picture, conversion: conversion, translucent: true, premultiplied: false,
+                                                    width: 20, height: 20, path: path, bandRows: .max)
+            let banded = try StillDecoder.deepScaled(still.picture, conversion: conversion, translucent: true, premultiplied: false,
+                                                     width: 20, height: 20, path: path, bandRows: 7)
+            let same = (0..<4).allSatisfy { c in (0..<20).allSatisfy { y in (0..<20).allSatisfy { x in whole.row(c, y)[x] == banded.row(c, y)[x] } } }
+            #expect(same)
+        }
+    }
 }
