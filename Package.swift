@@ -14,13 +14,13 @@ let package = Package(
         .executable(name: "slicevid", targets: ["slicevid"]),
     ],
     targets: [
-        // C floor: FFmpeg's headers (and zlib's, to check a TIFF's deflated strips) plus shims
+        // C floor: FFmpeg's headers (libavfilter's for the audio bed) (and zlib's, to check a TIFF's deflated strips) plus shims
         // for the macros Swift cannot import.
         .systemLibrary(
             name: "CFFmpeg",
             path: "Sources/CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
+            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
         ),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),

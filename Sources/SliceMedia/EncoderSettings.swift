@@ -24,6 +24,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var posterTime: Double?
     /// A still output's storyboard grid, instead of one frame.
     public var sheet: Sheet?
+    /// The music bed's codec where the container takes more than one (`.mkv`: flac or opus).
+    public var audioCodec: AudioCodec?
+    /// Whether this output leaves the music bed out (`-o silent.mp4:audio=none`).
+    public var silent = false
 
     public init(crf: Int? = nil, preset: String? = nil, codec: CodecChoice? = nil, bitrate: Int? = nil,
                 pixelFormat: String? = nil, gifFrameRate: FrameRate? = nil, gifWidth: Int? = nil, posterTime: Double? = nil,
@@ -51,6 +55,7 @@ public struct EncoderSettings: Sendable, Equatable {
         case .gifWidth: gifWidth != nil
         case .posterAt: posterTime != nil
         case .sheet: sheet != nil
+        case .audioCodec: audioCodec != nil
         }
     }
 
@@ -70,6 +75,8 @@ public struct EncoderSettings: Sendable, Equatable {
         if let width = specific.gifWidth { merged.gifWidth = width }
         if let time = specific.posterTime { merged.posterTime = time }
         if let sheet = specific.sheet { merged.sheet = sheet }
+        if let codec = specific.audioCodec { merged.audioCodec = codec }
+        if specific.silent { merged.silent = true }
         return merged
     }
 }

@@ -101,18 +101,20 @@ public struct EncodingPlan: Sendable {
     /// The layout a render should be in to feed this output without loss.
     public let renderLayout: PixelLayout
     /// Run-wide options this output does not use, and why (`--crf`: "GIF has no crf").
-    public let ignored: [OutputOption: String]
+    public internal(set) var ignored: [OutputOption: String]
 
     /// Encoder options, set with `avcodec_open2`.
     let codecOptions: [(String, String)]
     /// Muxer options, set with `avformat_write_header`.
-    let muxerOptions: [(String, String)]
+    var muxerOptions: [(String, String)]
     /// A four-character code forced on the stream (`hvc1`, which Safari needs for HEVC).
     let codecTag: String?
     /// Time-base ticks per second when it is not the frame rate (GIF counts centiseconds).
     let ticksPerSecond: Int?
     /// A storyboard's grid; nil for every other output.
     public let sheet: Sheet?
+    /// The music bed's codec, when the output carries one (set by `carryingAudio`).
+    public internal(set) var audio: AudioCodec? = nil
     /// GIF palettes are chosen from the stills before rendering.
     public var needsPalette: Bool { codec == .gif }
 

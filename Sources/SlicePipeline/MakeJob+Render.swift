@@ -68,9 +68,14 @@ extension MakeJob {
                 throw SlicevidError(error)
             }
         }
+        // The bed is decoded, fitted and encoded before any encoder opens: a damaged song is
+        // refused with its one error line, and nothing is rendered.
+        let audio = try encodeAudio(request, planned: planned)
+        if cancellation.isCancelled { throw interrupted(cancellation) }
         let streams = targets.contains(where: \.isStream)
         let early = streams ? try firstStill() : nil
-        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background)
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background,
+                              audio: audio)
         let first: PlanarImage
         if let early { first = early } else { first = try firstStill() }
         let rest = Array(stills.dropFirst())

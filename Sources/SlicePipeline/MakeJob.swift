@@ -22,6 +22,8 @@ public struct MakeRequest: Sendable {
     public var outputs: [String]
     /// Run-wide encoding settings; each output uses those that fit it.
     public var encoder: EncoderSettings
+    /// The music bed (no file: silent video).
+    public var audio = AudioSettings()
     /// Replace (or, past a sequence's new end, delete) whatever is at the output paths.
     public var force: Bool
     /// What each output may replace when `force` is off, by output path; an output not listed
@@ -50,7 +52,7 @@ public struct MakeRequest: Sendable {
 
     public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
                 images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
-                encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
+                encoder: EncoderSettings = EncoderSettings(), audio: AudioSettings = AudioSettings(), force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int? = nil) {
         self.spec = spec
         self.from = from
@@ -59,6 +61,7 @@ public struct MakeRequest: Sendable {
         self.sequence = sequence
         self.outputs = outputs
         self.encoder = encoder
+        self.audio = audio
         self.force = force
         self.jobs = jobs
         self.window = window

@@ -1,0 +1,62 @@
+// The music bed of a make: checked with the other inputs when the request is planned (the file
+// opens, has the stream, the start is inside the song), then decoded, fitted and encoded once
+// per codec before rendering. Outputs that cannot carry audio are told apart by their plans.
+
+import SliceKit
+import SliceMedia
+
+/// The bed's file as `--dry-run` and `probe` describe it.
+public struct AudioFacts: Sendable, Equatable {
+    public var path: String
+    public var stream: Int
+    public var codecName: String
+    public var sampleRate: Int
+    public var channels: Int
+    /// Seconds the file declares; nil when it does not say.
+    public var duration: Double?
+}
+
+extension MakeJob {
+    /// Opens the bed's file and checks the settings against it, when an output carries audio.
+    /// - Throws: `SlicevidError`: 66 missing, 65 not audio or no such stream (naming the file),
+    ///   69 no decoder, 64 for a start past the song's end or two level settings.
+    static func checkAudio(_ request: MakeRequest, plans: [EncodingPlan]) throws(SlicevidError) -> AudioFacts? {
+        let settings = request.audio
+        guard let file = settings.file else { return nil }
+        if settings.loudness != nil && settings.volume != nil {
+            throw SlicevidError(.usage, "--loudness and --volume both set the bed's level; give one")
+        }
+        guard plans.contains(where: { $0.audio != nil }) else { return nil }
+        let source: AudioSource
+        do {
+            source = try AudioSource(path: file, stream: settings.stream)
+        } catch {
+            throw SlicevidError(error)
+        }
+        if let duration = source.declaredDuration, settings.start >= duration {
+            throw SlicevidError(.usage, "--audio-start \(settings.start.formatted()) is past the end of \(file) (\(duration.formatted()) s)")
+        }
+        return AudioFacts(path: file, stream: source.streamIndex, codecName: source.codecName, sampleRate: source.sampleRate,
+                          channels: source.channels, duration: source.declaredDuration)
+    }
+
+    /// The bed encoded for every codec the outputs carry.
+    /// - Throws: `SlicevidError` from the file (65/66/69) or an encoder.
+    static func encodeAudio(_ request: MakeRequest, planned: MakePlan) throws(SlicevidError) -> [AudioCodec: AudioTrack] {
+        let codecs = planned.outputs.compactMap(\.audio)
+        guard planned.audio != nil, !codecs.isEmpty else { return [:] }
+        do {
+            return try AudioTrack.make(request.audio, frames: planned.clip.frameCount, rate: planned.clip.frameRate, codecs: codecs)
+        } catch {
+            throw SlicevidError(error)
+        }
+    }
+}
+
+extension Double {
+    /// `2`, `0.5`, `596.21`: seconds as people write them, at most three decimals.
+    fileprivate func formatted() -> String {
+        let rounded = (self * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
