@@ -68,7 +68,8 @@ public final class AudioSource {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             throw MediaError(.unavailable, subject: path, message: "this libavcodec has no decoder for its \(name) audio")
         }
-        codecName = String(cString: codec.pointee.name)
+        // The codec's name (`mp3`), not the decoder's (`mp3float`): the words probe uses.
+        codecName = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? String(cString: codec.pointee.name)
         decoder = try CodecContext(codec: codec, subject: path)
         try check(avcodec_parameters_to_context(decoder.pointer, parameters), "avcodec_parameters_to_context",
                   kind: .inputInvalid, subject: path)

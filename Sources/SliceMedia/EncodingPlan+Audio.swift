@@ -34,10 +34,9 @@ extension EncodingPlan {
         return plan
     }
 
-    /// The music bed's facts as `key=value` pairs, for `--dry-run` and the fingerprint.
+    /// How the bed is encoded, beyond what `probe` reads back, for `--dry-run` and the fingerprint.
     public var audioSettings: [(key: String, value: String)] {
         guard let audio else { return [] }
-        return [("audio", audio.rawValue), ("audio_bitrate", audio.bitrate.map { Quality.bitrate($0).description } ?? "lossless"),
-                ("audio_rate", String(AudioBed.sampleRate)), ("audio_channels", "2")]
+        return [("audio_encoder", audio.encoder), ("audio_bitrate", audio.bitrate.map { Quality.bitrate($0).description } ?? "lossless")]
     }
 }

@@ -181,6 +181,7 @@ public struct EncodingPlan: Sendable {
     /// speed settings among them.
     public var summary: [(key: String, value: String)] {
         facts.pairs(afterCodec: [("encoder", encoder)], beforeColors: (sheet.map { [("sheet", $0.description)] } ?? []) + settings)
+            + audioSettings
     }
 
     /// The quality and speed settings the encoder is given, as `key=value` pairs.

@@ -164,7 +164,7 @@ public enum BatchRun {
                 case .createdFolder(let folder): events(.folderCreated(id: job.id, position: position, count: count, path: folder))
                 case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
-                case .started: break
+                case .started, .withoutAudio: break
                 }
             }
             journal.update(at: index) { $0.clipSeconds = report.clipSeconds }

@@ -9,7 +9,8 @@ import SliceMedia
 ///
 /// Lines, in order: `slicevid VERSION`; `image K SHA256` for each still's bytes (its path does
 /// not matter, its content and position do); `transition K field=value …` with every spec field
-/// of each transition in `SpecField` order and text form; and, for one output,
+/// of each transition in `SpecField` order and text form; `audio SHA256 stream=… start=… …` for a
+/// music bed (its bytes and every setting, not its path); and, for one output,
 /// `output FORMAT canvas=LAYOUT` plus its plan as `make --dry-run` prints it (codec, encoder,
 /// pixel format, size, frames, quality, speed, …). The lines are kept in the sidecar so a user
 /// can see what a fingerprint covers.
@@ -22,9 +23,13 @@ public struct Fingerprint: Sendable, Equatable {
     ///   - sequence: the job's resolved transitions.
     ///   - imageHashes: SHA-256 (hex) of each still's bytes, in order.
     ///   - version: the slicevid version, so an upgrade re-renders.
-    public init(sequence: SequenceSpec, imageHashes: [String], version: String) {
+    ///   - audio: the music bed's settings and SHA-256 (hex) of its file's bytes, when it has one.
+    public init(sequence: SequenceSpec, imageHashes: [String], version: String, audio: (settings: AudioSettings, hash: String)? = nil) {
         var lines = ["slicevid \(version)"]
         lines += imageHashes.enumerated().map { "image \($0) \($1)" }
+        if let audio {
+            lines.append((["audio \(audio.hash)"] + audio.settings.pairs.map { "\($0.key)=\($0.value)" }).joined(separator: " "))
+        }
         for (pair, segment) in sequence.segments.enumerated() {
             let fields = SpecField.allCases.map { "\($0.rawValue)=\(segment.text(of: $0))" }
             lines.append("transition \(pair) " + fields.joined(separator: " "))

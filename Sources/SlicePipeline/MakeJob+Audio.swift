@@ -14,6 +14,8 @@ public struct AudioFacts: Sendable, Equatable {
     public var channels: Int
     /// Seconds the file declares; nil when it does not say.
     public var duration: Double?
+    /// The integrated loudness the bed is normalised to, if any.
+    public var loudness: Double?
 }
 
 extension MakeJob {
@@ -34,10 +36,10 @@ extension MakeJob {
             throw SlicevidError(error)
         }
         if let duration = source.declaredDuration, settings.start >= duration {
-            throw SlicevidError(.usage, "--audio-start \(settings.start.formatted()) is past the end of \(file) (\(duration.formatted()) s)")
+            throw SlicevidError(.usage, "--audio-start \(settings.start.plainSeconds) is past the end of \(file) (\(duration.plainSeconds) s)")
         }
         return AudioFacts(path: file, stream: source.streamIndex, codecName: source.codecName, sampleRate: source.sampleRate,
-                          channels: source.channels, duration: source.declaredDuration)
+                          channels: source.channels, duration: source.declaredDuration, loudness: settings.loudness)
     }
 
     /// The bed encoded for every codec the outputs carry.
@@ -53,9 +55,19 @@ extension MakeJob {
     }
 }
 
+extension MakePlan {
+    /// The outputs that leave the bed out because they cannot carry audio (not those given
+    /// `audio=none`, which asked for it).
+    var silentPaths: [String] {
+        paths.filter { path in
+            path == OutputTarget.discard || outputs.contains { $0.path == path && AudioCodec.carried(by: $0.format).isEmpty }
+        }
+    }
+}
+
 extension Double {
     /// `2`, `0.5`, `596.21`: seconds as people write them, at most three decimals.
-    fileprivate func formatted() -> String {
+    public var plainSeconds: String {
         let rounded = (self * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

@@ -83,10 +83,12 @@ extension MakeJob {
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
         let outputs = planned.paths
+        let silent = request.audio.file == nil ? [] : planned.silentPaths
         let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, cancellation: cancellation,
                                         onStillsReady: {
             for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
             events(.started(frames: plan.frameCount, outputs: outputs))
+            if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
         })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
