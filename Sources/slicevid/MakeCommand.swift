@@ -45,7 +45,9 @@ struct MakeCommand {
         .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png/.jpg/.webp poster (or storyboard with
         sheet=CxR), dir/%05d.png sequence.
         --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
-        Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
+        --audio FILE puts a music bed under .mp4/.mov (AAC-LC 192 kb/s), .webm (Opus 128 kb/s) and .mkv (FLAC, or
+        audio-codec=opus): 48 kHz stereo, exactly as long as the clip; .gif, stills, sequences and y4m carry none.
+        Exit codes: 0 ok, 64 usage, 65 input not an image (or damaged audio, or no audio stream), 66 input missing, 69 encoder missing,
         73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
         """,
         positionals: [.path])
