@@ -122,8 +122,12 @@ final class AudioGraph {
     }
 
     /// Passes `frames` (kept by the caller) through the graph and returns everything it gives.
-    /// - Parameter each: sees every output frame in order, before it is kept.
-    func run(_ frames: [Frame], each: (Frame) throws(MediaError) -> Void = { _ in }) throws(MediaError) -> [Frame] {
+    /// - Parameters:
+    ///   - keep: whether to return the output frames; a caller that only looks at them in
+    ///     `each` (a measurement, an encoder) does not hold a second copy of the audio.
+    ///   - each: sees every output frame in order, before it is kept.
+    @discardableResult
+    func run(_ frames: [Frame], keep: Bool = true, each: (Frame) throws(MediaError) -> Void = { _ in }) throws(MediaError) -> [Frame] {
         var output: [Frame] = []
         var next = frames.makeIterator()
         var ended = false
@@ -132,7 +136,7 @@ final class AudioGraph {
             switch try pull(into: frame) {
             case .ready:
                 try each(frame)
-                output.append(frame)
+                if keep { output.append(frame) }
             case .needsInput:
                 guard !ended else { return output }
                 if let input = next.next() { try feed(input) } else { try feed(nil); ended = true }

@@ -22,6 +22,9 @@ public final class AudioTrack: @unchecked Sendable {
     let packets: [Packet]
     /// Samples the decoder drops first (the encoder's priming: AAC 1024, Opus 312).
     let initialPadding: Int
+    /// The longest clip (in seconds) a bed is made for: the bed's samples are held in memory
+    /// (23 MB a minute, up to three copies while its level is set), so ten minutes stays under 700 MB.
+    public static let longestClip = 600.0
     /// The packets' time base.
     static let timeBase = AVRational(num: 1, den: Int32(AudioBed.sampleRate))
 
@@ -96,7 +99,7 @@ public final class AudioTrack: @unchecked Sendable {
                 packets.append(packet)
             }
         }
-        _ = try framing.run(frames) { frame throws(MediaError) in
+        try framing.run(frames, keep: false) { frame throws(MediaError) in
             frame.pointer.pointee.pts = position
             position += Int64(frame.pointer.pointee.nb_samples)
             try context.sendFrame(frame)

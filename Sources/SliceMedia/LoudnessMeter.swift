@@ -28,7 +28,7 @@ public enum LoudnessMeter {
         let graph = try AudioGraph(description: "ebur128=peak=true:metadata=1", input: AudioGraph.Input(of: first), subject: subject)
         var integrated = -Double.infinity
         var peak = 0.0
-        _ = try graph.run(frames) { frame in
+        try graph.run(frames, keep: false) { frame in
             let metadata = frame.pointer.pointee.metadata
             if let value = Self.value(metadata, "lavfi.r128.I") { integrated = value }
             // The peaks are linear; each channel has its own key.

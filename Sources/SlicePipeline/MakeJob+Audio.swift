@@ -29,6 +29,10 @@ extension MakeJob {
             throw SlicevidError(.usage, "--loudness and --volume both set the bed's level; give one")
         }
         guard plans.contains(where: { $0.audio != nil }) else { return nil }
+        let seconds = Double(plans[0].selection.renderFrames) / plans[0].selection.renderRate.value
+        guard seconds <= AudioTrack.longestClip else {
+            throw SlicevidError(.usage, "--audio: the clip lasts \(seconds.plainSeconds) s; a music bed is made for clips of up to \(Int(AudioTrack.longestClip)) s (10 minutes)")
+        }
         let source: AudioSource
         do {
             source = try AudioSource(path: file, stream: settings.stream)
