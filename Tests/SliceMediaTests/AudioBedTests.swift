@@ -111,6 +111,12 @@ struct AudioBedTests {
                     #expect(abs(click - want) <= 2, "\(kind) → \(output): click at \(click), expected \(want)")
                 }
             }
+            // Through the limiter too (a gain that would push the clicks over the ceiling): its
+            // look-ahead must not make the bed late.
+            settings.volume = 12
+            try BedClip.write(dir + "/limited.mkv", settings: settings)
+            let limited = AudioFixture.clicks(in: try AudioFixture.decode(dir + "/limited.mkv").samples[0], threshold: 0.15)
+            #expect(limited.count == 3 && zip(limited, [0, 24_000, 48_000]).allSatisfy { abs($0 - $1) <= 2 }, "\(kind), limited: \(limited)")
         }
     }
 

@@ -17,9 +17,9 @@ struct AudioSourceTests {
     }
 
     /// How building a bed from `path` (or opening `stream` of it) was refused; nil if it was not.
-    private func refusal(_ path: String, stream: Int? = nil) -> (MediaError.Kind, String)? {
+    private func refusal(_ path: String, stream: Int? = nil, loop: Bool = true) -> (MediaError.Kind, String)? {
         do {
-            if let stream { _ = try AudioSource(path: path, stream: stream) } else { try bed(path) }
+            if let stream { _ = try AudioSource(path: path, stream: stream) } else { try bed(path, loop: loop) }
             return nil
         } catch {
             return (error.kind, error.description)
@@ -70,18 +70,24 @@ struct AudioSourceTests {
         try withTemporaryDirectory { dir in
             let path = dir + "/" + name
             let rate = name.hasSuffix(".opus") ? 48_000 : 44_100
-            try AudioFixture.write(path, rate: rate, seconds: 4) { i, c in
+            // Damage inside the part of a long song the bed uses is found without reading on to
+            // the end (no loop: decoding stops a second past the bed); a truncated file is found
+            // at its end, which a looping bed reads to.
+            let truncated = name.hasPrefix("truncated")
+            try AudioFixture.write(path, rate: rate, seconds: truncated ? 4 : 12) { i, c in
                 0.3 * sin(Float(i) * (c == 0 ? 0.021 : 0.034)) + 0.05 * sin(Float(i) * 0.0007)
             }
             // The undamaged file is a good song.
-            try bed(path)
+            try bed(path, loop: truncated)
             switch name {
-            case "flipped.mp3", "flipped.flac", "pages.opus": try damage(path, at: 0.5, bytes: 40)
-            case "zeroed.mp3": try damage(path, at: 0.5, bytes: 2_000, fill: 0)
+            // An MP3 frame is 627 bytes here: a thousand flipped bytes break at least one header.
+            case "flipped.mp3": try damage(path, at: 0.1, bytes: 1_000)
+            case "flipped.flac", "pages.opus": try damage(path, at: 0.1, bytes: 40)
+            case "zeroed.mp3": try damage(path, at: 0.1, bytes: 2_000, fill: 0)
             case "truncated.mp3": try truncate(path, to: 0.6)
             default: try truncate(path, to: 0.6, plus: 1)
             }
-            let refused = refusal(path)
+            let refused = refusal(path, loop: truncated)
             #expect(refused?.0 == .inputInvalid, "\(name): \(String(describing: refused))")
             #expect(refused?.1.hasPrefix(path) == true, "\(name): \(String(describing: refused))")
         }
