@@ -54,7 +54,8 @@ final class AudioBed {
 
         var graph: AudioGraph?
         var frames: [Frame] = []
-        // Without a loop, decoding stops a second past the last sample the bed can use.
+        // Decoding stops a second past the last sample the bed can use: a song that reaches it
+        // never loops (aloop keeps its first `n` samples), so the rest is never needed.
         let needed = start + Int64((Double(n) * Double(source.sampleRate) / Double(sampleRate)).rounded(.up)) + Int64(source.sampleRate)
         func drain(_ graph: AudioGraph) throws(MediaError) {
             while true {
@@ -67,7 +68,7 @@ final class AudioBed {
             if graph == nil { graph = try AudioGraph(description: description, input: AudioGraph.Input(of: frame), subject: source.path) }
             try graph!.feed(frame)
             try drain(graph!)
-            return settings.loop || frame.pointer.pointee.pts + Int64(frame.pointer.pointee.nb_samples) < needed
+            return frame.pointer.pointee.pts + Int64(frame.pointer.pointee.nb_samples) < needed
         }
         // A song with no samples at all still gives a bed: silence.
         let last: AudioGraph
@@ -78,11 +79,15 @@ final class AudioBed {
         try last.feed(nil)
         try drain(last)
         restamp(frames)
-        guard settings.loudness != nil || settings.volume != nil else {
-            return AudioBed(frames: frames, sampleCount: n, loudness: nil)
-        }
-        let (levelled, measured) = try level(frames, settings: settings, sampleCount: n, subject: source.path)
-        return AudioBed(frames: levelled, sampleCount: n, loudness: measured)
+        return AudioBed(frames: frames, sampleCount: n, loudness: nil)
+    }
+
+    /// The bed brought to its level (`--volume` or `--loudness`), or itself when none was asked for.
+    /// - Throws: `MediaError(.output)` if a graph fails.
+    func levelled(_ settings: AudioSettings, subject: String) throws(MediaError) -> AudioBed {
+        guard settings.loudness != nil || settings.volume != nil else { return self }
+        let (levelled, measured) = try Self.level(frames, settings: settings, sampleCount: sampleCount, subject: subject)
+        return AudioBed(frames: levelled, sampleCount: sampleCount, loudness: measured)
     }
 
     /// Applies `--volume` (a plain gain) or `--loudness` (measure, gain, re-measure: at most four

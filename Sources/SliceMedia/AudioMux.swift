@@ -33,8 +33,11 @@ final class AudioMux {
     /// rest when `dts` is nil.
     /// - Throws: `MediaError(.output)` when writing fails.
     func write(upTo dts: Int64?, in timeBase: AVRational) throws(MediaError) {
-        while next < track.packets.count {
-            let source = track.packets[next].pointer
+        // Waits, the first time, for the bed's job: it runs while the first frames render and
+        // encode (x264 holds its first packet back for its look-ahead).
+        let packets = try track.packets()
+        while next < packets.count {
+            let source = packets[next].pointer
             if let dts, av_compare_ts(source.pointee.dts + shift, AudioTrack.timeBase, dts, timeBase) > 0 { return }
             let packet = try Packet(subject: muxer.subject)
             try check(av_packet_ref(packet.pointer, source), "av_packet_ref", subject: muxer.subject)

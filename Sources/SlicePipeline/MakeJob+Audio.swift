@@ -46,16 +46,26 @@ extension MakeJob {
                           channels: source.channels, duration: source.declaredDuration, loudness: settings.loudness)
     }
 
-    /// The bed encoded for every codec the outputs carry.
+    /// The bed for every codec the outputs carry: decoded and fitted now, so a bad song is
+    /// refused before rendering; levelled and encoded on a thread of its own while the clip
+    /// renders (the outputs wait for its packets when they first need them).
     /// - Throws: `SlicevidError` from the file (65/66/69) or an encoder.
     static func encodeAudio(_ request: MakeRequest, planned: MakePlan) throws(SlicevidError) -> [AudioCodec: AudioTrack] {
         let codecs = planned.outputs.compactMap(\.audio)
         guard planned.audio != nil, !codecs.isEmpty else { return [:] }
+        let prepared: (tracks: [AudioCodec: AudioTrack], job: AudioBedJob)
         do {
-            return try AudioTrack.make(request.audio, frames: planned.clip.frameCount, rate: planned.clip.frameRate, codecs: codecs)
+            prepared = try AudioTrack.prepare(request.audio, frames: planned.clip.frameCount, rate: planned.clip.frameRate, codecs: codecs)
         } catch {
             throw SlicevidError(error)
         }
+        // A SinkThread, like the encoders': the default floating-point environment, whatever
+        // thread started the run.
+        let thread = SinkThread(name: "slicevid.audio")
+        let job = prepared.job
+        thread.async { job.run() }
+        thread.stop(wait: false)
+        return prepared.tracks
     }
 }
 

@@ -70,9 +70,9 @@ struct AudioSourceTests {
         try withTemporaryDirectory { dir in
             let path = dir + "/" + name
             let rate = name.hasSuffix(".opus") ? 48_000 : 44_100
-            // Damage inside the part of a long song the bed uses is found without reading on to
-            // the end (no loop: decoding stops a second past the bed); a truncated file is found
-            // at its end, which a looping bed reads to.
+            // Damage inside the part of a 12 s song the bed uses is found without reading on to
+            // the end (decoding stops a second past the bed); a truncated 4 s song is found at
+            // its end, which comes before the bed is full.
             let truncated = name.hasPrefix("truncated")
             try AudioFixture.write(path, rate: rate, seconds: truncated ? 4 : 12) { i, c in
                 0.3 * sin(Float(i) * (c == 0 ? 0.021 : 0.034)) + 0.05 * sin(Float(i) * 0.0007)
