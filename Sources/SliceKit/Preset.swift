@@ -10,7 +10,7 @@ public struct Preset: Sendable, Equatable {
     /// The music bed's settings (never its file: a preset is a look, not a song).
     public var audio: AudioSettings
 
-    public init(name: String, summary: String, spec: TransitionSpec, audio: AudioSettings = AudioSettings()) {
+    package init(name: String, summary: String, spec: TransitionSpec, audio: AudioSettings = AudioSettings()) {
         self.name = name
         self.summary = summary
         self.spec = spec
@@ -22,6 +22,6 @@ public struct Preset: Sendable, Equatable {
 /// naming the file and field.
 public struct PresetError: Error, Equatable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -2,7 +2,7 @@
 // FLAC (or Opus) in Matroska. Always 48 kHz stereo.
 
 /// A codec for the music bed.
-public enum AudioCodec: String, Sendable, CaseIterable {
+package enum AudioCodec: String, Sendable, CaseIterable {
     case aac, opus, flac
 
     /// The libavcodec encoder.
@@ -15,7 +15,7 @@ public enum AudioCodec: String, Sendable, CaseIterable {
     }
 
     /// Bits per second (nil for lossless FLAC).
-    public var bitrate: Int? {
+    package var bitrate: Int? {
         switch self {
         case .aac: 192_000
         case .opus: 128_000
@@ -30,7 +30,7 @@ public enum AudioCodec: String, Sendable, CaseIterable {
     }
 
     /// What `--dry-run` and errors call it.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .aac: "AAC-LC"
         case .opus: "Opus"
@@ -39,7 +39,7 @@ public enum AudioCodec: String, Sendable, CaseIterable {
     }
 
     /// The codecs a container carries, its default first; empty for outputs with no audio.
-    public static func carried(by format: OutputFormat) -> [AudioCodec] {
+    package static func carried(by format: OutputFormat) -> [AudioCodec] {
         switch format {
         case .mp4, .mov: [.aac]
         case .webm: [.opus]

@@ -8,17 +8,17 @@ import CFFmpeg
 /// One audio stream of a file, ready to decode.
 ///
 /// Not thread-safe: the bed is built on one thread, before rendering.
-public final class AudioSource {
+package final class AudioSource {
     /// The file, as given.
-    public let path: String
+    package let path: String
     /// The container stream index decoded.
-    public let streamIndex: Int
+    package let streamIndex: Int
     /// The codec's short name (`mp3`, `aac`, `flac`, …).
-    public let codecName: String
-    public let sampleRate: Int
-    public let channels: Int
+    package let codecName: String
+    package let sampleRate: Int
+    package let channels: Int
     /// Seconds the container says the stream lasts; nil when it does not say.
-    public let declaredDuration: Double?
+    package let declaredDuration: Double?
     private let demuxer: Demuxer
     private let decoder: CodecContext
     private let stream: UnsafeMutablePointer<AVStream>
@@ -34,7 +34,7 @@ public final class AudioSource {
     /// - Throws: `MediaError`: `.inputMissing` (66) when the file cannot be opened, `.inputInvalid`
     ///   (65) when it is not audio FFmpeg reads or has no such audio stream, `.unavailable` (69)
     ///   when this libavcodec has no decoder for it.
-    public init(path: String, stream wanted: Int? = nil) throws(MediaError) {
+    package init(path: String, stream wanted: Int? = nil) throws(MediaError) {
         self.path = path
         let file = try InputFile(path: path)
         do {

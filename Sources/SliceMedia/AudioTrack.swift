@@ -14,10 +14,10 @@ import SliceKit
 /// are written once, by the job, before it leaves `done`, and read only after waiting on `done`;
 /// outputs on other threads only take new references to them (`av_packet_ref`, whose buffer
 /// counts are atomic), never modifying them.
-public final class AudioTrack: @unchecked Sendable {
-    public let codec: AudioCodec
+package final class AudioTrack: @unchecked Sendable {
+    package let codec: AudioCodec
     /// Samples the track plays (the clip's length at 48 kHz).
-    public let sampleCount: Int
+    package let sampleCount: Int
     let parameters: UnsafeMutablePointer<AVCodecParameters>
     /// Samples the decoder drops first (the encoder's priming: AAC 1024, Opus 312).
     let initialPadding: Int
@@ -27,7 +27,7 @@ public final class AudioTrack: @unchecked Sendable {
     private let done = DispatchGroup()
     /// The longest clip (in seconds) a bed is made for: the bed's samples are held in memory
     /// (23 MB a minute, up to three copies while its level is set), so ten minutes stays under 700 MB.
-    public static let longestClip = 600.0
+    package static let longestClip = 600.0
     /// The packets' time base.
     static let timeBase = AVRational(num: 1, den: Int32(AudioBed.sampleRate))
 
@@ -41,7 +41,7 @@ public final class AudioTrack: @unchecked Sendable {
     /// - Returns: one track per codec asked for, and the job that fills them.
     /// - Throws: `MediaError` (`.inputMissing`, `.inputInvalid` naming the file; `.unavailable`
     ///   when an encoder is missing).
-    public static func prepare(_ settings: AudioSettings, frames: Int, rate: FrameRate,
+    package static func prepare(_ settings: AudioSettings, frames: Int, rate: FrameRate,
                                codecs: [AudioCodec]) throws(MediaError) -> (tracks: [AudioCodec: AudioTrack], job: AudioBedJob) {
         guard let file = settings.file, !codecs.isEmpty else { return ([:], AudioBedJob { }) }
         let source = try AudioSource(path: file, stream: settings.stream)
@@ -59,7 +59,7 @@ public final class AudioTrack: @unchecked Sendable {
     }
 
     /// `prepare` and its job at once, on this thread (tests, one-off files).
-    public static func make(_ settings: AudioSettings, frames: Int, rate: FrameRate,
+    package static func make(_ settings: AudioSettings, frames: Int, rate: FrameRate,
                             codecs: [AudioCodec]) throws(MediaError) -> [AudioCodec: AudioTrack] {
         let (tracks, job) = try prepare(settings, frames: frames, rate: rate, codecs: codecs)
         job.run()
@@ -160,11 +160,11 @@ public final class AudioTrack: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: it only holds its work, which touches the bed and the tracks it was
 /// made for and nothing else, and is run once.
-public final class AudioBedJob: @unchecked Sendable {
+package final class AudioBedJob: @unchecked Sendable {
     private let work: () -> Void
 
     init(_ work: @escaping () -> Void) { self.work = work }
 
     /// Levels and encodes; the tracks' packets (or the error) are ready when this returns.
-    public func run() { work() }
+    package func run() { work() }
 }

@@ -7,7 +7,7 @@ extension EncodingPlan {
     ///   - own, runWide: the output's own settings and the run's (`audio-codec`, `audio=none`).
     /// - Throws: `PlanError(.usage)` for an `audio-codec` the container does not carry, given
     ///   to this output itself.
-    public func carryingAudio(own: EncoderSettings, runWide: EncoderSettings) throws(PlanError) -> EncodingPlan {
+    package func carryingAudio(own: EncoderSettings, runWide: EncoderSettings) throws(PlanError) -> EncodingPlan {
         var plan = self
         let carried = AudioCodec.carried(by: format)
         let asked = own.audioCodec ?? runWide.audioCodec
@@ -35,7 +35,7 @@ extension EncodingPlan {
     }
 
     /// How the bed is encoded, beyond what `probe` reads back, for `--dry-run` and the fingerprint.
-    public var audioSettings: [(key: String, value: String)] {
+    package var audioSettings: [(key: String, value: String)] {
         guard let audio else { return [] }
         return [("audio_encoder", audio.encoder), ("audio_bitrate", audio.bitrate.map { Quality.bitrate($0).description } ?? "lossless")]
     }

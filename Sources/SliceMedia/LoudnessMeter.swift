@@ -6,18 +6,18 @@ import CFFmpeg
 import Foundation
 
 /// What ebur128 measured over a whole stretch of audio.
-public struct Loudness: Sendable, Equatable {
+package struct Loudness: Sendable, Equatable {
     /// Integrated loudness in LUFS (-70 or lower for silence).
-    public var integrated: Double
+    package var integrated: Double
     /// The highest true peak of any channel, in dBTP (-inf for silence).
-    public var truePeak: Double
+    package var truePeak: Double
 }
 
 /// Measures decoded audio.
-public enum LoudnessMeter {
+package enum LoudnessMeter {
     /// Measures the whole of an audio file's first audio stream (or `stream`), decoded strictly.
     /// - Throws: `MediaError` as `AudioSource` does.
-    public static func measure(file: String, stream: Int? = nil) throws(MediaError) -> Loudness {
+    package static func measure(file: String, stream: Int? = nil) throws(MediaError) -> Loudness {
         try measure(AudioSource(path: file, stream: stream).decodeAll(), subject: file)
     }
 

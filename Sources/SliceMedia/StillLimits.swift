@@ -4,12 +4,12 @@
 import CFFmpeg
 
 /// Size limits for stills.
-public enum StillLimits {
+package enum StillLimits {
     /// Pixels on a side: JPEG's own maximum, and far past any frame slicevid renders.
-    public static let maxSide = 65_535
+    package static let maxSide = 65_535
     /// Pixels in all: 100 megapixels (a 400 MB picture once decoded to RGBA). It also bounds
     /// the one step of decoding that cannot be interrupted: FFmpeg decoding a picture.
-    public static let maxPixels = 100_000_000
+    package static let maxPixels = 100_000_000
 
     /// How the limits read in a message.
     static let description = "at most 100 megapixels and 65535 pixels on a side"

@@ -5,7 +5,7 @@ import CFFmpeg
 import SliceKit
 
 /// Image file formats a still can be written in.
-public enum StillFormat: String, Sendable, CaseIterable {
+package enum StillFormat: String, Sendable, CaseIterable {
     case png, jpeg, webp, bmp, tiff
 
     var encoderName: String {
@@ -29,10 +29,10 @@ public enum StillFormat: String, Sendable, CaseIterable {
 }
 
 /// Encodes RGBA pictures to image files.
-public enum StillWriter {
+package enum StillWriter {
     /// Encodes `image` and writes it to `path` (replacing any file there).
     /// - Throws: `MediaError` if the encoder is missing or writing fails.
-    public static func write(_ image: RGBAImage, to path: String, format: StillFormat) throws(MediaError) {
+    package static func write(_ image: RGBAImage, to path: String, format: StillFormat) throws(MediaError) {
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
             throw MediaError(.unavailable, subject: format.encoderName, message: "this libavcodec has no such encoder")
         }

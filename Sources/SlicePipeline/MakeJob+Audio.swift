@@ -6,16 +6,16 @@ import SliceKit
 import SliceMedia
 
 /// The bed's file as `--dry-run` and `probe` describe it.
-public struct AudioFacts: Sendable, Equatable {
-    public var path: String
-    public var stream: Int
-    public var codecName: String
-    public var sampleRate: Int
-    public var channels: Int
+package struct AudioFacts: Sendable, Equatable {
+    package var path: String
+    package var stream: Int
+    package var codecName: String
+    package var sampleRate: Int
+    package var channels: Int
     /// Seconds the file declares; nil when it does not say.
-    public var duration: Double?
+    package var duration: Double?
     /// The integrated loudness the bed is normalised to, if any.
-    public var loudness: Double?
+    package var loudness: Double?
 }
 
 extension MakeJob {
@@ -81,7 +81,7 @@ extension MakePlan {
 
 extension Double {
     /// `2`, `0.5`, `596.21`: seconds as people write them, at most three decimals.
-    public var plainSeconds: String {
+    package var plainSeconds: String {
         let rounded = (self * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
