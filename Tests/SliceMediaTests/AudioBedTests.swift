@@ -6,6 +6,7 @@ import CFFmpeg
 import Foundation
 import SliceKit
 @testable import SliceMedia
+import Synchronization
 import Testing
 
 /// Writes clips with a bed, as the pipeline's sinks do: the track encoded first, then the video.
@@ -246,6 +247,35 @@ struct AudioBedTests {
                 }
                 #expect(try interleaveSkew(path) <= 0.5, "\(output)")
             }
+        }
+    }
+
+    @Test("A track's packets wait for its job: an output asking first gets the whole track once the job has run")
+    func packetsWaitForTheJob() throws {
+        try withTemporaryDirectory { dir in
+            let song = dir + "/song.wav"
+            try AudioFixture.write(song, seconds: 3) { i, _ in 0.2 * sin(Float(i) * 0.02) }
+            var settings = AudioSettings(file: song)
+            settings.loudness = -16
+            let (tracks, job) = try AudioTrack.prepare(settings, frames: BedClip.frames, rate: BedClip.rate, codecs: [.flac])
+            let track = try #require(tracks[.flac])
+            let asking = DispatchSemaphore(value: 0)
+            let answered = DispatchSemaphore(value: 0)
+            let counted = Mutex(-1)
+            Thread {
+                asking.signal()
+                let packets = (try? track.packets())?.count ?? 0
+                counted.withLock { $0 = packets }
+                answered.signal()
+            }.start()
+            // The output asks before the job has levelled and encoded anything.
+            asking.wait()
+            job.run()
+            answered.wait()
+            let total = counted.withLock { $0 }
+            // As many as the same bed encoded on one thread, job first.
+            let whole = try #require(AudioTrack.make(settings, frames: BedClip.frames, rate: BedClip.rate, codecs: [.flac])[.flac]).packets()
+            #expect(total == whole.count && total > 20, "\(total) packets, \(whole.count) when made at once")
         }
     }
 
