@@ -52,6 +52,25 @@ struct AudioFactsTests {
         }
     }
 
+    @Test("a batch job's bed: its audio in the video outputs, the ones without audio named once in its log")
+    func batch() throws {
+        try withScratchFolder { folder in
+            try Self.song.write(to: URL(fileURLWithPath: folder + "/song.wav"))
+            for (name, index) in [("a.png", 0), ("b.png", 1)] {
+                let made = try CLI.make(tinyClip(["--poster-at": "0"]) + ["-o", name] + (index == 1 ? ["--seed", "7", "--background", "#336699"] : []), in: folder)
+                try #require(made.status == 0, "\(made)")
+            }
+            let manifest = #"{"defaults": {"size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "encoder-preset": "ultrafast", "audio": {"file": "song.wav", "loudness": -16}}, "jobs": [{"id": "j", "images": ["a.png", "b.png"], "outputs": ["j.mp4", "j.gif"]}]}"#
+            try Data(manifest.utf8).write(to: URL(fileURLWithPath: folder + "/m.json"))
+            let run = try CLI.run(["batch", "m.json", "--log-format", "plain"], in: folder)
+            try #require(run.status == 0, "\(run)")
+            #expect(run.stderr.components(separatedBy: "j: no audio in ").count == 2, "\(run.stderr)")
+            let probe = try CLI.run(["probe", "--json", "j.mp4", "j.gif"], in: folder)
+            let found = try Self.objects(probe.stdout)
+            #expect(found.first?["audio"] as? String == "aac" && found.last?["audio"] is NSNull, "\(probe)")
+        }
+    }
+
     static func objects(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
