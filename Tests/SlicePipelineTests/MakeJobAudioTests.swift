@@ -62,8 +62,12 @@ struct MakeJobAudioTests {
         late.audio.start = 5
         var twice = try request(out, audio: good)
         (twice.audio.loudness, twice.audio.volume) = (-14, -3)
+        // A named pipe would block a reader forever: refused by what it is, without opening it to read.
+        let fifo = scratch.path + "/pipe.mp3"
+        try #require(mkfifo(fifo, 0o600) == 0)
         let cases: [(MakeRequest, SlicevidError.Category, String)] = [
             (try request(out, audio: scratch.path + "/none.mp3"), .inputMissing, "none.mp3"),
+            (try request(out, audio: fifo), .inputMissing, "pipe.mp3: is a named pipe (FIFO)"),
             (try request(out, audio: text), .inputInvalid, "notes.mp3"),
             (try request(out, audio: truncated), .inputInvalid, "cut.wav"),
             (try request(out, audio: good + ":stream=3"), .inputInvalid, "good.wav"),
