@@ -6,7 +6,7 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev
 RELEASE := .build/release/slicevid
 # The man page and completion scripts, written by the release binary from its own command specs.
 GENERATED := .build/share
@@ -25,7 +25,7 @@ all: build
 
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || \
-	    ! pkg-config --exists libavcodec libavformat libswscale libavutil zlib lcms2 libheif; then \
+	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib lcms2 libheif; then \
 	  echo "make: installing FFmpeg, lcms2 and libheif development packages ($(DEV_PACKAGES))"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(DEV_PACKAGES) >/dev/null; \

@@ -16,13 +16,13 @@ let package = Package(
         .library(name: "Slicevid", targets: ["Slicevid"]),
     ],
     targets: [
-        // C floor: FFmpeg's headers (and zlib's, to check a TIFF's deflated strips) plus shims
+        // C floor: FFmpeg's headers (libavfilter's for the audio bed) (and zlib's, to check a TIFF's deflated strips) plus shims
         // for the macros Swift cannot import.
         .systemLibrary(
             name: "CFFmpeg",
             path: "Sources/CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
+            providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
         ),
         // Little CMS 2: embedded ICC profiles and tagged primaries converted to sRGB.
         .systemLibrary(

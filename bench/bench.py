@@ -3,7 +3,7 @@
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
-                              [--tools DIR] [--markdown] [--only CASE]
+                              [--tools DIR] [--markdown] [--only parallel-batch|audio-bed]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -229,6 +229,29 @@ class Bench:
         self.row(f"batch {jobs} jobs {size} -> mp4, --parallel default vs 1, wall s", f"{t_side:.2f}",
                  f"{t_single:.2f} (--parallel 1)", f"{ratio:.2f}x", f">= {target}x faster", ratio >= target)
 
+    # 8. The music bed: a 1080p clip with a song under it (decoded, fitted, loudness-normalised,
+    # AAC-encoded and interleaved) against the same clip silent.
+    def audio_bed(self, size="1920x1080", preset="medium", target=1.05):
+        """slicevid -o x.mp4 (x264 medium) with --audio song.mp3 --audio-start 3.3 --loudness -14,
+        against the same command without the bed; the song is 30 s of music-like MP3."""
+        song = os.path.join(self.work, "song.mp3")
+        if not os.path.exists(song):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                            "aevalsrc=0.2*sin(2*PI*220*t)+0.1*sin(2*PI*330*t)*sin(2*PI*0.5*t)|0.2*sin(2*PI*221*t):s=44100:d=30",
+                            "-f", "lavfi", "-i", "anoisesrc=d=30:a=0.05:r=44100,aformat=channel_layouts=stereo",
+                            "-filter_complex", "amix=inputs=2", "-c:a", "libmp3lame", "-b:a", "192k", song], check=True)
+        out = os.path.join(self.work, f"bed-{size}.mp4")
+        extra = ["--encoder-preset", preset]
+        silent = lambda: run(self.slicevid(size, 1, 1, [out], extra))
+        bed = lambda: run(self.slicevid(size, 1, 1, [out], extra + ["--audio", song, "--audio-start", "3.3", "--loudness", "-14"]))
+        with_bed, without = alternate(self.encode_runs, bed, silent)
+        t_bed, t_silent = median(with_bed, 0), median(without, 0)
+        m_bed, m_silent = median(with_bed, 1), median(without, 1)
+        self.row(f"make {size} -> mp4 (x264 {preset}) with a music bed vs without, wall s", f"{t_bed:.2f}",
+                 f"{t_silent:.2f} (no audio)", f"{t_bed / t_silent:.3f}x", f"<= {target}x", t_bed / t_silent <= target)
+        self.row(f"make {size} -> mp4 with a music bed vs without, peak RSS MiB", f"{m_bed:.0f}",
+                 f"{m_silent:.0f} (no audio)", f"{m_bed / m_silent:.2f}x", "information", None)
+
     def table(self, markdown):
         header = ("case", "slicevid", "peer", "ratio", "target", "result")
         widths = [max(len(str(r[i])) for r in [header] + self.rows) for i in range(6)]
@@ -260,7 +283,7 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", choices=["parallel-batch"], help="run this case alone")
+    parser.add_argument("--only", choices=["parallel-batch", "audio-bed"], help="run this case alone")
     args = parser.parse_args()
     for name in ("runs", "encode_runs", "render_runs"):
         if getattr(args, name) < 1:
@@ -276,9 +299,10 @@ def main():
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="slicevid-bench-") as work:
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
-        if args.only == "parallel-batch":
-            bench.parallel_batch()
-            print(f"{os.cpu_count()} cores; median of {args.runs} alternating runs per command\n")
+        if args.only:
+            {"parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed}[args.only]()
+            runs = args.encode_runs if args.only == "audio-bed" else args.runs
+            print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
             return
         bench.render_throughput("1920x1080", 1, 19)
@@ -292,6 +316,7 @@ def main():
         bench.fixed_cost()
         bench.startup()
         bench.parallel_batch()
+        bench.audio_bed()
         cpu = "unknown CPU"
         try:
             with open("/proc/cpuinfo") as f:

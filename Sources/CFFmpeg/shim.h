@@ -4,8 +4,12 @@
 
 #include <errno.h>
 #include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
 #include <libavutil/csp.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
@@ -23,6 +27,12 @@ static inline int cffmpeg_error_eof(void) { return AVERROR_EOF; }
 static inline int cffmpeg_error_exit(void) { return AVERROR_EXIT; }
 /// AVERROR(e) for any errno value.
 static inline int cffmpeg_error_from_errno(int e) { return AVERROR(e); }
+/// AVERROR_INVALIDDATA: "invalid data found when processing input".
+static inline int cffmpeg_error_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// AVERROR_STREAM_NOT_FOUND: "no stream of the asked kind".
+static inline int cffmpeg_error_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+/// AVERROR_DECODER_NOT_FOUND: "this libavcodec has no decoder for the stream".
+static inline int cffmpeg_error_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 /// AV_NOPTS_VALUE: "no timestamp".
 static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// inflateInit(s): zlib's initialiser is a macro that passes its version and struct size.

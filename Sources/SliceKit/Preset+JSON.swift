@@ -50,6 +50,7 @@ extension Preset {
             throw PresetError("\(source): expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got \(Preset.typeName(object))")
         }
         var spec = base
+        var audio = AudioSettings()
         var summary = ""
         for key in fields.keys.sorted() {
             let value = fields[key]!
@@ -63,8 +64,12 @@ extension Preset {
                 summary = text
                 continue
             }
+            if let option = AudioOption(rawValue: key) {
+                try Preset.set(option, from: value, in: &audio, source: source)
+                continue
+            }
             guard let field = SpecField(rawValue: key) else {
-                let keys = ["description"] + SpecField.allCases.map(\.rawValue)
+                let keys = ["description"] + SpecField.allCases.map(\.rawValue) + Preset.audioKeys
                 throw PresetError("\(source): \(InputText.excerpt(key)): unknown field; accepted: \(keys.joined(separator: ", "))")
             }
             let kind = Preset.jsonKind(of: field)
@@ -82,7 +87,30 @@ extension Preset {
         } catch {
             throw PresetError("\(source): \(error.field): \(error.message)")
         }
-        self.init(name: name, summary: summary, spec: spec)
+        self.init(name: name, summary: summary, spec: spec, audio: audio)
+    }
+
+    /// The audio settings a preset may hold: all but the file.
+    static let audioKeys = AudioOption.allCases.filter { $0 != .audio }.map(\.rawValue)
+
+    /// Sets an audio setting from a preset's JSON value.
+    private static func set(_ option: AudioOption, from value: Any, in audio: inout AudioSettings, source: String) throws(PresetError) {
+        guard option != .audio else {
+            throw PresetError("\(source): audio: a preset holds the bed's settings, not its file; give the file with --audio (or a manifest's audio)")
+        }
+        let text: String
+        if option == .audioLoop, let flag = value as? NSNumber, jsonNumber(flag) == nil {
+            text = flag.boolValue ? "true" : "false"
+        } else if option != .audioLoop, let number = jsonNumber(value) {
+            text = number
+        } else {
+            throw PresetError("\(source): \(option.rawValue): wrong type: expected \(option == .audioLoop ? "true or false" : "a number") (\(option.accepted)), got \(typeName(value))")
+        }
+        do {
+            try audio.set(option, to: text)
+        } catch {
+            throw PresetError("\(source): \(option.rawValue): \(error.message)")
+        }
     }
 
     /// A JSON value as the text a flag would carry, or nil when its type is not `kind`.
@@ -129,6 +157,14 @@ extension Preset {
             case .pair: value = "[\(spec.travel.lowerBound.shortText), \(spec.travel.upperBound.shortText)]"
             }
             lines.append("  \"\(field.rawValue)\": \(value)")
+        }
+        let defaults = AudioSettings()
+        for (option, value) in [(AudioOption.audioStart, audio.start == defaults.start ? nil : audio.start.shortText),
+                                (.audioLoop, audio.loop ? "true" : nil),
+                                (.audioFadeIn, audio.fadeIn == defaults.fadeIn ? nil : audio.fadeIn.shortText),
+                                (.audioFadeOut, audio.fadeOut == defaults.fadeOut ? nil : audio.fadeOut.shortText),
+                                (.loudness, audio.loudness?.shortText), (.volume, audio.volume?.shortText)] {
+            if let value { lines.append("  \"\(option.rawValue)\": \(value)") }
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }

@@ -7,11 +7,14 @@ public struct Preset: Sendable, Equatable {
     public var name: String
     public var summary: String
     public var spec: TransitionSpec
+    /// The music bed's settings (never its file: a preset is a look, not a song).
+    public var audio: AudioSettings
 
-    package init(name: String, summary: String, spec: TransitionSpec) {
+    package init(name: String, summary: String, spec: TransitionSpec, audio: AudioSettings = AudioSettings()) {
         self.name = name
         self.summary = summary
         self.spec = spec
+        self.audio = audio
     }
 }
 

@@ -24,6 +24,10 @@ public struct EncoderSettings: Sendable, Equatable {
     package var posterTime: Double?
     /// A still output's storyboard grid, instead of one frame.
     package var sheet: Sheet?
+    /// The music bed's codec where the container takes more than one (`.mkv`: flac or opus).
+    package var audioCodec: AudioCodec?
+    /// Whether this output leaves the music bed out (`-o silent.mp4:audio=none`).
+    package var silent = false
 
     /// No setting given: every output takes its format's defaults. Set options with
     /// `set(_:to:)`, in the words of `slicevid make`'s flags.
@@ -55,6 +59,7 @@ public struct EncoderSettings: Sendable, Equatable {
         case .gifWidth: gifWidth != nil
         case .posterAt: posterTime != nil
         case .sheet: sheet != nil
+        case .audioCodec: audioCodec != nil
         }
     }
 
@@ -74,6 +79,8 @@ public struct EncoderSettings: Sendable, Equatable {
         if let width = specific.gifWidth { merged.gifWidth = width }
         if let time = specific.posterTime { merged.posterTime = time }
         if let sheet = specific.sheet { merged.sheet = sheet }
+        if let codec = specific.audioCodec { merged.audioCodec = codec }
+        if specific.silent { merged.silent = true }
         return merged
     }
 }

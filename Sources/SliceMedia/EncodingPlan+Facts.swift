@@ -18,9 +18,12 @@ extension EncodingPlan {
         // FFmpeg's ProRes decoder gives 4444 at 12 bits (the profile's own depth), whatever
         // depth was encoded: that is what a reader of the file gets.
         let read = codec == .prores && profile == "4444" ? (keepsAlpha ? "yuva444p12le" : "yuv444p12le") : pixelFormat
-        return MediaFacts(container: format.containerName, codec: codec.rawValue, profile: streamProfile,
-                          pixelFormat: read, alpha: keepsAlpha, width: width, height: height, frameRate: rate,
-                          frames: frameCount, duration: timeless ? nil : duration, colors: fileColors)
+        var facts = MediaFacts(container: format.containerName, codec: codec.rawValue, profile: streamProfile,
+                               pixelFormat: read, alpha: keepsAlpha, width: width, height: height, frameRate: rate,
+                               frames: frameCount, duration: timeless ? nil : duration, colors: fileColors)
+        // The bed lasts exactly as long as the video.
+        facts.audio = audio.map { AudioStreamFacts(codec: $0.rawValue, sampleRate: AudioBed.sampleRate, channels: 2, duration: duration) }
+        return facts
     }
 
     /// The profile the stream will carry, as `avcodec_profile_name` spells it, lower case.

@@ -102,12 +102,12 @@ package struct EncodingPlan: Sendable {
     /// The layout a render should be in to feed this output without loss.
     package let renderLayout: PixelLayout
     /// Run-wide options this output does not use, and why (`--crf`: "GIF has no crf").
-    package let ignored: [OutputOption: String]
+    package internal(set) var ignored: [OutputOption: String]
 
     /// Encoder options, set with `avcodec_open2`.
     let codecOptions: [(String, String)]
     /// Muxer options, set with `avformat_write_header`.
-    let muxerOptions: [(String, String)]
+    var muxerOptions: [(String, String)]
     /// A four-character code forced on the stream (`hvc1`, which Safari needs for HEVC).
     let codecTag: String?
     /// Time-base ticks per second when it is not the frame rate (GIF counts centiseconds).
@@ -117,6 +117,8 @@ package struct EncodingPlan: Sendable {
     /// The encoder's own logging is let through (`--verbose`): decided per run, since
     /// libavcodec's log level is one for the whole process.
     package var verbose = false
+    /// The music bed's codec, when the output carries one (set by `carryingAudio`).
+    package internal(set) var audio: AudioCodec? = nil
     /// GIF palettes are chosen from the stills before rendering.
     package var needsPalette: Bool { codec == .gif }
 
@@ -183,6 +185,7 @@ package struct EncodingPlan: Sendable {
     /// speed settings among them.
     package var summary: [(key: String, value: String)] {
         facts.pairs(afterCodec: [("encoder", encoder)], beforeColors: (sheet.map { [("sheet", $0.description)] } ?? []) + settings)
+            + audioSettings
     }
 
     /// The quality and speed settings the encoder is given, as `key=value` pairs.

@@ -178,7 +178,8 @@ final class InputFile {
         case S_IFSOCK: what = "is a socket"
         default: what = "is not a regular file"
         }
-        throw MediaError(.inputMissing, subject: path, message: "\(what), not an image file (only regular files are read)")
+        // Stills and songs alike: the message says what the file is, not what it should have held.
+        throw MediaError(.inputMissing, subject: path, message: "\(what); only regular files are read")
     }
 
     private static func openError(path: String, errno code: Int32) -> MediaError {

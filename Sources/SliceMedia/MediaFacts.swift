@@ -34,6 +34,8 @@ package struct MediaFacts: Sendable, Equatable {
     package var colorSpace: String
     /// `tv` (limited) or `pc` (full), or `unknown`.
     package var colorRange: String
+    /// The first audio stream, if the file has one.
+    package var audio: AudioStreamFacts? = nil
 
     package init(container: String, codec: String, profile: String?, pixelFormat: String, alpha: Bool, width: Int, height: Int,
                 frameRate: FrameRate?, frames: Int, duration: Double?, colors: (primaries: String, transfer: String, space: String, range: String)) {
@@ -55,16 +57,19 @@ package struct MediaFacts: Sendable, Equatable {
 
     /// The keys both JSON forms carry, in order.
     package static let jsonKeys = ["container", "codec", "profile", "pix_fmt", "alpha", "width", "height", "fps", "frames", "duration",
-                                  "color_primaries", "color_transfer", "color_space", "color_range"]
+                                  "color_primaries", "color_transfer", "color_space", "color_range", "audio"]
 
     /// The facts as JSON fields: numbers as numbers, `null` for what the file does not have.
     package var jsonFields: [String: Any] {
-        [
+        let audioFields: [String: Any] = audio.map { audio in
+            ["audio": audio.codec, "audio_rate": audio.sampleRate, "audio_channels": audio.channels, "audio_duration": audio.duration ?? NSNull()]
+        } ?? ["audio": NSNull()]
+        return audioFields.merging([
             "container": container, "codec": codec, "profile": profile ?? NSNull(), "pix_fmt": pixelFormat, "alpha": alpha,
             "width": width, "height": height, "fps": frameRate?.description ?? NSNull(), "frames": frames,
             "duration": duration ?? NSNull(), "color_primaries": colorPrimaries, "color_transfer": colorTransfer,
             "color_space": colorSpace, "color_range": colorRange,
-        ]
+        ]) { first, _ in first }
     }
 
     /// The facts as the `key=value` pairs of a `probe` or `--dry-run` line, in order, with what
@@ -78,11 +83,32 @@ package struct MediaFacts: Sendable, Equatable {
         pairs += [("pix_fmt", pixelFormat), ("alpha", alpha ? "yes" : "no"), ("size", "\(width)x\(height)"), ("fps", frameRateText),
                   ("frames", String(frames)), ("duration", durationText)]
         return pairs + beforeColors + [("color_primaries", colorPrimaries), ("color_transfer", colorTransfer),
-                                       ("color_space", colorSpace), ("color_range", colorRange)]
+                                       ("color_space", colorSpace), ("color_range", colorRange)] + (audio?.pairs ?? [])
     }
 
     /// `fps=30`, `duration=2.033`: how the key=value lines write a rate and a length (`none`
     /// for a still).
     package var frameRateText: String { frameRate?.description ?? "none" }
     package var durationText: String { duration.map { String(format: "%.3f", $0) } ?? "none" }
+}
+
+/// A file's audio stream in the words `probe` and `make --dry-run` share.
+public struct AudioStreamFacts: Sendable, Equatable {
+    /// libavcodec's codec name (`aac`, `opus`, `flac`).
+    public var codec: String
+    public var sampleRate: Int
+    public var channels: Int
+    /// Seconds, to the millisecond, as the container states them; nil when it does not.
+    public var duration: Double?
+
+    public init(codec: String, sampleRate: Int, channels: Int, duration: Double?) {
+        (self.codec, self.sampleRate, self.channels) = (codec, sampleRate, channels)
+        self.duration = duration.map { ($0 * 1000).rounded() / 1000 }
+    }
+
+    /// `audio=aac audio_rate=48000 audio_channels=2 audio_duration=2.033`.
+    public var pairs: [(key: String, value: String)] {
+        [("audio", codec), ("audio_rate", String(sampleRate)), ("audio_channels", String(channels)),
+         ("audio_duration", duration.map { String(format: "%.3f", $0) } ?? "none")]
+    }
 }

@@ -14,11 +14,13 @@ extension MediaInfo {
             let centiseconds = Int((duration * 100).rounded())
             rate = centiseconds > 0 && frameCount > 0 ? FrameRate(frameCount * 100, centiseconds) : nil
         }
-        return MediaFacts(container: container(path: path, timeless: timeless), codec: codecName, profile: profileName?.lowercased(),
+        var facts = MediaFacts(container: container(path: path, timeless: timeless), codec: codecName, profile: profileName?.lowercased(),
                           // GIF decodes to BGRA, but a GIF file always holds palette indices.
                           pixelFormat: codecName == "gif" ? "pal8" : pixelFormat, alpha: hasAlpha, width: width, height: height,
                           frameRate: rate, frames: frameCount, duration: timeless ? nil : duration,
                           colors: (colorPrimaries, colorTransfer, colorSpace, colorRange))
+        facts.audio = audio
+        return facts
     }
 
     /// The container's short name.

@@ -34,6 +34,8 @@ package struct MediaInfo: Sendable, Equatable {
     package var duration: Double
     /// The stream's average frame rate as the exact fraction it stores; nil when it has none.
     package var averageFrameRate: FrameRate? = nil
+    /// The first audio stream, if the file has one.
+    package var audio: AudioStreamFacts? = nil
 }
 
 /// Opens media files for reading.
@@ -120,6 +122,7 @@ package enum MediaReader {
             frameCount: 0,
             duration: duration)
         if rate.num > 0 && rate.den > 0 { facts.averageFrameRate = FrameRate(Int(rate.num), Int(rate.den)) }
+        facts.audio = audioFacts(demuxer)
         var factsFromFrame = false
         // GIF decodes to BGRA whatever the file holds; its alpha is real only if a pixel uses it.
         let isGIF = parameters.codec_id == AV_CODEC_ID_GIF
@@ -188,5 +191,26 @@ package enum MediaReader {
                                  code: sent, function: "avcodec_send_packet")
             }
         }
+    }
+
+    /// The first audio stream's codec, rate, channels and length as the container states it:
+    /// the stream's duration, else Matroska's per-track DURATION tag.
+    private static func audioFacts(_ demuxer: Demuxer) -> AudioStreamFacts? {
+        let context = demuxer.pointer.pointee
+        guard let stream = (0..<Int(context.nb_streams)).lazy.compactMap({ context.streams[$0] })
+            .first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }) else { return nil }
+        let parameters = stream.pointee.codecpar.pointee
+        var duration: Double?
+        if stream.pointee.duration > 0 && stream.pointee.duration != cffmpeg_nopts_value() {
+            duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+        } else if let tag = av_dict_get(stream.pointee.metadata, "DURATION", nil, 0) {
+            // HH:MM:SS.nnnnnnnnn
+            let parts = String(cString: tag.pointee.value).split(separator: ":")
+            if parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]) {
+                duration = h * 3600 + m * 60 + s
+            }
+        }
+        return AudioStreamFacts(codec: avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown",
+                                sampleRate: Int(parameters.sample_rate), channels: Int(parameters.ch_layout.nb_channels), duration: duration)
     }
 }

@@ -1,6 +1,8 @@
 // One `-o` value: a path, optionally followed by options for that output alone, such as
 // `promo.webm:crf=32:preset=6` or `clip.mp4:codec=hevc`. Options win over the run-wide flags.
 
+import SliceKit
+
 /// A parsed `-o` value.
 package struct OutputArgument: Sendable, Equatable {
     /// The path (or pattern, `-`, `null`) to write.
@@ -18,12 +20,16 @@ package struct OutputArgument: Sendable, Equatable {
     package init(parsing text: String) throws(OutputArgumentError) {
         let nameStart = text.lastIndex(of: "/").map { text.index(after: $0) } ?? text.startIndex
         var path = text
-        var pairs: [(OutputOption, String)] = []
+        var pairs: [(OutputOption?, String)] = []
         if let colon = text[nameStart...].firstIndex(of: ":") {
             let parts = text[text.index(after: colon)...].split(separator: ":", omittingEmptySubsequences: false)
-            let parsed = parts.map { part -> (OutputOption, String)? in
-                guard let equals = part.firstIndex(of: "="), let option = OutputOption(key: String(part[..<equals])) else { return nil }
-                return (option, String(part[part.index(after: equals)...]))
+            // `audio` is a key here but not an encoding option: `--audio` names the song.
+            let parsed = parts.map { part -> (OutputOption?, String)? in
+                guard let equals = part.firstIndex(of: "=") else { return nil }
+                let key = String(part[..<equals]), value = String(part[part.index(after: equals)...])
+                if key == OutputArgument.audioKey { return (nil, value) }
+                guard let option = OutputOption(key: key) else { return nil }
+                return (option, value)
             }
             if !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) {
                 path = String(text[..<colon])
@@ -32,6 +38,14 @@ package struct OutputArgument: Sendable, Equatable {
         }
         var settings = EncoderSettings()
         for (option, value) in pairs {
+            guard let option else {
+                guard value == "none" else {
+                    throw OutputArgumentError(path: path, message: "audio: \(InputText.quoted(value)) is not valid; expected none (the bed itself is --audio FILE)")
+                }
+                if settings.silent { throw OutputArgumentError(path: path, message: "audio is given twice") }
+                settings.silent = true
+                continue
+            }
             if settings.has(option) { throw OutputArgumentError(path: path, message: "\(option.rawValue) is given twice") }
             do {
                 try settings.set(option, to: value)
@@ -45,6 +59,11 @@ package struct OutputArgument: Sendable, Equatable {
         self.path = path
         self.settings = settings
     }
+}
+
+extension OutputArgument {
+    /// The per-output key that leaves the music bed out: `audio=none`.
+    static let audioKey = "audio"
 }
 
 /// A `-o` value whose options are malformed.

@@ -13,6 +13,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
     case gifWidth = "gif-width"
     case posterAt = "poster-at"
     case sheet
+    case audioCodec = "audio-codec"
 
     /// The option a per-output key names: its flag name, or `preset` for `encoder-preset`.
     package init?(key: String) {
@@ -32,6 +33,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
         case .gifWidth: "PIXELS"
         case .posterAt: "SECONDS"
         case .sheet: "CxR"
+        case .audioCodec: "NAME"
         }
     }
 
@@ -47,6 +49,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
         case .gifWidth: "GIF width in pixels, \(OutputOption.gifWidths.lowerBound)–\(OutputOption.gifWidths.upperBound) (default 480, never wider than the render); the height keeps the aspect"
         case .posterAt: "seconds into the clip (0 up to its length) for a .png, .jpg or .webp poster (default: the last frame, the destination)"
         case .sheet: "a storyboard grid COLUMNSxROWS, each \(Sheet.sides.lowerBound)–\(Sheet.sides.upperBound) (e.g. 4x2): a .png, .jpg or .webp output becomes one picture of that many evenly spaced frames, each labelled with its time"
+        case .audioCodec: "the music bed's codec: \(AudioCodec.accepted)"
         }
     }
 
@@ -54,7 +57,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
     /// poster time), so a run where no output has it simply ignores it. The others change what
     /// is written (codec, quality, pixel format): given where no output can use them, they are
     /// a mistake worth an error (`--crf 0 -o a.gif` is not a lossless GIF).
-    package var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt, .sheet].contains(self) }
+    package var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt, .sheet, .audioCodec].contains(self) }
 
     /// GIF delays are whole centiseconds and browsers slow anything under 2 cs down to 10 cs.
     static let maximumGIFRate = 50
@@ -112,6 +115,9 @@ extension EncoderSettings {
         case .sheet:
             guard let grid = Sheet(parsing: text) else { throw bad }
             sheet = grid
+        case .audioCodec:
+            guard let codec = AudioCodec(rawValue: text.lowercased()) else { throw bad }
+            audioCodec = codec
         }
     }
 

@@ -33,6 +33,8 @@ package final class VideoWriter {
     private var reduced: PlanarImage?
     private var written = 0
     private let loans = Loans()
+    /// The music bed's stream and packets, written in step with the video.
+    private var audio: AudioMux?
 
     /// Number of frames handed to the encoder so far.
     package var framesWritten: Int { written }
@@ -71,8 +73,10 @@ package final class VideoWriter {
     ///   - inputLayout: the layout of the `PlanarImage`s that `write` will receive, at the
     ///     plan's render size.
     ///   - palette: a GIF's colours (by default a fixed palette that suits any picture).
+    ///   - audio: the music bed, encoded, for outputs whose plan carries audio.
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder).
-    package init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
+    package init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil,
+                audio track: AudioTrack? = nil) throws(MediaError) {
         self.path = path
         self.plan = plan
         self.inputLayout = inputLayout
@@ -175,6 +179,10 @@ package final class VideoWriter {
         }
         lendsFrames = converter == nil && VideoCodec.copiesInputOnSend(encoder: plan.encoder)
 
+        if let track, plan.audio == track.codec {
+            audio = try AudioMux(track: track, muxer: muxer, format: plan.format)
+        }
+
         try muxer.openFile()
         var muxOptions: OpaquePointer?
         defer { av_dict_free(&muxOptions) }
@@ -264,6 +272,7 @@ package final class VideoWriter {
     /// - Throws: `MediaError` if flushing or writing fails.
     package func finish() throws(MediaError) {
         try send(nil)
+        try audio?.write(upTo: nil, in: stream.pointee.time_base)
         try muxer.finish()
     }
 
@@ -293,6 +302,9 @@ package final class VideoWriter {
         while try codec.receivePacket(packet) == .ready {
             av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.streamIndex = stream.pointee.index
+            // The audio that plays up to this picture goes first: the file is interleaved as it
+            // is written, and the muxer never holds more than a packet or two back.
+            try audio?.write(upTo: packet.pointer.pointee.dts, in: stream.pointee.time_base)
             try muxer.write(packet)
         }
     }

@@ -64,6 +64,8 @@ package enum BatchEvent: Sendable {
     case jobRendering(id: String, position: Int, count: Int, reasons: [RenderReason])
     /// A job created a missing output folder.
     case folderCreated(id: String, position: Int, count: Int, path: String)
+    /// A job has a music bed, and these of its outputs carry no audio (GIF, stills, sequences).
+    case jobWithoutAudio(id: String, position: Int, count: Int, outputs: [String])
     /// A job's render has `done` of `total` frames through every output.
     case jobProgress(id: String, position: Int, count: Int, done: Int, total: Int)
     /// A job's frames are all with its encoders, which are flushing.
@@ -168,6 +170,7 @@ package enum BatchRun {
                 case .createdFolder(let folder): events(.folderCreated(id: job.id, position: position, count: count, path: folder))
                 case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
+                case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs))
                 case .started: break
                 }
             }

@@ -15,11 +15,12 @@ final class EncoderSink: FrameSink {
     /// - Parameters:
     ///   - layout: the layout frames are rendered in.
     ///   - palette: a GIF's colours, chosen from the stills.
-    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil) throws(SlicevidError) {
+    ///   - audio: the music bed, encoded in the plan's audio codec.
+    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil, audio: AudioTrack? = nil) throws(SlicevidError) {
         self.target = target
         self.plan = plan
         do {
-            writer = try VideoWriter(plan: plan, path: target.temporaryPath, inputLayout: layout, palette: palette)
+            writer = try VideoWriter(plan: plan, path: target.temporaryPath, inputLayout: layout, palette: palette, audio: audio)
         } catch {
             target.discard()
             throw SlicevidError(error.kind == .output ? MediaError(.output, subject: "-o \(target.path)", message: error.message) : error)

@@ -85,7 +85,18 @@ struct JobSurvey {
             guard let hash else { throw .stopped }
             imageHashes.append(hash)
         }
-        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version)
+        var audio: (settings: AudioSettings, hash: String)?
+        if let file = job.audio.file {
+            let hash: String?
+            do throws(MediaError) {
+                hash = try hashes.hash(file, cancellation: cancellation)
+            } catch {
+                throw .failed(error.description)
+            }
+            guard let hash else { throw .stopped }
+            audio = (job.audio, hash)
+        }
+        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio)
         // The plans say what each output would be; their facts are part of its fingerprint.
         let planned: MakePlan
         do {

@@ -19,6 +19,8 @@ package struct MakePlan: Sendable {
     package let paths: [String]
     /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
     package let foldersToCreate: [String]
+    /// The music bed's file as opened and checked, when some output carries it.
+    package var audio: AudioFacts? = nil
 }
 
 extension MakeJob {
@@ -58,6 +60,7 @@ extension MakeJob {
                 var plan = try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
                                                     own: argument.settings, clip: clip, catalog: request.catalog)
                 plan.verbose = request.verbose
+                if request.audio.file != nil { plan = try plan.carryingAudio(own: argument.settings, runWide: request.encoder) }
                 plans.append(plan)
             } catch {
                 throw SlicevidError(error, output: argument.path)
@@ -71,17 +74,19 @@ extension MakeJob {
                 throw SlicevidError(.usage, "--\(option.rawValue) applies to none of the outputs (\(reasons.joined(separator: "; ")))")
             }
         }
+        let audio = try checkAudio(request, plans: plans)
         for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
         let layout = PixelLayout.covering(plans.map(\.renderLayout))
         var folders: [String] = []
         for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders)
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders,
+                        audio: audio)
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
     /// thread of its own (the encoder is opened on that thread).
     static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
-                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [SinkRunner] {
+                      stills: [PlanarImage], background: RGBAColor, audio: [AudioCodec: AudioTrack] = [:]) throws(SlicevidError) -> [SinkRunner] {
         var runners: [SinkRunner] = []
         for (index, (plan, target)) in zip(plans, targets).enumerated() {
             var palette: Palette?
@@ -95,7 +100,7 @@ extension MakeJob {
             let chosen = palette
             runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
                 if plan.writesPicture { return StillSink(target: target, plan: plan, background: background) }
-                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen)
+                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen, audio: plan.audio.flatMap { audio[$0] })
             })
         }
         return runners

@@ -71,9 +71,14 @@ extension MakeJob {
                 throw SlicevidError(error)
             }
         }
+        // The bed is decoded, fitted and encoded before any encoder opens: a damaged song is
+        // refused with its one error line, and nothing is rendered.
+        let audio = try encodeAudio(request, planned: planned)
+        if cancellation.isCancelled { throw interrupted(cancellation) }
         let streams = targets.contains(where: \.isStream)
         let early = streams ? try firstStill() : nil
-        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background)
+        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background,
+                              audio: audio)
         let first: PlanarImage
         if let early { first = early } else { first = try firstStill() }
         let rest = Array(stills.dropFirst())
@@ -81,10 +86,12 @@ extension MakeJob {
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
         let outputs = planned.paths
+        let silent = request.audio.file == nil ? [] : planned.silentPaths
         let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, cancellation: cancellation,
                                         onStillsReady: {
             for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
             events(.started(frames: plan.frameCount, outputs: outputs))
+            if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
         })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)

@@ -22,6 +22,8 @@ public struct MakeRequest: Sendable {
     public var outputs: [String]
     /// Run-wide encoding settings; each output uses those that fit it.
     public var encoder: EncoderSettings
+    /// The music bed (no file: silent video).
+    public var audio = AudioSettings()
     /// Replace (or, past a sequence's new end, delete) whatever is at the output paths.
     public var force: Bool
     /// What each output may replace when `force` is off, by output path; an output not listed
@@ -80,6 +82,9 @@ public enum MakeEvent: Sendable {
     case createdFolder(String)
     /// Both stills decoded and every encoder open: from here on only output can fail.
     case started(frames: Int, outputs: [String])
+    /// These outputs carry no audio (GIF, stills, sequences, y4m, `null`), so the bed is not in
+    /// them. Told once, just after `started`, and only when there is a bed.
+    case withoutAudio(outputs: [String])
     /// `done` of `total` frames consumed by every output.
     case progress(done: Int, total: Int)
     /// Every frame is with the encoders; they are flushing what they hold (VP9 and AV1 keep a

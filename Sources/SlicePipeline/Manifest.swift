@@ -142,13 +142,17 @@ struct ManifestDefaults {
     /// Spec fields exactly as written, applied over each job's preset.
     let fields: [String: Any]
     let encoder: EncoderSettings
+    /// `audio` as written, applied over each job's preset before the job's own.
+    let audio: Any?
 
     init(_ value: Any, reader: ManifestReader, context: inout ManifestContext) throws(SlicevidError) {
         guard let object = value as? [String: Any] else { throw reader.error(nil, "expected an object of preset fields") }
-        try reader.refuseUnknownKeys(object, accepted: ["preset"] + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue))
+        try reader.refuseUnknownKeys(object, accepted: ["preset", "audio"] + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue))
         preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) }
         fields = object.filter { SpecField(rawValue: $0.key) != nil }
         encoder = try reader.encoder(object, base: EncoderSettings())
+        audio = object["audio"]
+        _ = try reader.audio(audio, over: preset?.audio ?? AudioSettings(), context: context)
         // Checked here once, so a bad default is reported as such rather than under a job.
         _ = try reader.apply(fields, to: preset?.spec ?? TransitionSpec())
     }

@@ -24,9 +24,11 @@ package struct ManifestJob: Sendable {
     /// options, as the manifest gave them.
     package let outputArguments: [String]
     package let encoder: EncoderSettings
+    /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
+    package let audio: AudioSettings
 
     /// Keys a job object accepts.
-    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs"]
+    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"]
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
 
     /// Fields one transition may set for itself; the others belong to the whole video.
@@ -41,6 +43,7 @@ package struct ManifestJob: Sendable {
     package func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
         var request = MakeRequest(spec: spec, images: images, outputs: outputArguments, encoder: encoder, force: force, jobs: jobs)
         request.sequence = sequence
+        request.audio = audio
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
         return request
@@ -70,6 +73,8 @@ package struct ManifestJob: Sendable {
         spec = try reader.apply(object.filter { SpecField(rawValue: $0.key) != nil }, to: spec)
         self.spec = spec
         encoder = try reader.encoder(object, base: defaults.encoder)
+        let bed = try reader.audio(defaults.audio, over: preset?.audio ?? AudioSettings(), context: context)
+        audio = try reader.audio(object["audio"], over: bed, context: context)
 
         var sequence = SequenceSpec(base: spec, imageCount: images.count)
         for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }

@@ -28,7 +28,8 @@ struct BatchCommand: ParsableCommand {
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
         plus the encoding settings (\(OutputOption.allCases.map(\.rawValue).joined(separator: ", "))); a job's image may be
-        {"path": ..., "hold": seconds}, and "transitions" gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
+        {"path": ..., "hold": seconds}; "audio" is the music bed: a path, "none", or {"file", "stream", "start", "loop",
+        "fade-in", "fade-out", "loudness", "volume"} (a preset's audio settings apply under it); "transitions" gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
         A job with "matrix": {"NAME": [values...], ...} stands for one job per combination: {NAME} is filled in every
         string of it, {id} with its id (write {{ and }} for literal braces); every name must appear in the id.
         Relative paths are relative to the manifest's folder (to the working folder for - , the manifest on stdin).

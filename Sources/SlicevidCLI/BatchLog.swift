@@ -69,6 +69,13 @@ final class BatchLog: Sendable {
             } else {
                 log.line("[\(position)/\(count)] \(id): created folder \(path)")
             }
+        case .jobWithoutAudio(let id, let position, let count, let outputs):
+            guard !log.quiet else { return }
+            if log.format == .json {
+                log.emit(["event": "audio-ignored", "job": id, "position": position, "count": count, "outputs": outputs])
+            } else {
+                log.line("[\(position)/\(count)] \(id): no audio in \(outputs.joined(separator: ", ")): \(outputs.count == 1 ? "it carries" : "they carry") none")
+            }
         case .jobProgress(_, let position, _, let done, let total):
             progress.withLock { state in
                 state.running[position]?.done = done

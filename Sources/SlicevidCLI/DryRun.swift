@@ -15,7 +15,8 @@ enum DryRun {
                 lines.append("\(path): render only (frames=\(plan.clip.frameCount))\n")
                 continue
             }
-            lines.append(FactsText.line(path, output.summary))
+            let loudness = output.audio == nil ? nil : plan.audio?.loudness.map { ("loudness", $0.plainSeconds) }
+            lines.append(FactsText.line(path, output.summary + (loudness.map { [$0] } ?? [])))
         }
         return lines
     }
@@ -25,7 +26,14 @@ enum DryRun {
         let clip = plan.clip
         let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"
         return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
-            + "in \(plan.renderLayout.rawValue)\(folders); nothing was written\n"
+            + "in \(plan.renderLayout.rawValue)\(folders)\(bed(plan)); nothing was written\n"
+    }
+
+    /// ", with audio from FILE (mp3, 44100 Hz, 2 channels, 3:25, stream 0)", when there is a bed.
+    private static func bed(_ plan: MakePlan) -> String {
+        guard let audio = plan.audio else { return "" }
+        let length = audio.duration.map { ", \($0.plainSeconds) s" } ?? ""
+        return ", with audio from \(audio.path) (stream \(audio.stream): \(audio.codecName), \(audio.sampleRate) Hz, \(audio.channels) channel\(audio.channels == 1 ? "" : "s")\(length))"
     }
 
     /// One JSON object per output, in request order: the facts `probe --json` gives for the
@@ -39,6 +47,8 @@ enum DryRun {
             var extra: [String: Any] = ["encoder": output.encoder]
             for (key, value) in output.settings { extra[key] = Int(value) ?? value as Any }
             if let sheet = output.sheet { extra["sheet"] = sheet.description }
+            for (key, value) in output.audioSettings { extra[key] = value }
+            if output.audio != nil, let loudness = plan.audio?.loudness { extra["loudness"] = loudness }
             return FactsText.json(path, output.facts, extra: extra)
         }
     }

@@ -21,6 +21,8 @@ struct MakeCommand: ParsableCommand {
             OptionSpec(field.rawValue, value: MakeCommand.valueName(field), kind: MakeCommand.kind(field), help: MakeCommand.help(field))
         } + OutputOption.allCases.map { option in
             OptionSpec(option.rawValue, value: option.valueName, kind: MakeCommand.kind(option), help: MakeCommand.help(option))
+        } + AudioOption.allCases.map { option in
+            OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: option.help)
         } + [
             OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
             OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses."),
@@ -42,6 +44,8 @@ struct MakeCommand: ParsableCommand {
         .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png/.jpg/.webp poster (or storyboard with
         sheet=CxR), dir/%05d.png sequence.
         --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
+        --audio FILE puts a music bed under .mp4/.mov (AAC-LC 192 kb/s), .webm (Opus 128 kb/s) and .mkv (FLAC, or
+        audio-codec=opus): 48 kHz stereo, exactly as long as the clip; .gif, stills, sequences and y4m carry none.
         \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing, .unavailable, .outputBlocked, .outputFailed,
                              .interrupted, .terminated]))
         """,
@@ -81,6 +85,7 @@ struct MakeCommand: ParsableCommand {
         // Codec names, and AV1's encoders, which also choose the encoder.
         case .codec: .choices(VideoCodec.allCases.filter { $0 != .raw }.map(\.rawValue) + VideoCodec.av1.encoders)
         case .encoderPreset: .choices(VideoCodec.speedNames)
+        case .audioCodec: .choices(AudioCodec.allCases.map(\.rawValue))
         default: .text
         }
     }
@@ -101,6 +106,7 @@ struct MakeCommand: ParsableCommand {
         case .gifWidth: "GIF width in pixels (default 480, never wider than --size); the height keeps the aspect."
         case .posterAt: "Time in seconds of a .png, .jpg or .webp poster (default: the last frame, the destination)."
         case .sheet: "Make .png, .jpg and .webp outputs storyboards: COLUMNSxROWS frames evenly spaced over the clip, each labelled with its time (e.g. 4x2; per output: -o board.jpg:sheet=4x2)."
+        case .audioCodec: "The music bed's codec in .mkv: flac (default, lossless) or opus (-o master.mkv:audio-codec=opus). .mp4/.mov carry AAC-LC 192 kb/s, .webm Opus 128 kb/s."
         }
     }
 
@@ -126,6 +132,15 @@ struct MakeCommand: ParsableCommand {
                 throw SlicevidError(.usage, "--\(option.rawValue): \(error.message)")
             }
         }
+        var audio = preset?.audio ?? AudioSettings()
+        for option in AudioOption.allCases {
+            guard let text = option.valueName == nil ? (arguments.has(option.rawValue) ? "true" : nil) : arguments.value(option.rawValue) else { continue }
+            do {
+                try audio.set(option, to: text)
+            } catch {
+                throw SlicevidError(.usage, "--\(option.rawValue): \(error.message)")
+            }
+        }
         let jobs = try SharedOptions.jobs(from: arguments)
         var outputs = arguments.all("output")
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
@@ -133,6 +148,7 @@ struct MakeCommand: ParsableCommand {
                                   images: arguments.positionals, outputs: outputs,
                                   encoder: encoder, force: arguments.has("force"), jobs: jobs)
         request.verbose = arguments.has("verbose")
+        request.audio = audio
         return request
     }
 

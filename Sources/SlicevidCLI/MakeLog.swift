@@ -35,6 +35,12 @@ final class MakeLog: Sendable {
             default:
                 draw(done: 0, total: frames)
             }
+        case .withoutAudio(let outputs):
+            if log.format == .json {
+                log.emit(["event": "audio-ignored", "outputs": outputs])
+            } else {
+                log.line("no audio in \(outputs.joined(separator: ", ")): \(outputs.count == 1 ? "it carries" : "they carry") none")
+            }
         case .progress(let done, let total):
             draw(done: done, total: total)
         case .finishing:

@@ -21,7 +21,9 @@ struct ProbeCommand: ParsableCommand {
         in the words make --dry-run uses: container mp4, mov, webm, mkv, gif, png, jpeg, webp or y4m; the
         profile as FFmpeg names it, lower case; fps an exact fraction (30000/1001; a GIF's is its frames over
         its length). Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
-        image sequences carry no frame rate: their fps and duration are "none" (null in JSON).
+        image sequences carry no frame rate: their fps and duration are "none" (null in JSON). A file with sound adds
+        audio=CODEC audio_rate=… audio_channels=… audio_duration=… for its first audio stream ("audio": null in JSON
+        when it has none).
         \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing]))
         """,
         positionals: [.path])

@@ -48,7 +48,7 @@ struct OutputArgumentTests {
 struct OutputOptionTests {
     @Test("the option table's names are the flags")
     func names() {
-        #expect(OutputOption.allCases.map(\.rawValue) == ["codec", "crf", "bitrate", "encoder-preset", "pix-fmt", "gif-fps", "gif-width", "poster-at", "sheet"])
+        #expect(OutputOption.allCases.map(\.rawValue) == ["codec", "crf", "bitrate", "encoder-preset", "pix-fmt", "gif-fps", "gif-width", "poster-at", "sheet", "audio-codec"])
         #expect(OutputOption(key: "preset") == .encoderPreset)
     }
 
@@ -74,5 +74,18 @@ struct OutputOptionTests {
         #expect(merged.crf == nil && merged.bitrate == 2_000_000 && merged.preset == "fast" && merged.pixelFormat == "yuv444p")
         #expect(merged.overridden(by: EncoderSettings(crf: 30)).bitrate == nil)
         #expect(run.givenOptions == [.crf, .encoderPreset, .pixFmt])
+    }
+}
+
+@Suite("OutputArgument audio")
+struct OutputArgumentAudioTests {
+    @Test("audio=none leaves one output's bed out; any other value, or giving it twice, is refused naming it")
+    func audioNone() throws {
+        let silent = try OutputArgument(parsing: "clip.mp4:audio=none:crf=20")
+        #expect(silent.path == "clip.mp4" && silent.settings.silent && silent.settings.crf == 20)
+        #expect(try OutputArgument(parsing: "master.mkv:audio-codec=opus").settings.audioCodec == .opus)
+        for bad in ["clip.mp4:audio=song.mp3", "clip.mp4:audio=none:audio=none", "clip.mp4:audio-codec=mp3"] {
+            #expect(throws: OutputArgumentError.self) { try OutputArgument(parsing: bad) }
+        }
     }
 }

@@ -55,6 +55,15 @@ struct NumberLimitsTests {
         Case(flag: "--poster-at", value: "inf", mentions: ["seconds"]),
         Case(flag: "--jobs", value: "1e2", mentions: ["1–64"]),
         Case(flag: "--encoder-preset", value: "fast\u{1B}[2J", mentions: ["ultrafast"]),
+        // The music bed's numbers, refused before the song is even opened.
+        Case(flag: "--audio-start", value: "nan", mentions: ["0–86400"]),
+        Case(flag: "--audio-start", value: "1e300", mentions: ["0–86400"]),
+        Case(flag: "--audio-start", value: "-0.5", mentions: ["0–86400"]),
+        Case(flag: "--audio-fade-in", value: "-1", mentions: ["0–3600"]),
+        Case(flag: "--audio-fade-out", value: "inf", mentions: ["0–3600"]),
+        Case(flag: "--loudness", value: "0x10", mentions: ["-70 to -5"]),
+        Case(flag: "--volume", value: "1e999", mentions: ["-60 to 30"]),
+        Case(flag: "--audio", value: "song.mp3:stream=99999", mentions: ["0–1023"]),
     ]
 
     @Test("an out-of-range value is exit 64, one line naming the flag and range, nothing written, with or without --dry-run",
