@@ -64,11 +64,12 @@ public final class VideoWriter {
     /// - Parameters:
     ///   - plan: what to write.
     ///   - path: where to write (for sequences, a printf pattern); normally a temporary path.
+    ///   - file: the open file to write through instead of opening `path` by name.
     ///   - inputLayout: the layout of the `PlanarImage`s that `write` will receive, at the
     ///     plan's render size.
     ///   - palette: a GIF's colours (by default a fixed palette that suits any picture).
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder).
-    public init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
+    public init(plan: EncodingPlan, path: String, file: OutputFile? = nil, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
         self.path = path
         self.plan = plan
         self.inputLayout = inputLayout
@@ -166,7 +167,7 @@ public final class VideoWriter {
         }
         lendsFrames = converter == nil && VideoCodec.copiesInputOnSend(encoder: plan.encoder)
 
-        try muxer.openFile()
+        try muxer.openFile(file)
         var muxOptions: OpaquePointer?
         defer { av_dict_free(&muxOptions) }
         try set(plan.muxerOptions, in: &muxOptions)

@@ -21,7 +21,7 @@ final class EncoderSink: FrameSink {
         self.target = target
         self.plan = plan
         do {
-            writer = try VideoWriter(plan: plan, path: target.temporaryPath, inputLayout: layout, palette: palette)
+            writer = try VideoWriter(plan: plan, path: target.temporaryPath, file: target.file, inputLayout: layout, palette: palette)
         } catch {
             target.discard()
             throw SlicevidError(error.kind == .output ? MediaError(.output, subject: "-o \(target.path)", message: error.message) : error)

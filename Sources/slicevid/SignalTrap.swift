@@ -4,6 +4,7 @@
 
 import Dispatch
 import Glibc
+import SliceMedia
 import SlicePipeline
 import Synchronization
 
@@ -36,6 +37,8 @@ enum SignalTrap {
                     OutputTarget.discardAllUnfinishedAndExit(status: 128 + number) { lastWords(number) }
                 }
                 cancellation.cancel(signal: number)
+                // A write to a stalled `-o -` reader would otherwise never notice.
+                OutputFile.wakeAll()
             }
             source.resume()
             sources.append(source)
