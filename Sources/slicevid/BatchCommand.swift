@@ -69,7 +69,10 @@ enum BatchCommand {
                                        jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: Slicevid.version)
             if options.check { return check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
-            if let report = options.report { try checkWritable(report) }
+            if let report = options.report {
+                try checkWritable(report)
+                try BatchReport.checkReplaceable(report, force: options.force)
+            }
 
             let lock: ManifestLock
             switch try ManifestLock.acquire(manifest: manifest.path, shard: options.shard) {
