@@ -30,6 +30,10 @@ public final class VideoWriter {
     private var written = 0
     private let loans = Loans()
 
+    /// Asked between packets while the encoder is flushed: true ends the flush with an error
+    /// (a signal), instead of draining a long lookahead first.
+    public var stopRequested: @Sendable () -> Bool = { false }
+
     /// Number of frames handed to the encoder so far.
     public var framesWritten: Int { written }
 
@@ -282,6 +286,10 @@ public final class VideoWriter {
     private func send(_ frame: Frame?) throws(MediaError) {
         try codec.sendFrame(frame)
         while try codec.receivePacket(packet) == .ready {
+            if frame == nil, stopRequested() {
+                packet.unref()
+                throw MediaError(.output, subject: path, message: "stopped while the encoder was flushed")
+            }
             av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.streamIndex = stream.pointee.index
             try muxer.write(packet)

@@ -17,7 +17,9 @@ final class EncoderSink: FrameSink {
     /// - Parameters:
     ///   - layout: the layout frames are rendered in.
     ///   - palette: a GIF's colours, chosen from the stills.
-    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil) throws(SlicevidError) {
+    ///   - cancellation: asked between packets while the encoder is flushed.
+    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil,
+         cancellation: Cancellation? = nil) throws(SlicevidError) {
         self.target = target
         self.plan = plan
         do {
@@ -26,6 +28,7 @@ final class EncoderSink: FrameSink {
             target.discard()
             throw SlicevidError(error.kind == .output ? MediaError(.output, subject: "-o \(target.path)", message: error.message) : error)
         }
+        if let cancellation { writer.stopRequested = { cancellation.isCancelled } }
     }
 
     func consume(_ frame: PlanarImage, index: Int) throws {

@@ -77,9 +77,10 @@ extension MakeJob {
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
-    /// thread of its own (the encoder is opened on that thread).
+    /// thread of its own (the encoder is opened on that thread); a flush stops between packets
+    /// once `cancellation` is set.
     static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
-                      stills: [PlanarImage], background: RGBAColor) throws(SlicevidError) -> [SinkRunner] {
+                      stills: [PlanarImage], background: RGBAColor, cancellation: Cancellation) throws(SlicevidError) -> [SinkRunner] {
         var runners: [SinkRunner] = []
         for (index, (plan, target)) in zip(plans, targets).enumerated() {
             var palette: Palette?
@@ -93,7 +94,7 @@ extension MakeJob {
             let chosen = palette
             runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
                 if plan.writesPicture { return StillSink(target: target, plan: plan, background: background) }
-                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen)
+                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen, cancellation: cancellation)
             })
         }
         return runners
