@@ -64,4 +64,5 @@ enum Slicevid {
     }
 }
 
+StandardStreams.reopenClosedOnDevNull()
 exit(Slicevid.main(Array(CommandLine.arguments.dropFirst())).rawValue)
