@@ -48,6 +48,11 @@ public struct MakeRequest: Sendable {
     /// machines usable.
     public static let jobsRange = 1...64
 
+    /// The most outputs one render writes (`-o` given that often, or a job's `outputs`): each
+    /// holds an encoder, its threads and its own frames in memory, and 200 WebM outputs took
+    /// 4 GB.
+    public static let maxOutputs = 32
+
     public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
                 images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
                 encoder: EncoderSettings = EncoderSettings(), force: Bool = false,

@@ -128,6 +128,9 @@ struct MakeCommand {
         }
         let jobs = try SharedOptions.jobs(from: arguments)
         var outputs = arguments.all("output")
+        guard outputs.count <= MakeRequest.maxOutputs else {
+            throw SlicevidError(.usage, "-o: \(outputs.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
+        }
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
         return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
                            images: arguments.positionals, outputs: outputs,
