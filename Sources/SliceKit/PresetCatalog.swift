@@ -52,7 +52,9 @@ public struct PresetCatalog: Sendable {
         }
         for directory in directories {
             let path = (directory as NSString).appendingPathComponent(value + ".json")
-            if FileManager.default.fileExists(atPath: path) { return try PresetCatalog.read(path: path) }
+            // Anything at the name counts (a FIFO is refused by `read`, not skipped).
+            var status = stat()
+            if lstat(path, &status) == 0 { return try PresetCatalog.read(path: path) }
         }
         if let preset = Preset.builtIn.first(where: { $0.name == value }) { return preset }
         let names = Set(presetFiles().map(\.name) + Preset.builtIn.map(\.name)).sorted()
@@ -89,8 +91,13 @@ public struct PresetCatalog: Sendable {
 
     /// Reads a preset file; its name is the file name without `.json`.
     private static func read(path: String) throws(PresetError) -> Preset {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do {
+            data = try SettingsFile.read(path: path)
+        } catch .missing {
             throw PresetError("\(path): no such preset file, or it cannot be read")
+        } catch {
+            throw PresetError("\(InputText.quoted(path)): \(error.reason)", file: error)
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return try Preset(json: data, name: name, source: path)
