@@ -83,7 +83,12 @@ final class Demuxer {
     /// picture: not for stills, whose size is checked before anything is decoded).
     /// - Throws: `MediaError` of kind `.inputInvalid`.
     func findStreamInfo() throws(MediaError) {
-        try check(avformat_find_stream_info(pointer, nil), "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
+        // It decodes a picture of some formats itself: JPEG XL through libjxl, which writes its
+        // diagnostics to descriptor 2.
+        let streams = UnsafeBufferPointer(start: pointer.pointee.streams, count: Int(pointer.pointee.nb_streams))
+        let decodesJPEGXL = streams.contains { $0?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_JPEGXL }
+        let code = decodesJPEGXL ? StandardErrorGate.silenced { avformat_find_stream_info(pointer, nil) } : avformat_find_stream_info(pointer, nil)
+        try check(code, "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
     }
 
     /// The stream a player would show, and the decoder libavcodec has for it.

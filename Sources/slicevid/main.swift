@@ -2,6 +2,7 @@
 
 import Foundation
 import SliceKit
+import SliceMedia
 
 /// The top-level command table. `--help`, `help COMMAND`, the shell completions and the man
 /// page are all generated from it and from each command's `spec`.
@@ -65,4 +66,5 @@ enum Slicevid {
 }
 
 StandardStreams.reopenClosedOnDevNull()
+StandardErrorGate.prepare()
 exit(Slicevid.main(Array(CommandLine.arguments.dropFirst())).rawValue)
