@@ -66,14 +66,17 @@ public struct PresetCatalog: Sendable {
     public func all() -> (entries: [Entry], problems: [PresetError]) {
         var entries: [String: Entry] = [:]
         var problems: [PresetError] = []
-        for file in presetFiles() where entries[file.name] == nil {
+        // A broken file still wins its name: `load` would read it, never the built-in.
+        var broken: Set<String> = []
+        for file in presetFiles() where entries[file.name] == nil && !broken.contains(file.name) {
             do {
                 entries[file.name] = Entry(preset: try PresetCatalog.read(path: file.path), path: file.path)
             } catch {
                 problems.append(error)
+                broken.insert(file.name)
             }
         }
-        for preset in Preset.builtIn where entries[preset.name] == nil {
+        for preset in Preset.builtIn where entries[preset.name] == nil && !broken.contains(preset.name) {
             entries[preset.name] = Entry(preset: preset, path: nil)
         }
         return (entries.values.sorted { $0.preset.name < $1.preset.name }, problems)
@@ -96,6 +99,8 @@ public struct PresetCatalog: Sendable {
             data = try SettingsFile.read(path: path)
         } catch .missing {
             throw PresetError("\(path): no such preset file, or it cannot be read")
+        } catch .nameTooLong {
+            throw PresetError("\(InputText.quoted(path)): \(SettingsFile.Failure.nameTooLong.reason)", file: .nameTooLong)
         } catch {
             throw PresetError("\(InputText.quoted(path)): \(error.reason)", file: error)
         }

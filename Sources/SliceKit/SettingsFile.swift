@@ -19,6 +19,8 @@ public enum SettingsFile {
         case notRegular(String)
         /// Larger than `maximumSize`; its size in bytes.
         case tooLarge(Int)
+        /// The path, or a name in it, is longer than the system takes (ENAMETOOLONG).
+        case nameTooLong
 
         /// The reason, as the end of a message that starts with the path.
         public var reason: String {
@@ -26,6 +28,7 @@ public enum SettingsFile {
             case .missing(let why): why
             case .notRegular(let what): "\(what), not a file (only regular files are read)"
             case .tooLarge(let bytes): "is \(bytes) bytes; at most \(SettingsFile.maximumSize >> 20) MiB are read"
+            case .nameTooLong: "name too long (a path of at most \(PATH_MAX) bytes, each name at most \(NAME_MAX))"
             }
         }
     }
@@ -71,7 +74,7 @@ public enum SettingsFile {
         switch code {
         case ENOENT, ENOTDIR: .missing("no such file")
         case EACCES, EPERM: .missing("cannot be read (permission denied)")
-        case ENAMETOOLONG: .missing("name too long")
+        case ENAMETOOLONG: .nameTooLong
         default: .missing("cannot be opened (\(String(cString: strerror(code))))")
         }
     }

@@ -69,6 +69,9 @@ extension StillDecoder {
                 if frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0 {
                     throw damaged("\(decoderName) decoder: the picture has concealed errors")
                 }
+                if decoder.pointee.id == AV_CODEC_ID_MJPEG && !JPEGMarkers.hasScan(in: file) {
+                    throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
+                }
                 if decoder.pointee.id == AV_CODEC_ID_MJPEG && !jpegEndsWithEndOfImage(file) {
                     throw damaged("the last scan has no end-of-image marker")
                 }

@@ -50,6 +50,8 @@ public struct Manifest: Sendable {
             data = try SettingsFile.read(path: path)
         } catch .missing {
             throw SlicevidError(.inputMissing, "\(path): no such manifest, or it cannot be read")
+        } catch .nameTooLong {
+            throw SlicevidError(.inputMissing, "\(InputText.quoted(path)): \(SettingsFile.Failure.nameTooLong.reason)")
         } catch .tooLarge(let bytes) {
             throw SlicevidError(.inputInvalid, "\(InputText.quoted(path)): \(SettingsFile.Failure.tooLarge(bytes).reason)")
         } catch {

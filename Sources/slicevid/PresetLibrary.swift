@@ -22,7 +22,7 @@ enum PresetLibrary {
             return try catalog.load(value)
         } catch {
             switch error.file {
-            case .notRegular: throw SlicevidError(.inputMissing, error.message)
+            case .notRegular, .nameTooLong: throw SlicevidError(.inputMissing, error.message)
             case .tooLarge: throw SlicevidError(.inputInvalid, error.message)
             case .missing, nil: throw SlicevidError(.usage, error.message)
             }
