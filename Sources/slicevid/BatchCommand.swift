@@ -67,6 +67,10 @@ enum BatchCommand {
             let parallel = options.parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
             let request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
                                        jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: Slicevid.version)
+            if options.check || options.plan {
+                let view = options.check ? "--check" : "--plan"
+                SignalTrap.exitOnSignal { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written" }
+            }
             if options.check { return check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
             if let report = options.report {

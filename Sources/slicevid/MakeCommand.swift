@@ -162,7 +162,10 @@ struct MakeCommand {
                 for line in lines { console.output(line) }
                 return .success
             }
-            let cancellation = SignalTrap.install()
+            // A second signal ends the process at once: one line says so, the last it prints.
+            let cancellation = SignalTrap.install { signal in
+                console.error("slicevid: error: interrupted by \(signalName(signal)) again; stopped at once, no output was written\n")
+            }
             let progress = MakeLog(log)
             let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }
             progress.finished(report)

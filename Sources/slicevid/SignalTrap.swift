@@ -15,6 +15,22 @@ enum SignalTrap {
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     private static let received = Atomic<Int>(0)
 
+    /// For runs that write nothing (`batch --check`, `--plan`): a stop signal prints `line`
+    /// (hearing the signal's number) and ends the process at once with 128 + that number,
+    /// instead of dying silently mid-check.
+    static func exitOnSignal(saying line: @escaping @Sendable (Int32) -> String) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                Console.shared.error(line(number))
+                _exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
     /// Installs the handlers and returns the flag they set. Call it once per process, from
     /// the command that renders.
     /// - Parameter lastWords: runs on a second signal, after the temporary files are removed

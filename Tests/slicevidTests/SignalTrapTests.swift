@@ -67,6 +67,8 @@ struct SignalTrapTests {
             try FileManager.default.createDirectory(atPath: folder + "/seq", withIntermediateDirectories: false)
             let result = try interrupt(with: SIGINT, times: 2, extra: [], in: folder)
             #expect(result.status == 130 && !result.signalled, "\(result)")
+            // One line says it stopped at once, and nothing follows it.
+            #expect(result.stderr.hasSuffix("slicevid: error: interrupted by SIGINT again; stopped at once, no output was written\n"), "\(result)")
             #expect(leftovers(in: folder).isEmpty, "left behind: \(leftovers(in: folder))")
             #expect(FolderSnapshot(folder).entries.keys.sorted() == ["seq"])
         }
