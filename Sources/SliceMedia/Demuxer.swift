@@ -85,14 +85,32 @@ final class Demuxer {
     func findStreamInfo() throws(MediaError) {
         // It decodes a picture of some formats itself: JPEG XL through libjxl, which writes its
         // diagnostics to descriptor 2.
-        let streams = UnsafeBufferPointer(start: pointer.pointee.streams, count: Int(pointer.pointee.nb_streams))
-        let decodesJPEGXL = streams.contains { $0?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_JPEGXL }
+        let decodesJPEGXL = holdsJPEGXL
+        if decodesJPEGXL, lacksJPEGXLSignature {
+            throw MediaError(.inputInvalid, subject: subject, message: "is not a JPEG XL file (no JPEG XL signature)")
+        }
         let code = decodesJPEGXL ? StandardErrorGate.silenced { avformat_find_stream_info(pointer, nil) } : avformat_find_stream_info(pointer, nil)
         try check(code, "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
     }
 
-    /// The stream a player would show, and the decoder libavcodec has for it.
+    /// Whether a stream is JPEG XL (image2 says so from a `.jxl` name alone).
+    private var holdsJPEGXL: Bool {
+        UnsafeBufferPointer(start: pointer.pointee.streams, count: Int(pointer.pointee.nb_streams))
+            .contains { $0?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_JPEGXL }
+    }
+
+    /// Whether the file does not start as a JPEG XL codestream or container does: libjxl (as
+    /// FFmpeg 5.1 drives it) spins forever on a one-byte file, so only a file that is JPEG XL
+    /// by its first bytes reaches it.
+    private var lacksJPEGXLSignature: Bool {
+        guard let file else { return false }
+        return StillHeader(reading: file).format != .jpegXL
+    }
+
+    /// The stream a player would show, and the decoder libavcodec has for it; none for a
+    /// "JPEG XL" stream whose file lacks the signature (see `lacksJPEGXLSignature`).
     func bestVideoStream() -> (index: Int32, stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>)? {
+        if holdsJPEGXL, lacksJPEGXLSignature { return nil }
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(pointer, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         guard index >= 0, index < pointer.pointee.nb_streams, let decoder,

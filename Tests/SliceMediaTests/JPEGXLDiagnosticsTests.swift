@@ -7,7 +7,21 @@ import SliceKit
 @testable import SliceMedia
 import Testing
 
-@Suite struct JPEGXLDiagnosticsTests {
+@Suite(.timeLimit(.minutes(1))) struct JPEGXLDiagnosticsTests {
+    @Test func aOneByteJPEGXLIsRefusedNotSpunOn() throws {
+        // image2 calls a `.jxl` file JPEG XL by its name; libjxl spun forever on one byte.
+        try withTemporaryDirectory { dir in
+            for byte: UInt8 in [0x00, 0xFF] {
+                let path = dir + "/one-\(byte).jxl"
+                try DamagedStills.write([byte], to: path)
+                #expect(throws: MediaError.self) { try MediaReader.info(path: path) }
+                #expect(throws: MediaError.self) {
+                    try StillDecoder.load(path: path, width: 8, height: 8, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0))
+                }
+            }
+        }
+    }
+
     @Test(.enabled(if: StillEncoding.has("libjxl"))) func aDamagedJPEGXLWritesNothingToStandardError() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             // As slicevid runs: FFmpeg's own log through its callback, quiet.
