@@ -12,6 +12,8 @@ let package = Package(
     name: "slicevid",
     products: [
         .executable(name: "slicevid", targets: ["slicevid"]),
+        // slicevid for other Swift programs: make, presets and batch (README, "As a library").
+        .library(name: "Slicevid", targets: ["Slicevid"]),
     ],
     targets: [
         // C floor: FFmpeg's headers (and zlib's, to check a TIFF's deflated strips) plus shims
@@ -30,12 +32,18 @@ let package = Package(
         .target(name: "SliceMedia", dependencies: ["CFFmpeg", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
-        // The command line.
-        .executableTarget(name: "slicevid", dependencies: ["SlicePipeline"], swiftSettings: settings),
+        // The library's public face: a few calls and the types they take and return.
+        .target(name: "Slicevid", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        // The command line: commands, their options, help, completions, logs. A library so
+        // tests can parse command lines in-process.
+        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        // The executable: only the entry point.
+        .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),
 
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
         .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
         .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "LibraryTests", dependencies: ["Slicevid"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
     ]
 )

@@ -6,10 +6,10 @@
 /// Renders the frames of a `FramePlan` from two stills already fitted to the frame.
 ///
 /// Thread-safe: it only reads its stills, so any number of render threads can share one.
-public struct Compositor: Sendable {
-    public let plan: FramePlan
-    public let source: PlanarImage
-    public let destination: PlanarImage
+package struct Compositor: Sendable {
+    package let plan: FramePlan
+    package let source: PlanarImage
+    package let destination: PlanarImage
     /// Bytes per sample of each plane.
     let sampleBytes: [Int]
     private let fill: FillRows
@@ -21,7 +21,7 @@ public struct Compositor: Sendable {
     ///   - plan: the timeline and strips.
     ///   - source: the outgoing still, at the frame size.
     ///   - destination: the incoming still, same size and layout as `source`.
-    public init(plan: FramePlan, source: PlanarImage, destination: PlanarImage) {
+    package init(plan: FramePlan, source: PlanarImage, destination: PlanarImage) {
         self.init(plan: plan, source: source, destination: destination, cut: nil)
     }
 
@@ -49,17 +49,17 @@ public struct Compositor: Sendable {
     }
 
     /// The pixel layout frames are rendered in.
-    public var layout: PixelLayout { source.layout }
+    package var layout: PixelLayout { source.layout }
 
     /// Draws frame `index` into `target`, overwriting every pixel.
     /// - Precondition: `target` has the stills' size and layout.
-    public func render(frame index: Int, into target: PlanarImage) {
+    package func render(frame index: Int, into target: PlanarImage) {
         render(plan.content(ofFrame: index), into: target)
     }
 
     /// Draws `content` (a frame's, or a motion-blur sample's between frames) into `target`.
     /// - Precondition: `target` has the stills' size and layout.
-    public func render(_ content: FrameContent, into target: PlanarImage) {
+    package func render(_ content: FrameContent, into target: PlanarImage) {
         precondition(target.width == source.width && target.height == source.height && target.layout == layout)
         for (p, drawing) in drawing(of: content).enumerated() {
             let plane = target.planes[p]

@@ -2,8 +2,8 @@
 // UnitBezier solves it, so `ease-in-out` here is the curve a browser draws.
 
 /// A CSS `cubic-bezier(x1, y1, x2, y2)` timing function.
-public struct CubicBezier: Sendable, Equatable {
-    public let x1: Double, y1: Double, x2: Double, y2: Double
+package struct CubicBezier: Sendable, Equatable {
+    package let x1: Double, y1: Double, x2: Double, y2: Double
 
     // Polynomial coefficients of x(t) and y(t), as in WebKit's UnitBezier.
     private let ax: Double, bx: Double, cx: Double
@@ -11,7 +11,7 @@ public struct CubicBezier: Sendable, Equatable {
 
     /// Creates the curve with control points (x1, y1) and (x2, y2).
     /// - Precondition: x1 and x2 lie in [0, 1], as CSS requires, so x(t) is monotonic.
-    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+    package init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
         cx = 3 * x1
         bx = 3 * (x2 - x1) - cx
@@ -23,19 +23,19 @@ public struct CubicBezier: Sendable, Equatable {
 
     /// The y1 and y2 accepted. CSS allows any; a curve stays within the range of its control
     /// points, so this bounds the overshoot at ten times the travel.
-    public static let yRange = -10.0...10.0
+    package static let yRange = -10.0...10.0
 
     /// CSS `ease`.
-    public static let ease = CubicBezier(0.25, 0.1, 0.25, 1)
+    package static let ease = CubicBezier(0.25, 0.1, 0.25, 1)
     /// CSS `ease-in`.
-    public static let easeIn = CubicBezier(0.42, 0, 1, 1)
+    package static let easeIn = CubicBezier(0.42, 0, 1, 1)
     /// CSS `ease-out`.
-    public static let easeOut = CubicBezier(0, 0, 0.58, 1)
+    package static let easeOut = CubicBezier(0, 0, 0.58, 1)
     /// CSS `ease-in-out`.
-    public static let easeInOut = CubicBezier(0.42, 0, 0.58, 1)
+    package static let easeInOut = CubicBezier(0.42, 0, 0.58, 1)
 
     /// The eased value for input progress `x` in [0, 1].
-    public func value(at x: Double) -> Double {
+    package func value(at x: Double) -> Double {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
         return sampleY(solveT(forX: x, epsilon: 1e-9))

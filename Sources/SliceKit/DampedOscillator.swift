@@ -5,17 +5,17 @@ import Foundation
 
 /// A unit-mass damped harmonic oscillator that starts at 0 with velocity `v0` and is pulled
 /// toward 1: `x'' + 2ζω0·x' + ω0²·(x − 1) = 0`, `x(0) = 0`, `x'(0) = v0`.
-public struct DampedOscillator: Sendable, Equatable {
+package struct DampedOscillator: Sendable, Equatable {
     /// Damping ratio ζ > 0: below 1 it overshoots and rings, 1 is critically damped, above 1
     /// it creeps toward the target without overshooting.
-    public let zeta: Double
+    package let zeta: Double
     /// Natural angular frequency ω0 in rad/s.
-    public let omega0: Double
+    package let omega0: Double
     /// Initial velocity toward the target, in target distances per second.
-    public let v0: Double
+    package let v0: Double
 
     /// - Precondition: `zeta > 0` and `omega0 > 0`.
-    public init(zeta: Double, omega0: Double, v0: Double = 0) {
+    package init(zeta: Double, omega0: Double, v0: Double = 0) {
         precondition(zeta > 0 && omega0 > 0, "a damped oscillator needs positive damping and frequency")
         self.zeta = zeta
         self.omega0 = omega0
@@ -23,7 +23,7 @@ public struct DampedOscillator: Sendable, Equatable {
     }
 
     /// Position after `t` seconds (t ≥ 0).
-    public func position(at t: Double) -> Double {
+    package func position(at t: Double) -> Double {
         // Within 1e-9 of critical damping the under- and overdamped forms divide by ~0.
         if abs(zeta - 1) < 1e-9 {
             return 1 - exp(-omega0 * t) * (1 + (omega0 - v0) * t)

@@ -3,9 +3,9 @@
 import Foundation
 
 /// Two distinct, colourful cards: a warm one to leave and a cool one to arrive.
-public enum DemoCards {
+package enum DemoCards {
     /// The outgoing demo card: a sunset gradient with a sun and horizon bands.
-    public static func source(width: Int, height: Int) -> RGBAImage {
+    package static func source(width: Int, height: Int) -> RGBAImage {
         draw(width: width, height: height) { u, v in
             // Gradient from orange (top) to magenta (bottom), a pale sun, dark bands below.
             var r = 255.0, g = 150 - 110 * v, b = 60 + 120 * v
@@ -17,7 +17,7 @@ public enum DemoCards {
     }
 
     /// The incoming demo card: a teal-to-blue diagonal with a white diamond and a grid.
-    public static func destination(width: Int, height: Int) -> RGBAImage {
+    package static func destination(width: Int, height: Int) -> RGBAImage {
         draw(width: width, height: height) { u, v in
             let t = (u + v) / 2
             var r = 20 + 40 * t, g = 200 - 120 * t, b = 190 + 60 * t

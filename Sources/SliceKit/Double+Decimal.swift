@@ -6,7 +6,7 @@ extension Double {
     /// fraction (`12`, `0.25`, `.5`, `3.`), and an optional exponent (`1e-3`). Nothing else:
     /// no spaces, no hexadecimal, no `inf` or `nan`.
     /// - Returns: nil unless `text` is of that form and its value is finite.
-    public init?(decimal text: some StringProtocol) {
+    package init?(decimal text: some StringProtocol) {
         guard Double.isPlainDecimal(text.utf8), let value = Double(String(text)), value.isFinite else { return nil }
         self = value
     }

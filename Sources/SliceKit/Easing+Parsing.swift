@@ -4,15 +4,15 @@
 import Foundation
 
 /// Why an easing text was refused; `description` is the one line a user sees.
-public struct EasingParseError: Error, Equatable, CustomStringConvertible {
-    public let text: String
-    public let reason: String
-    public var description: String { "\(reason) (got \(InputText.quoted(text)))" }
+package struct EasingParseError: Error, Equatable, CustomStringConvertible {
+    package let text: String
+    package let reason: String
+    package var description: String { "\(reason) (got \(InputText.quoted(text)))" }
 }
 
 extension Easing: CustomStringConvertible {
     /// Names accepted without parameters, in the order `--help` lists them.
-    public static let namedCurves: [(name: String, easing: Easing)] = [
+    package static let namedCurves: [(name: String, easing: Easing)] = [
         ("spring", .seedSpring),
         ("linear", .linear),
         ("ease", .cubicBezier(.ease)),
@@ -22,7 +22,7 @@ extension Easing: CustomStringConvertible {
     ] + PennerCurve.all.map { ($0.name, .penner($0)) }
 
     /// One line naming everything `Easing(parsing:)` accepts, for errors and `--help`.
-    public static let acceptedForms = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2), "
+    package static let acceptedForms = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2), "
         + "ease-{\(PennerCurve.Mode.allCases.map(\.rawValue).joined(separator: ","))}-"
         + "{\(PennerCurve.Family.allCases.map(\.rawValue).joined(separator: ","))} (e.g. ease-out-bounce), "
         + "spring or spring(damping: 0.8, velocity: 0) (UIKit, fitted to the duration, damping \(UIKitSpring.dampingRange.lowerBound.shortText)…1, "
@@ -34,7 +34,7 @@ extension Easing: CustomStringConvertible {
     /// - Parameter text: e.g. `spring`, `ease-in`, `ease-out-bounce`, `cubic-bezier(0.4,0,0.2,1)`,
     ///   `spring(damping: 0.6, velocity: 0)`, `spring(stiffness: 170, damping: 26)`.
     /// - Throws: `EasingParseError` naming what is accepted.
-    public init(parsing text: String) throws(EasingParseError) {
+    package init(parsing text: String) throws(EasingParseError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let named = Easing.namedCurves.first(where: { $0.name == trimmed }) {
             self = named.easing
@@ -141,7 +141,7 @@ extension Easing: CustomStringConvertible {
     }
 
     /// The text form; `Easing(parsing: e.description) == e` for every easing.
-    public var description: String {
+    package var description: String {
         if let named = Easing.namedCurves.first(where: { $0.easing == self }) {
             return named.name
         }

@@ -4,7 +4,7 @@
 ///
 /// The same text form is used on the command line (`--easing`) and in preset files, and
 /// `description` prints it back in a form `Easing(parsing:)` accepts.
-public enum Easing: Sendable, Equatable {
+package enum Easing: Sendable, Equatable {
     /// Constant speed.
     case linear
     /// A CSS timing function (`ease`, `ease-in`, … and any `cubic-bezier(x1,y1,x2,y2)`).
@@ -18,12 +18,12 @@ public enum Easing: Sendable, Equatable {
     case physicalSpring(PhysicalSpring)
 
     /// The seed's curve: UIKit `usingSpringWithDamping: 0.8, initialSpringVelocity: 0`.
-    public static let seedSpring = Easing.uikitSpring(damping: 0.8, velocity: 0)
+    package static let seedSpring = Easing.uikitSpring(damping: 0.8, velocity: 0)
 
     /// Eased progress after `elapsed` seconds of a transition lasting `duration` seconds.
     /// Springs may overshoot past 1 before settling; every curve is exactly 0 at the start and
     /// exactly 1 from the end of the duration on.
-    public func progress(elapsed: Double, duration: Double) -> Double {
+    package func progress(elapsed: Double, duration: Double) -> Double {
         if elapsed <= 0 { return 0 }
         if elapsed >= duration { return 1 }
         let x = elapsed / duration

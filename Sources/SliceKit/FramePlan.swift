@@ -2,7 +2,7 @@
 // can ask about any frame in any order and get the same answer.
 
 /// What one frame shows.
-public enum FrameContent: Sendable, Equatable {
+package enum FrameContent: Sendable, Equatable {
     /// The source picture unchanged (the hold before the transition).
     case source
     /// The destination picture unchanged (the end of the transition and the end hold).
@@ -17,13 +17,13 @@ public enum FrameContent: Sendable, Equatable {
 /// + endHold` seconds long and the clip has `⌈total × fps⌉ + 1` frames, so the last frame's
 /// time is at or just past the end of the timeline; the last frame always shows the
 /// destination, exactly.
-public struct FramePlan: Sendable {
-    public let spec: TransitionSpec
-    public let layout: StripLayout
-    public let frameCount: Int
+package struct FramePlan: Sendable {
+    package let spec: TransitionSpec
+    package let layout: StripLayout
+    package let frameCount: Int
 
     /// - Precondition: `spec` is valid (`spec.validate()` did not throw).
-    public init(spec: TransitionSpec) {
+    package init(spec: TransitionSpec) {
         self.spec = spec
         layout = StripLayout(count: spec.strips, seed: spec.seed, travel: spec.travel)
         // Rounded up so the last frame is not before the end of the timeline (a staggered
@@ -33,28 +33,28 @@ public struct FramePlan: Sendable {
     }
 
     /// Seconds at which frame `index` is shown.
-    public func time(ofFrame index: Int) -> Double {
+    package func time(ofFrame index: Int) -> Double {
         Double(index) * Double(spec.frameRate.denominator) / Double(spec.frameRate.numerator)
     }
 
     /// The pixel extent strips travel in: frame height for vertical strips, width otherwise.
-    public var travelExtent: Double {
+    package var travelExtent: Double {
         Double(spec.direction == .vertical ? spec.height : spec.width)
     }
 
     /// Whether frame `index` is the unchanged destination (the end of the transition, the end
     /// hold, and always the last frame).
-    public func showsDestinationOnly(frame index: Int) -> Bool {
+    package func showsDestinationOnly(frame index: Int) -> Bool {
         index >= frameCount - 1 || time(ofFrame: index) - spec.hold >= spec.transitionSeconds
     }
 
     /// Whether frame `index` is the unchanged source (the hold), which needs no destination.
-    public func showsSourceOnly(frame index: Int) -> Bool {
+    package func showsSourceOnly(frame index: Int) -> Bool {
         index < frameCount - 1 && time(ofFrame: index) - spec.hold <= 0
     }
 
     /// What frame `index` shows. The last frame is the destination by definition.
-    public func content(ofFrame index: Int) -> FrameContent {
+    package func content(ofFrame index: Int) -> FrameContent {
         if index >= frameCount - 1 { return .destination }
         return content(atTime: time(ofFrame: index))
     }
@@ -64,7 +64,7 @@ public struct FramePlan: Sendable {
     ///
     /// Strip i moves during `[hold + i × stagger, hold + i × stagger + duration]`; before the
     /// first strip moves it is the source, after the last one settles the destination.
-    public func content(atTime time: Double) -> FrameContent {
+    package func content(atTime time: Double) -> FrameContent {
         let elapsed = time - spec.hold
         if elapsed <= 0 { return .source }
         if elapsed >= spec.transitionSeconds { return .destination }
@@ -85,7 +85,7 @@ public struct FramePlan: Sendable {
     /// rest is already off the frame, so clamping there never changes a picture; it makes sure
     /// no curve (a UIKit spring with velocity 100 over an hour reaches ~7300 travels) can hand
     /// the compositor an offset that overflows when it becomes whole pixels.
-    public static let offsetLimit = 1024.0
+    package static let offsetLimit = 1024.0
 
     /// `offset` clamped to ±`offsetLimit` frame sizes; NaN (which no accepted curve gives)
     /// draws the strip at rest.

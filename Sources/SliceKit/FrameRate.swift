@@ -12,7 +12,7 @@ public struct FrameRate: Sendable, Equatable, CustomStringConvertible {
     /// The largest numerator or denominator a fraction may be written with. Enough for every
     /// NTSC rate (240000/1001), and small enough that time bases fit FFmpeg's 32-bit rationals
     /// and frame arithmetic (frames × numerator × denominator) stays far inside 64 bits.
-    public static let maximumTerm = 1_000_000
+    package static let maximumTerm = 1_000_000
 
     /// - Precondition: both positive.
     public init(_ numerator: Int, _ denominator: Int = 1) {

@@ -3,9 +3,9 @@
 // of different rates without rendering anything twice.
 
 /// The frames of a render that one output keeps, and how long the output lasts.
-public struct FrameSelection: Sendable, Equatable {
+package struct FrameSelection: Sendable, Equatable {
     /// How frames are chosen.
-    public enum Rule: Sendable, Equatable {
+    package enum Rule: Sendable, Equatable {
         /// Every rendered frame.
         case every
         /// Output frame k shows the rendered frame nearest to time k / rate; the last rendered
@@ -15,35 +15,35 @@ public struct FrameSelection: Sendable, Equatable {
         case single(Int)
     }
 
-    public let rule: Rule
+    package let rule: Rule
     /// The render's frame rate.
-    public let renderRate: FrameRate
+    package let renderRate: FrameRate
     /// The number of rendered frames (indices 0..<renderFrames).
-    public let renderFrames: Int
+    package let renderFrames: Int
 
     /// Every frame of a render.
-    public init(every renderFrames: Int, rate renderRate: FrameRate) {
+    package init(every renderFrames: Int, rate renderRate: FrameRate) {
         self.rule = .every
         self.renderRate = renderRate
         self.renderFrames = renderFrames
     }
 
     /// A subsample at `rate`; a rate at or above the render's keeps every frame.
-    public init(renderFrames: Int, renderRate: FrameRate, rate: FrameRate) {
+    package init(renderFrames: Int, renderRate: FrameRate, rate: FrameRate) {
         self.renderRate = renderRate
         self.renderFrames = renderFrames
         rule = rate.value >= renderRate.value ? .every : .rate(rate)
     }
 
     /// One frame, `index`, clamped to the render.
-    public init(single index: Int, renderFrames: Int, renderRate: FrameRate) {
+    package init(single index: Int, renderFrames: Int, renderRate: FrameRate) {
         self.renderRate = renderRate
         self.renderFrames = renderFrames
         rule = .single(min(max(index, 0), max(renderFrames - 1, 0)))
     }
 
     /// Whether rendered frame `index` is kept.
-    public func contains(_ index: Int) -> Bool {
+    package func contains(_ index: Int) -> Bool {
         guard (0..<renderFrames).contains(index) else { return false }
         switch rule {
         case .every:
@@ -59,7 +59,7 @@ public struct FrameSelection: Sendable, Equatable {
 
     /// The position of rendered frame `index` among the kept ones (0 for the first kept), or nil
     /// when it is not kept.
-    public func position(of index: Int) -> Int? {
+    package func position(of index: Int) -> Int? {
         guard contains(index) else { return nil }
         switch rule {
         case .every: return index
@@ -72,7 +72,7 @@ public struct FrameSelection: Sendable, Equatable {
     }
 
     /// How many frames the output holds.
-    public var count: Int {
+    package var count: Int {
         switch rule {
         case .every: return renderFrames
         case .single: return renderFrames > 0 ? 1 : 0
@@ -86,10 +86,10 @@ public struct FrameSelection: Sendable, Equatable {
     }
 
     /// The kept frame indices, in order. Meant for tests and short clips.
-    public var indices: [Int] { (0..<renderFrames).filter(contains) }
+    package var indices: [Int] { (0..<renderFrames).filter(contains) }
 
     /// Seconds each output frame lasts: a frame of the output's own rate.
-    public var frameDuration: Double {
+    package var frameDuration: Double {
         switch rule {
         case .every, .single: 1 / renderRate.value
         case .rate(let rate): 1 / rate.value
@@ -97,7 +97,7 @@ public struct FrameSelection: Sendable, Equatable {
     }
 
     /// Seconds at which rendered frame `index` is shown.
-    public func time(ofFrame index: Int) -> Double {
+    package func time(ofFrame index: Int) -> Double {
         Double(index) * Double(renderRate.denominator) / Double(renderRate.numerator)
     }
 

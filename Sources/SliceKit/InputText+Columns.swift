@@ -5,14 +5,14 @@ extension InputText {
     /// The columns `text` may take on a terminal, counted so it never takes more: an ASCII
     /// character is one column, anything else two (wide CJK characters and emoji take two;
     /// a combining mark takes none, so this over-counts, which is the safe side).
-    public static func columns(of text: some StringProtocol) -> Int {
+    package static func columns(of text: some StringProtocol) -> Int {
         text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 2) }
     }
 
     /// `text` cut so it takes at most `columns` columns, ending in `…` when it was cut. Control
     /// characters are escaped first (a redraw must not move the cursor).
     /// - Precondition: `columns` ≥ 1.
-    public static func fitted(_ text: some StringProtocol, columns: Int) -> String {
+    package static func fitted(_ text: some StringProtocol, columns: Int) -> String {
         let shown = escaped(text)
         guard self.columns(of: shown) > columns else { return shown }
         var result = String.UnicodeScalarView()

@@ -2,20 +2,20 @@
 // person: short enough to read, and never able to move the cursor or start a line of its own.
 
 /// How slicevid prints text it did not write itself.
-public enum InputText {
+package enum InputText {
     /// The most characters of a value an error line repeats.
-    public static let excerptLimit = 80
+    package static let excerptLimit = 80
 
     /// `value` in single quotes for an error line: control characters escaped, and cut to
     /// `excerptLimit` characters with an ellipsis and the value's length when it is longer,
     /// e.g. `'cubic-bezier(0,1e20,…' (10485760 characters)`.
-    public static func quoted(_ value: some StringProtocol) -> String {
+    package static func quoted(_ value: some StringProtocol) -> String {
         let (head, count) = cut(value)
         return count <= excerptLimit ? "'\(escaped(head))'" : "'\(escaped(head))…' (\(count) characters)"
     }
 
     /// `value` as `quoted` cuts it, without the quotes: for names such as an unknown key.
-    public static func excerpt(_ value: some StringProtocol) -> String {
+    package static func excerpt(_ value: some StringProtocol) -> String {
         let (head, count) = cut(value)
         return count <= excerptLimit ? escaped(head) : "\(escaped(head))… (\(count) characters)"
     }
@@ -24,7 +24,7 @@ public enum InputText {
     /// visible escape: `\n`, `\r`, `\t`, and `\u{1B}`-style for the other C0 and C1 controls,
     /// DEL, the Unicode line and paragraph separators and the bidirectional overrides (which
     /// can make a line read differently from what it holds). Everything else is kept.
-    public static func escaped(_ text: some StringProtocol) -> String {
+    package static func escaped(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
@@ -44,7 +44,7 @@ public enum InputText {
     }
 
     /// Whether `scalar` is escaped by `escaped(_:)`.
-    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true          // C0, DEL, C1 (NEL and CSI among them)
         case 0x2028, 0x2029: true                     // line and paragraph separators

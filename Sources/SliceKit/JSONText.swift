@@ -5,27 +5,27 @@
 import Foundation
 
 /// The one way slicevid reads a JSON document.
-public enum JSONText {
+package enum JSONText {
     /// Why a document is not strict JSON, and where: `line 4, column 12: trailing comma …`.
-    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Counted from 1.
-        public let line: Int
+        package let line: Int
         /// Counted from 1, in characters (Unicode scalars) from the start of the line.
-        public let column: Int
-        public let reason: String
+        package let column: Int
+        package let reason: String
 
-        public init(line: Int, column: Int, reason: String) {
+        package init(line: Int, column: Int, reason: String) {
             self.line = line
             self.column = column
             self.reason = reason
         }
 
-        public var description: String { "line \(line), column \(column): \(reason)" }
+        package var description: String { "line \(line), column \(column): \(reason)" }
     }
 
     /// The deepest nesting of objects and arrays accepted. Presets are flat and manifests a few
     /// levels deep; a bound keeps a hostile `[[[[…` from exhausting the stack.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// Reads `data` as one strict JSON value (RFC 8259) and returns Foundation's form of it
     /// (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`).
@@ -36,7 +36,7 @@ public enum JSONText {
     /// control characters and unpaired surrogates in strings, a key given twice in one object,
     /// nesting deeper than `maximumDepth`, and anything after the value.
     /// - Throws: `SyntaxError` for the first problem in the file.
-    public static func parse(_ data: Data) throws(SyntaxError) -> Any {
+    package static func parse(_ data: Data) throws(SyntaxError) -> Any {
         var scanner = JSONScanner(bytes: [UInt8](data))
         try scanner.check()
         do {
@@ -52,7 +52,7 @@ public enum JSONText {
     /// a terminal or a log viewer acts on (DEL, C1 controls, line separators, bidirectional
     /// marks) written as `\uXXXX` escapes. They can only occur inside strings, where the escape
     /// means the same character, so the JSON reads back identically.
-    public static func escapingInvisibles(_ json: String) -> String {
+    package static func escapingInvisibles(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: InputText.needsEscape) else { return json }
         var result = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {

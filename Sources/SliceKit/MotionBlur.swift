@@ -11,15 +11,15 @@ import Synchronization
 /// still — the hold before the transition, the end hold and the last frame — are drawn exactly,
 /// unblurred, even when part of their exposure would overlap the motion. With 1 sample every
 /// frame is the compositor's own.
-public struct MotionBlur: Sendable {
+package struct MotionBlur: Sendable {
     /// The most samples accepted: beyond this the blur no longer improves visibly, while the
     /// render time keeps growing linearly. 32 × 255 also keeps the sums within UInt16.
-    public static let maximumSamples = 32
+    package static let maximumSamples = 32
 
     /// The fraction of a frame interval the shutter is open: 180°.
-    public static let shutter = 0.5
+    package static let shutter = 0.5
 
-    public let compositor: Compositor
+    package let compositor: Compositor
     /// Sample buffers and sums, one set per render thread at a time, reused from frame to frame.
     private let scratch: ScratchPool
 
@@ -36,22 +36,22 @@ public struct MotionBlur: Sendable {
 
     /// - Parameter compositor: draws each sample; its plan's `spec.motionBlur` is the number
     ///   of samples (1 to `maximumSamples`).
-    public init(_ compositor: Compositor) {
+    package init(_ compositor: Compositor) {
         self.init(compositor, scratch: ScratchPool())
     }
 
     /// How many sets of scratch buffers were ever made: at most one per thread that rendered a
     /// blurred frame at the same time, however many frames there were.
-    public var scratchBuffersMade: Int { scratch.made }
+    package var scratchBuffersMade: Int { scratch.made }
 
     /// The pool this blur borrows from (shared by a sequence's transitions).
     var scratchPool: ScratchPool { scratch }
 
     /// Samples averaged into each moving frame.
-    public var samples: Int { compositor.plan.spec.motionBlur }
+    package var samples: Int { compositor.plan.spec.motionBlur }
 
     /// The times frame `index` is sampled at, in seconds, earliest first.
-    public func sampleTimes(ofFrame index: Int) -> [Double] {
+    package func sampleTimes(ofFrame index: Int) -> [Double] {
         let plan = compositor.plan
         let t = plan.time(ofFrame: index)
         let exposure = MotionBlur.shutter / plan.spec.frameRate.value
@@ -60,7 +60,7 @@ public struct MotionBlur: Sendable {
 
     /// Draws frame `index` into `target`, blurred when it is in motion.
     /// - Precondition: `target` has the stills' size and layout.
-    public func render(frame index: Int, into target: PlanarImage) {
+    package func render(frame index: Int, into target: PlanarImage) {
         let plan = compositor.plan
         let content = plan.content(ofFrame: index)
         guard samples > 1, case .strips = content else {

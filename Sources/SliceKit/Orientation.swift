@@ -6,11 +6,11 @@
 /// optionally mirrored. Written as where a source pixel (x, y) lands, in y-down coordinates:
 /// `x' = a·x + c·y`, `y' = b·x + d·y` (then moved back onto the canvas), which is libavutil's
 /// display-matrix convention.
-public struct Orientation: Sendable, Equatable, CustomStringConvertible {
-    public let a: Int, b: Int, c: Int, d: Int
+package struct Orientation: Sendable, Equatable, CustomStringConvertible {
+    package let a: Int, b: Int, c: Int, d: Int
 
     /// Upright already.
-    public static let upright = Orientation(a: 1, b: 0, c: 0, d: 1)
+    package static let upright = Orientation(a: 1, b: 0, c: 0, d: 1)
 
     private init(a: Int, b: Int, c: Int, d: Int) {
         self.a = a
@@ -20,7 +20,7 @@ public struct Orientation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The EXIF `Orientation` tag's value, 1…8; nil for anything else.
-    public init?(exif value: Int) {
+    package init?(exif value: Int) {
         switch value {
         case 1: self = .upright
         case 2: self.init(a: -1, b: 0, c: 0, d: 1)   // mirrored left to right
@@ -37,7 +37,7 @@ public struct Orientation: Sendable, Equatable, CustomStringConvertible {
     /// From a display matrix's 2×2 part (libavutil's `a b; c d`, in any fixed-point scale):
     /// nil unless it is one of the eight axis-aligned transforms (a free rotation or a scale is
     /// not an orientation).
-    public init?(matrix a: Int32, _ b: Int32, _ c: Int32, _ d: Int32) {
+    package init?(matrix a: Int32, _ b: Int32, _ c: Int32, _ d: Int32) {
         func unit(_ v: Int32) -> Int? { v == 0 ? 0 : (v > 0 ? 1 : -1) }
         guard let a = unit(a), let b = unit(b), let c = unit(c), let d = unit(d),
               (a == 0) == (d == 0), (b == 0) == (c == 0), (a == 0) != (b == 0) else { return nil }
@@ -45,18 +45,18 @@ public struct Orientation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The EXIF value of this orientation.
-    public var exifValue: Int { (1...8).first { Orientation(exif: $0) == self } ?? 1 }
+    package var exifValue: Int { (1...8).first { Orientation(exif: $0) == self } ?? 1 }
 
     /// Whether width and height trade places.
-    public var swapsSides: Bool { a == 0 }
+    package var swapsSides: Bool { a == 0 }
 
     /// The size a `width` × `height` picture has once turned.
-    public func turnedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func turnedSize(width: Int, height: Int) -> (width: Int, height: Int) {
         swapsSides ? (height, width) : (width, height)
     }
 
     /// `image` turned upright.
-    public func apply(to image: RGBAImage) -> RGBAImage {
+    package func apply(to image: RGBAImage) -> RGBAImage {
         if self == .upright { return image }
         let (w, h) = turnedSize(width: image.width, height: image.height)
         // Where source (0, 0) lands, so every landing spot is on the canvas.
@@ -82,7 +82,7 @@ public struct Orientation: Sendable, Equatable, CustomStringConvertible {
         return turned
     }
 
-    public var description: String {
+    package var description: String {
         switch exifValue {
         case 2: "mirrored"
         case 3: "rotated 180°"

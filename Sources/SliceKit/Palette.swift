@@ -4,18 +4,18 @@
 // seen, or kept, before encoding starts.
 
 /// Up to 256 colours, one of which may be transparent.
-public struct Palette: Sendable, Equatable {
+package struct Palette: Sendable, Equatable {
     /// The most entries a GIF palette has.
-    public static let capacity = 256
+    package static let capacity = 256
 
     /// The opaque colours, in index order.
-    public let colors: [RGBAColor]
+    package let colors: [RGBAColor]
     /// The index of the fully transparent entry (just after `colors`), if the clip has one.
-    public let transparentIndex: Int?
+    package let transparentIndex: Int?
 
     /// A palette of exactly these colours (alpha ignored), plus a transparent entry if asked.
     /// - Precondition: they fit: `colors.count + (transparent ? 1 : 0) <= 256`.
-    public init(colors: [RGBAColor], transparent: Bool) {
+    package init(colors: [RGBAColor], transparent: Bool) {
         precondition(colors.count + (transparent ? 1 : 0) <= Palette.capacity, "too many palette colours")
         self.colors = colors.map { RGBAColor(red: $0.red, green: $0.green, blue: $0.blue) }
         transparentIndex = transparent ? colors.count : nil
@@ -31,7 +31,7 @@ public struct Palette: Sendable, Equatable {
     ///   - images: the pictures (for a clip: both stills, at the GIF's size).
     ///   - fixed: colours that must be present exactly (the background), first.
     ///   - transparent: reserve an entry for pixels less than half opaque.
-    public init(for images: [RGBAImage], fixed: [RGBAColor] = [], transparent: Bool) {
+    package init(for images: [RGBAImage], fixed: [RGBAColor] = [], transparent: Bool) {
         let slots = Palette.capacity - (transparent ? 1 : 0)
         var counts: [UInt32: Int] = [:]
         var total = 0
@@ -66,7 +66,7 @@ public struct Palette: Sendable, Equatable {
 
     /// All 256 entries as FFmpeg's PAL8 palette takes them: 0xAARRGGBB in native byte order.
     /// Unused entries are opaque black, so only the transparent entry is ever transparent.
-    public var argbEntries: [UInt32] {
+    package var argbEntries: [UInt32] {
         var entries = colors.map { 0xFF00_0000 | $0.rgbKey }
         if transparentIndex != nil { entries.append(0) }
         while entries.count < Palette.capacity { entries.append(0xFF00_0000) }
@@ -164,7 +164,7 @@ extension RGBAColor {
 extension Palette {
     /// A fixed palette that suits any picture: 6 reds × 7 greens × 6 blues (the eye tells greens
     /// apart best). For GIFs written without the clip's stills to hand.
-    public static func uniform(transparent: Bool) -> Palette {
+    package static func uniform(transparent: Bool) -> Palette {
         var colors: [RGBAColor] = []
         for r in 0..<6 {
             for g in 0..<7 {

@@ -7,8 +7,8 @@
 /// Maps RGBA pictures onto one palette.
 ///
 /// Not thread-safe: it caches nearest-colour answers as it goes. One per GIF writer.
-public final class PaletteMapper {
-    public let palette: Palette
+package final class PaletteMapper {
+    package let palette: Palette
     private let exact: [UInt32: UInt8]
     private let entries: [(r: Int, g: Int, b: Int)]
     /// Nearest entry for each 6-bit-a-channel cell, filled on first use (0xFFFF = not yet).
@@ -24,7 +24,7 @@ public final class PaletteMapper {
         return matrix.map { ($0 * 2 - 63) >> 3 }
     }()
 
-    public init(palette: Palette) {
+    package init(palette: Palette) {
         self.palette = palette
         var exact: [UInt32: UInt8] = [:]
         for (i, color) in palette.colors.enumerated() where exact[color.rgbKey] == nil { exact[color.rgbKey] = UInt8(i) }
@@ -37,7 +37,7 @@ public final class PaletteMapper {
     /// - Parameters:
     ///   - rgba: the first pixel; rows `rgbaStride` bytes apart.
     ///   - indices: where index rows go, `stride` bytes apart.
-    public func map(rgba: UnsafePointer<UInt8>, rgbaStride: Int, width: Int, height: Int,
+    package func map(rgba: UnsafePointer<UInt8>, rgbaStride: Int, width: Int, height: Int,
                     into indices: UnsafeMutablePointer<UInt8>, stride: Int) {
         let transparent = palette.transparentIndex.map(UInt8.init)
         for y in 0..<height {

@@ -5,14 +5,14 @@ import Foundation
 
 /// One of Penner's easing curves: a family (`quad`, `bounce`, …) in one mode (`in`, `out`,
 /// `in-out`). The text form is `ease-MODE-FAMILY`, e.g. `ease-out-bounce`.
-public struct PennerCurve: Sendable, Equatable {
+package struct PennerCurve: Sendable, Equatable {
     /// The shape of the curve.
-    public enum Family: String, Sendable, CaseIterable {
+    package enum Family: String, Sendable, CaseIterable {
         case quad, cubic, quart, quint, sine, expo, circ, back, elastic, bounce
     }
 
     /// Which end the shape is applied to.
-    public enum Mode: String, Sendable, CaseIterable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// Starts slowly (the family's shape at the start).
         case `in`
         /// Ends slowly: the `in` curve mirrored, `1 − in(1 − x)`.
@@ -21,29 +21,29 @@ public struct PennerCurve: Sendable, Equatable {
         case inOut = "in-out"
     }
 
-    public let family: Family
-    public let mode: Mode
+    package let family: Family
+    package let mode: Mode
 
-    public init(_ family: Family, _ mode: Mode) {
+    package init(_ family: Family, _ mode: Mode) {
         self.family = family
         self.mode = mode
     }
 
     /// Every curve, in the order `--help` lists them.
-    public static let all: [PennerCurve] = Family.allCases.flatMap { family in Mode.allCases.map { PennerCurve(family, $0) } }
+    package static let all: [PennerCurve] = Family.allCases.flatMap { family in Mode.allCases.map { PennerCurve(family, $0) } }
 
     /// The text form, `ease-MODE-FAMILY`.
-    public var name: String { "ease-\(mode.rawValue)-\(family.rawValue)" }
+    package var name: String { "ease-\(mode.rawValue)-\(family.rawValue)" }
 
     /// The curve named `text` (`ease-out-bounce`), or nil.
-    public init?(name text: String) {
+    package init?(name text: String) {
         guard let curve = PennerCurve.all.first(where: { $0.name == text }) else { return nil }
         self = curve
     }
 
     /// Eased progress for input progress `x` in [0, 1]; `back` and `elastic` leave [0, 1]
     /// on the way, every curve starts at 0 and ends at 1.
-    public func value(at x: Double) -> Double {
+    package func value(at x: Double) -> Double {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
         switch mode {

@@ -2,7 +2,7 @@
 // strip-copy routine serves them all; only plane sizes and fill values differ.
 
 /// A planar 8-bit pixel layout. Names follow FFmpeg's pixel formats.
-public enum PixelLayout: String, Sendable, CaseIterable {
+package enum PixelLayout: String, Sendable, CaseIterable {
     /// Y, U, V; chroma halved in both directions. What players expect.
     case yuv420p
     /// Y, U, V, A; chroma halved, full-size alpha.
@@ -15,7 +15,7 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     case gbrap
 
     /// Number of planes.
-    public var planeCount: Int {
+    package var planeCount: Int {
         switch self {
         case .yuv420p, .yuv444p, .gbrp: 3
         case .yuva420p, .gbrap: 4
@@ -23,10 +23,10 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// Whether the layout carries an alpha plane.
-    public var hasAlpha: Bool { planeCount == 4 }
+    package var hasAlpha: Bool { planeCount == 4 }
 
     /// log2 of the horizontal and vertical subsampling of `plane`.
-    public func subsampling(ofPlane plane: Int) -> (x: Int, y: Int) {
+    package func subsampling(ofPlane plane: Int) -> (x: Int, y: Int) {
         switch self {
         case .yuv420p, .yuva420p: (plane == 1 || plane == 2) ? (1, 1) : (0, 0)
         case .yuv444p, .gbrp, .gbrap: (0, 0)
@@ -34,13 +34,13 @@ public enum PixelLayout: String, Sendable, CaseIterable {
     }
 
     /// The size of `plane` for a picture of `width` × `height` (rounded up, as FFmpeg does).
-    public func planeSize(_ plane: Int, width: Int, height: Int) -> (width: Int, height: Int) {
+    package func planeSize(_ plane: Int, width: Int, height: Int) -> (width: Int, height: Int) {
         let s = subsampling(ofPlane: plane)
         return ((width + (1 << s.x) - 1) >> s.x, (height + (1 << s.y) - 1) >> s.y)
     }
 
     /// The byte each plane holds for a solid `color`.
-    public func fillValues(for color: RGBAColor) -> [UInt8] {
+    package func fillValues(for color: RGBAColor) -> [UInt8] {
         switch self {
         case .yuv420p, .yuv444p, .yuva420p:
             let ycc = color.bt709LimitedYCbCr

@@ -6,7 +6,7 @@ extension PlanarImage {
     /// The picture as RGBA at `width` × `height`: each target pixel is the average of the source
     /// pixels its area covers (area averaging: no ringing, so no colours the frame never had).
     /// - Precondition: 1 ≤ `width` ≤ the image's width, 1 ≤ `height` ≤ its height.
-    public func rgba(width: Int, height: Int) -> RGBAImage {
+    package func rgba(width: Int, height: Int) -> RGBAImage {
         precondition((1...self.width).contains(width) && (1...self.height).contains(height), "rgba only scales down")
         var image = RGBAImage(width: width, height: height)
         image.pixels.withUnsafeMutableBufferPointer { pixels in
@@ -39,7 +39,7 @@ extension PlanarImage {
     }
 
     /// The colour of pixel (`x`, `y`).
-    public func rgba(x: Int, y: Int) -> RGBAColor {
+    package func rgba(x: Int, y: Int) -> RGBAColor {
         let alpha = layout.hasAlpha ? planes[3].row(y)[x] : 255
         switch layout {
         case .gbrp, .gbrap:

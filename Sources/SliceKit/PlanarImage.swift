@@ -1,42 +1,50 @@
 // The frame buffer the compositor draws into and the sinks read from: plain memory, planar,
 // 64-byte aligned rows, owned by Swift and independent of FFmpeg.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One plane of a `PlanarImage`: `height` rows of `width` bytes, `stride` bytes apart.
-public struct Plane: @unchecked Sendable {
+package struct Plane: @unchecked Sendable {
     // @unchecked: a Plane is a view into a PlanarImage's memory; whoever holds the image
     // (one renderer, or the sinks after it, never both at once) decides who may write.
-    public let base: UnsafeMutablePointer<UInt8>
-    public let width: Int
-    public let height: Int
-    public let stride: Int
+    package let base: UnsafeMutablePointer<UInt8>
+    package let width: Int
+    package let height: Int
+    package let stride: Int
 
     /// The start of row `y`.
     @inline(__always)
-    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * stride }
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * stride }
 }
 
 /// A planar 8-bit picture in one of the `PixelLayout`s.
 ///
 /// Buffers are allocated once (by the render window's pool) and reused for every frame, so
 /// this is a class with a single allocation freed in `deinit`.
-public final class PlanarImage: @unchecked Sendable {
+package final class PlanarImage: @unchecked Sendable {
     // @unchecked: the pipeline hands an image to exactly one writer at a time (a render task),
     // then to readers only (the sinks); the permit protocol in SlicePipeline enforces it.
-    public let layout: PixelLayout
-    public let width: Int
-    public let height: Int
-    public let planes: [Plane]
+    package let layout: PixelLayout
+    package let width: Int
+    package let height: Int
+    package let planes: [Plane]
     /// The one allocation every plane lives in, and its size: what an encoder that reads the
     /// frame in place is lent.
-    public let storage: UnsafeMutableRawPointer
-    public let byteCount: Int
+    package let storage: UnsafeMutableRawPointer
+    package let byteCount: Int
 
     /// Allocates an image; its contents are undefined until drawn or filled.
     /// - Parameters:
     ///   - width: pixels, ≥ 1.
     ///   - height: pixels, ≥ 1.
     ///   - layout: the planar layout.
-    public init(width: Int, height: Int, layout: PixelLayout) {
+    package init(width: Int, height: Int, layout: PixelLayout) {
         precondition(width > 0 && height > 0, "image size must be positive")
         self.layout = layout
         self.width = width
@@ -80,7 +88,7 @@ public final class PlanarImage: @unchecked Sendable {
     }
 
     /// Fills every plane with its value for `color`.
-    public func fill(_ color: RGBAColor) {
+    package func fill(_ color: RGBAColor) {
         for (plane, value) in zip(planes, layout.fillValues(for: color)) {
             for y in 0..<plane.height { plane.row(y).update(repeating: value, count: plane.width) }
         }
@@ -88,7 +96,7 @@ public final class PlanarImage: @unchecked Sendable {
 
     /// Copies `other`'s pixels into this image.
     /// - Precondition: same size and layout.
-    public func copy(from other: PlanarImage) {
+    package func copy(from other: PlanarImage) {
         precondition(other.width == width && other.height == height && other.layout == layout)
         for (dst, src) in zip(planes, other.planes) {
             for y in 0..<dst.height { dst.row(y).update(from: src.row(y), count: dst.width) }
@@ -96,7 +104,7 @@ public final class PlanarImage: @unchecked Sendable {
     }
 
     /// Whether both images hold the same pixels (padding ignored).
-    public func hasSamePixels(as other: PlanarImage) -> Bool {
+    package func hasSamePixels(as other: PlanarImage) -> Bool {
         guard other.width == width, other.height == height, other.layout == layout else { return false }
         for (a, b) in zip(planes, other.planes) {
             for y in 0..<a.height where memcmp(a.row(y), b.row(y), a.width) != 0 { return false }
@@ -104,11 +112,3 @@ public final class PlanarImage: @unchecked Sendable {
         return true
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

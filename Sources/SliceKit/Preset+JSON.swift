@@ -39,7 +39,7 @@ extension Preset {
     ///   - base: the values of fields the file leaves out.
     /// - Throws: `PresetError`, one line naming `source`, the field and what is accepted:
     ///   malformed JSON, an unknown key, a wrong type, or a value out of range.
-    public init(json data: Data, name: String, source: String, base: TransitionSpec = TransitionSpec()) throws(PresetError) {
+    package init(json data: Data, name: String, source: String, base: TransitionSpec = TransitionSpec()) throws(PresetError) {
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -117,7 +117,7 @@ extension Preset {
 
     /// The fully resolved preset as JSON, every field in `SpecField` order, in the form
     /// `init(json:)` reads back to an identical preset.
-    public var json: String {
+    package var json: String {
         var lines = ["  \"description\": \(Preset.quoted(summary))"]
         for field in SpecField.allCases {
             let text = spec.text(of: field)

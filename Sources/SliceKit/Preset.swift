@@ -8,7 +8,7 @@ public struct Preset: Sendable, Equatable {
     public var summary: String
     public var spec: TransitionSpec
 
-    public init(name: String, summary: String, spec: TransitionSpec) {
+    package init(name: String, summary: String, spec: TransitionSpec) {
         self.name = name
         self.summary = summary
         self.spec = spec
@@ -20,8 +20,8 @@ public struct Preset: Sendable, Equatable {
 public struct PresetError: Error, Equatable, CustomStringConvertible {
     public let message: String
     /// What the file is, when it could not be read as one: not a regular file, or too large.
-    public let file: SettingsFile.Failure?
-    public init(_ message: String, file: SettingsFile.Failure? = nil) {
+    package let file: SettingsFile.Failure?
+    package init(_ message: String, file: SettingsFile.Failure? = nil) {
         self.message = message
         self.file = file
     }

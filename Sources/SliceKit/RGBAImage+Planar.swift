@@ -6,7 +6,7 @@
 // size).
 
 /// The byte order of packed 8-bit pixels a still can be converted from.
-public enum PackedOrder: Sendable {
+package enum PackedOrder: Sendable {
     /// R, G, B, A: `RGBAImage`'s own.
     case rgba
     /// R, G, B, opaque (FFmpeg's `rgb24`).
@@ -19,7 +19,7 @@ extension RGBAImage {
     /// This picture in `layout` at the same size: Y'CbCr (BT.709, limited range, chroma averaged
     /// over each subsampled block) for YUV layouts, a plain de-interleave for RGB layouts, and
     /// alpha copied where the layout has it.
-    public func planar(_ layout: PixelLayout) -> PlanarImage {
+    package func planar(_ layout: PixelLayout) -> PlanarImage {
         pixels.withUnsafeBufferPointer { buffer in
             PlanarImage.converting(buffer.baseAddress!, width: width, height: height, rowStride: width * 4,
                                    order: .rgba, into: layout)
@@ -30,7 +30,7 @@ extension RGBAImage {
 extension PlanarImage {
     /// Packed pixels at `base` (`height` rows, `rowStride` bytes apart) converted to `layout`,
     /// exactly as `RGBAImage.planar` converts the same colours; an order without alpha is opaque.
-    public static func converting(_ base: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int,
+    package static func converting(_ base: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int,
                                   order: PackedOrder, into layout: PixelLayout) -> PlanarImage {
         let target = PlanarImage(width: width, height: height, layout: layout)
         let source = (base: base, width: width, height: height, stride: rowStride)

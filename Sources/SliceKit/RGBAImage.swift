@@ -2,13 +2,13 @@
 // converted, once, into the compositor's planar layout.
 
 /// A packed RGBA picture, row-major, 4 bytes a pixel, no padding.
-public struct RGBAImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public var pixels: [UInt8]
+package struct RGBAImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
+    package var pixels: [UInt8]
 
     /// Creates an image filled with `color`.
-    public init(width: Int, height: Int, color: RGBAColor = .black) {
+    package init(width: Int, height: Int, color: RGBAColor = .black) {
         precondition(width > 0 && height > 0, "image size must be positive")
         self.width = width
         self.height = height
@@ -23,7 +23,7 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// Wraps existing pixels.
     /// - Precondition: `pixels.count == width * height * 4`.
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "RGBA buffer has the wrong size")
         self.width = width
         self.height = height
@@ -31,7 +31,7 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// The pixel at (x, y).
-    public subscript(x: Int, y: Int) -> RGBAColor {
+    package subscript(x: Int, y: Int) -> RGBAColor {
         let i = 4 * (y * width + x)
         return RGBAColor(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: pixels[i + 3])
     }
@@ -39,7 +39,7 @@ public struct RGBAImage: Sendable, Equatable {
     /// This picture drawn centred on a `width` × `height` canvas of `background`: parts that
     /// stick out are cropped (cover), uncovered parts show the background (contain), and
     /// translucent pixels are blended over an opaque background ("source over").
-    public func centred(onCanvasWidth canvasWidth: Int, height canvasHeight: Int, background: RGBAColor) -> RGBAImage {
+    package func centred(onCanvasWidth canvasWidth: Int, height canvasHeight: Int, background: RGBAColor) -> RGBAImage {
         var canvas = RGBAImage(width: canvasWidth, height: canvasHeight, color: background)
         let offsetX = (canvasWidth - width) / 2
         let offsetY = (canvasHeight - height) / 2

@@ -6,8 +6,8 @@
 ///
 /// Thread-safe like `Compositor`: it only reads its stills, and neighbouring transitions share
 /// a still rather than copying it.
-public struct SequenceCompositor: Sendable {
-    public let plan: SequencePlan
+package struct SequenceCompositor: Sendable {
+    package let plan: SequencePlan
     private let compositors: [MotionBlur]
     /// Stills cut into strips for the sequence's vertical transitions: one per still and strip
     /// count, however many transitions share it.
@@ -17,7 +17,7 @@ public struct SequenceCompositor: Sendable {
     ///   - plan: the sequence's timeline.
     ///   - stills: one picture per image, in order (`plan.segments.count + 1` of them), all of
     ///     the frame size and one layout.
-    public init(plan: SequencePlan, stills: [PlanarImage]) {
+    package init(plan: SequencePlan, stills: [PlanarImage]) {
         precondition(stills.count == plan.segments.count + 1, "one still per image of the sequence")
         self.plan = plan
         // One scratch pool for every transition: a blurred frame's buffers are the frame's size
@@ -49,13 +49,13 @@ public struct SequenceCompositor: Sendable {
     }
 
     /// The sequence's last picture, which every frame after the last transition shows.
-    public var lastStill: PlanarImage? { compositors.last?.compositor.destination }
+    package var lastStill: PlanarImage? { compositors.last?.compositor.destination }
 
     /// Frames in the whole video.
-    public var frameCount: Int { plan.frameCount }
+    package var frameCount: Int { plan.frameCount }
 
     /// Draws global frame `index` into `target`, overwriting every pixel.
-    public func render(frame index: Int, into target: PlanarImage) {
+    package func render(frame index: Int, into target: PlanarImage) {
         let location = plan.locate(frame: index)
         compositors[location.segment].render(frame: location.frame, into: target)
     }

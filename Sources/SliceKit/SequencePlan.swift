@@ -2,11 +2,11 @@
 // frame of the whole video to a frame of one segment.
 
 /// Where a frame of a sequence comes from.
-public struct SequenceFrame: Sendable, Equatable {
+package struct SequenceFrame: Sendable, Equatable {
     /// The transition (pair of images) the frame belongs to.
-    public var segment: Int
+    package var segment: Int
     /// The frame's index within that segment's `FramePlan`.
-    public var frame: Int
+    package var frame: Int
 }
 
 /// One `FramePlan` per transition, concatenated.
@@ -17,16 +17,16 @@ public struct SequenceFrame: Sendable, Equatable {
 /// is the single `FramePlan`, frame for frame. Each segment is rounded to whole frames on its
 /// own, so a long sequence may drift from the sum of its seconds by up to half a frame per
 /// transition.
-public struct SequencePlan: Sendable {
+package struct SequencePlan: Sendable {
     /// One plan per consecutive pair of images.
-    public let segments: [FramePlan]
+    package let segments: [FramePlan]
     /// The global index of each segment's first frame.
-    public let starts: [Int]
+    package let starts: [Int]
     /// Frames in the whole video.
-    public let frameCount: Int
+    package let frameCount: Int
 
     /// - Precondition: `spec` is valid (`spec.validate()` did not throw).
-    public init(spec: SequenceSpec) {
+    package init(spec: SequenceSpec) {
         segments = spec.segments.map(FramePlan.init(spec:))
         var starts: [Int] = []
         var next = 0
@@ -40,7 +40,7 @@ public struct SequencePlan: Sendable {
 
     /// The segment and local frame that global frame `index` shows.
     /// - Precondition: `0 <= index < frameCount`.
-    public func locate(frame index: Int) -> SequenceFrame {
+    package func locate(frame index: Int) -> SequenceFrame {
         precondition(index >= 0 && index < frameCount, "frame \(index) is outside the sequence")
         // The last segment whose first frame is at or before `index`; a boundary frame
         // belongs to the segment it starts (shown as that segment's source hold).

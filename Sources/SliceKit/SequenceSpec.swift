@@ -7,9 +7,9 @@
 /// `k` is shown still first, and only the last segment has an `endHold` (the last image's
 /// hold). Every segment shares the frame's size, frame rate, background and fit, because they
 /// feed one video and the stills are fitted once.
-public struct SequenceSpec: Sendable, Equatable {
+package struct SequenceSpec: Sendable, Equatable {
     /// One spec per consecutive pair of images, in order.
-    public var segments: [TransitionSpec]
+    package var segments: [TransitionSpec]
 
     /// Derives the segments of a sequence from one spec, as `slicevid make a b c` does.
     ///
@@ -18,7 +18,7 @@ public struct SequenceSpec: Sendable, Equatable {
     /// - Parameters:
     ///   - base: the settings every transition starts from.
     ///   - imageCount: number of stills, ≥ 2.
-    public init(base: TransitionSpec, imageCount: Int) {
+    package init(base: TransitionSpec, imageCount: Int) {
         precondition(imageCount >= 2, "a sequence needs at least two images")
         segments = (0..<(imageCount - 1)).map { pair in
             var segment = base
@@ -29,14 +29,14 @@ public struct SequenceSpec: Sendable, Equatable {
     }
 
     /// Number of stills in the sequence.
-    public var imageCount: Int { segments.count + 1 }
+    package var imageCount: Int { segments.count + 1 }
 
     /// The seed of transition `pair` (from image `pair` to `pair + 1`).
     ///
     /// Pair 0 uses `base` itself, so a two-image sequence is exactly the `--from/--to` clip;
     /// pair k ≥ 1 uses the k-th value drawn from `SplitMix64(seed: base)`. The derivation is
     /// fixed: changing it would change every rendered sequence.
-    public static func derivedSeed(_ base: UInt64, pair: Int) -> UInt64 {
+    package static func derivedSeed(_ base: UInt64, pair: Int) -> UInt64 {
         precondition(pair >= 0, "pairs count from 0")
         guard pair > 0 else { return base }
         var generator = SplitMix64(seed: base)
@@ -47,7 +47,7 @@ public struct SequenceSpec: Sendable, Equatable {
 
     /// Sets how long image `index` is shown still: the hold before its transition, or for
     /// the last image the end hold.
-    public mutating func setHold(_ seconds: Double, ofImage index: Int) {
+    package mutating func setHold(_ seconds: Double, ofImage index: Int) {
         precondition((0..<imageCount).contains(index), "no such image")
         if index == segments.count {
             segments[index - 1].endHold = seconds
@@ -57,28 +57,28 @@ public struct SequenceSpec: Sendable, Equatable {
     }
 
     /// Seconds image `index` is shown still (see `setHold`).
-    public func hold(ofImage index: Int) -> Double {
+    package func hold(ofImage index: Int) -> Double {
         index == segments.count ? segments[index - 1].endHold : segments[index].hold
     }
 
     /// The fields every segment must share, since one video and one set of fitted stills
     /// serve them all.
-    public static let sharedFields: [SpecField] = [.size, .fps, .background, .fit]
+    package static let sharedFields: [SpecField] = [.size, .fps, .background, .fit]
 
     /// The longest video, in seconds: three hours. With at most 240 fps that bounds a video to
     /// `maximumFrames`, which keeps every frame and timestamp computation far inside 64 bits.
-    public static let maximumSeconds = 10_800.0
+    package static let maximumSeconds = 10_800.0
 
     /// The most frames a video can have: `maximumSeconds` at 240 fps, plus the last frame.
-    public static let maximumFrames = Int(maximumSeconds * FrameRate.accepted.upperBound) + 1
+    package static let maximumFrames = Int(maximumSeconds * FrameRate.accepted.upperBound) + 1
 
     /// Seconds of the whole video: every transition's timeline, the shared images once.
-    public var totalSeconds: Double { segments.reduce(0) { $0 + $1.totalSeconds } }
+    package var totalSeconds: Double { segments.reduce(0) { $0 + $1.totalSeconds } }
 
     /// Checks every segment, then that they agree on `sharedFields`, then the video's length.
     /// - Throws: `SpecError` naming the field (prefixed `transition N` when one segment differs;
     ///   `images` when the whole video is too long).
-    public func validate() throws(SpecError) {
+    package func validate() throws(SpecError) {
         for segment in segments { try segment.validate() }
         // Each segment is at most 3 × 3600 s, so the sum is finite and exact enough to compare.
         guard totalSeconds <= SequenceSpec.maximumSeconds else {

@@ -6,13 +6,13 @@ import Foundation
 import Glibc
 
 /// A small settings file (a preset, a manifest) read whole, within bounds.
-public enum SettingsFile {
+package enum SettingsFile {
     /// The most bytes a preset or manifest file may hold: 16 MiB, far above any written by
     /// hand or by pipeline code (a 10 000-job manifest is under 1 MiB).
-    public static let maximumSize = 16 << 20
+    package static let maximumSize = 16 << 20
 
     /// Why a file could not be read.
-    public enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Missing or unreadable, with the reason.
         case missing(String)
         /// Not a regular file: what it is instead (a folder, a FIFO, a device, a socket).
@@ -23,7 +23,7 @@ public enum SettingsFile {
         case nameTooLong
 
         /// The reason, as the end of a message that starts with the path.
-        public var reason: String {
+        package var reason: String {
             switch self {
             case .missing(let why): why
             case .notRegular(let what): "\(what), not a file (only regular files are read)"
@@ -35,7 +35,7 @@ public enum SettingsFile {
 
     /// The bytes of the regular file at `path`.
     /// - Throws: `Failure`; a FIFO or device is refused by its name before it is opened.
-    public static func read(path: String) throws(Failure) -> Data {
+    package static func read(path: String) throws(Failure) -> Data {
         var named = stat()
         guard stat(path, &named) == 0 else { throw missing(errno) }
         try requireRegular(named)

@@ -8,7 +8,7 @@ extension SpecField {
     ///
     /// `value is Bool` cannot tell: Foundation on Linux bridges the numbers 0 and 1 to Bool
     /// too, which made `"end-hold": 0` a "wrong type". Booleans are their own NSNumber class.
-    public static func isJSONBoolean(_ value: Any) -> Bool {
+    package static func isJSONBoolean(_ value: Any) -> Bool {
         type(of: value) == type(of: NSNumber(value: true))
     }
 
@@ -16,7 +16,7 @@ extension SpecField {
     /// goes through the same parsing and range checks as the flag's; nil for anything else,
     /// booleans included. Integers keep every digit (a 64-bit seed); other numbers are written
     /// from their double, never converted to an integer type that could overflow.
-    public static func jsonNumberText(_ value: Any) -> String? {
+    package static func jsonNumberText(_ value: Any) -> String? {
         guard !isJSONBoolean(value), let number = value as? NSNumber else { return nil }
         switch String(cString: number.objCType) {
         case "d", "f": return number.doubleValue.shortText

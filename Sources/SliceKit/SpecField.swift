@@ -1,6 +1,8 @@
 // One table of settable fields, shared by command-line flags and preset files, so `--slices 40`
 // and `"slices": 40` are parsed, validated and reported by the same code.
 
+import Foundation
+
 /// A field of `TransitionSpec` that flags and presets can set. The raw value is both the flag
 /// name (without dashes) and the preset key.
 public enum SpecField: String, Sendable, CaseIterable {
@@ -12,7 +14,7 @@ public enum SpecField: String, Sendable, CaseIterable {
     /// The longest value any field takes, in bytes; the longest real one, a physical spring
     /// with every digit spelt out, is under a hundred. Longer text is refused before it is
     /// parsed, so a 10 MB value costs one length check, not passes of text processing.
-    public static let maximumValueLength = 200
+    package static let maximumValueLength = 200
 
     /// What the field accepts, for `--help` and errors.
     public var accepted: String {
@@ -122,5 +124,3 @@ extension TransitionSpec {
         }
     }
 }
-
-import Foundation

@@ -2,6 +2,14 @@
 // frame reads every strip as one forward run of memory instead of ~25 bytes from each of a
 // thousand rows (which wastes most of every cache line and defeats the prefetchers).
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A still's vertical strips, each plane's strips one after another and each strip's rows
 /// contiguous: strip `s` of a plane is `rows × width(s)` bytes.
 ///
@@ -54,11 +62,3 @@ final class StillStrips: @unchecked Sendable {
         UnsafePointer((storage + planeStarts[p]).assumingMemoryBound(to: UInt8.self))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -2,7 +2,7 @@
 // "s"), so reviewing a clip needs no font files and looks the same on every machine.
 
 /// Draws short time labels such as `1.25s` into RGBA pictures.
-public enum TimeLabel {
+package enum TimeLabel {
     /// Rows of each glyph, top to bottom; bit 2 is the left column.
     private static let glyphs: [Character: [UInt8]] = [
         "0": [0b111, 0b101, 0b101, 0b101, 0b111], "1": [0b010, 0b110, 0b010, 0b010, 0b111],
@@ -15,20 +15,20 @@ public enum TimeLabel {
     ]
 
     /// `1.25s`: seconds with two decimals.
-    public static func text(seconds: Double) -> String {
+    package static func text(seconds: Double) -> String {
         let hundredths = Int((seconds * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
     }
 
     /// The size `text` takes at `scale` pixels per font pixel, with a one-pixel margin all round.
-    public static func size(of text: String, scale: Int) -> (width: Int, height: Int) {
+    package static func size(of text: String, scale: Int) -> (width: Int, height: Int) {
         ((text.count * 4 + 1) * scale, 7 * scale)
     }
 
     /// Draws `text` in white on a black box whose top-left corner is (`x`, `y`), clipped to the
     /// picture. Characters without a glyph are left blank.
-    public static func draw(_ text: String, into image: inout RGBAImage, x: Int, y: Int, scale: Int) {
+    package static func draw(_ text: String, into image: inout RGBAImage, x: Int, y: Int, scale: Int) {
         let (width, height) = size(of: text, scale: scale)
         func set(_ px: Int, _ py: Int, _ value: UInt8) {
             guard (0..<image.width).contains(px), (0..<image.height).contains(py) else { return }
@@ -52,7 +52,7 @@ public enum TimeLabel {
 
     /// Reads back the text drawn at (`x`, `y`) with `draw`, for tests: each cell matched
     /// against the glyphs by its white pixels; "?" where none matches.
-    public static func read(_ image: RGBAImage, x: Int, y: Int, scale: Int, count: Int) -> String {
+    package static func read(_ image: RGBAImage, x: Int, y: Int, scale: Int, count: Int) -> String {
         String((0..<count).map { index -> Character in
             let rows = (0..<5).map { row -> UInt8 in
                 (0..<3).reduce(UInt8(0)) { bits, column in

@@ -2,7 +2,7 @@
 // preset, the flags and the defaults all boil down to.
 
 /// How a still of another aspect ratio is fitted to the frame.
-public enum FitMode: String, Sendable, CaseIterable {
+package enum FitMode: String, Sendable, CaseIterable {
     /// Fill the frame, crop the overflow, centred.
     case cover
     /// Fit inside the frame, letterbox onto the background.
@@ -11,7 +11,7 @@ public enum FitMode: String, Sendable, CaseIterable {
 
 /// How the frame is cut into strips: a fixed number, or strips of a fixed width that keep
 /// their look at every frame size.
-public enum StripDivision: Sendable, Equatable {
+package enum StripDivision: Sendable, Equatable {
     /// Exactly this many strips.
     case count(Int)
     /// As many strips of about this many pixels as fit across the frame (at least one).
@@ -34,25 +34,25 @@ public struct TransitionSpec: Sendable, Equatable {
     /// Extra seconds the destination is shown after the transition.
     public var endHold: Double = 0.0
     /// How the frame is cut into strips; the seed's 75 strips by default.
-    public var division: StripDivision = .count(75)
-    public var direction: StripDirection = .vertical
+    package var division: StripDivision = .count(75)
+    package var direction: StripDirection = .vertical
     /// The range of the random travel factor K (in frame heights, or widths when horizontal).
-    public var travel: ClosedRange<Double> = 1...4
-    public var easing: Easing = .seedSpring
+    package var travel: ClosedRange<Double> = 1...4
+    package var easing: Easing = .seedSpring
     /// Seconds between consecutive strips starting to move (0: all at once, as in the seed).
     /// Strip i starts `i × stagger` after the hold and moves for `duration`, so the transition
     /// lasts `duration + stagger × (strips − 1)`.
-    public var stagger: Double = 0
+    package var stagger: Double = 0
     public var seed: UInt64 = TransitionSpec.defaultSeed
-    public var background: RGBAColor = .black
-    public var fit: FitMode = .cover
+    package var background: RGBAColor = .black
+    package var fit: FitMode = .cover
     /// Sub-frame samples averaged into each moving frame (1: no motion blur). See `MotionBlur`.
-    public var motionBlur: Int = 1
+    package var motionBlur: Int = 1
 
     /// The number of strips: the count, or as many strips of the given width as fit across
     /// the frame (across its width for vertical strips, its height for horizontal ones).
     /// Setting it asks for exactly that many strips.
-    public var strips: Int {
+    package var strips: Int {
         get {
             switch division {
             case .count(let count):
@@ -68,14 +68,14 @@ public struct TransitionSpec: Sendable, Equatable {
     public init() {}
 
     /// The largest side accepted; beyond it memory and encoders stop being sensible.
-    public static let maximumSide = 8192
+    package static let maximumSide = 8192
 
     /// The longest hold, end hold, duration or transition (with its stagger), in seconds.
-    public static let maximumSeconds = 3600.0
+    package static let maximumSeconds = 3600.0
 
     /// The shortest duration: a millisecond, far below one frame at 240 fps, yet long enough
     /// that every spring's frequency stays finite.
-    public static let minimumDuration = 0.001
+    package static let minimumDuration = 0.001
 
     /// Checks every field, naming the first one that is out of range.
     /// - Throws: `SpecError` with the flag-style field name and what is accepted.
@@ -121,10 +121,10 @@ public struct TransitionSpec: Sendable, Equatable {
     }
 
     /// The largest travel factor K, in frame sizes.
-    public static let maximumTravel = 100.0
+    package static let maximumTravel = 100.0
 
     /// Seconds from the first strip starting to move to the last strip coming to rest.
-    public var transitionSeconds: Double { duration + stagger * Double(strips - 1) }
+    package var transitionSeconds: Double { duration + stagger * Double(strips - 1) }
 
     /// Total seconds of the timeline: hold, transition and end hold.
     public var totalSeconds: Double { hold + transitionSeconds + endHold }

@@ -8,32 +8,32 @@ import Foundation
 /// `epsilon` (0.001) when the duration ends; the curve snaps to 1 from then on.
 ///
 /// See README.md, "The effect", for the formula and the reference values the tests check.
-public struct UIKitSpring: Sendable, Equatable {
+package struct UIKitSpring: Sendable, Equatable {
     /// The envelope left at the end of the duration; UIKit, Framer and SwiftUI use 0.001.
-    public static let epsilon = 0.001
+    package static let epsilon = 0.001
 
     /// The damping ratios accepted. Below about ε the envelope equation has no positive root
     /// (the spring cannot decay to ε at all); 0.01 keeps ω0 finite for every duration accepted.
-    public static let dampingRange = 0.01...1.0
+    package static let dampingRange = 0.01...1.0
 
     /// The largest initial velocity accepted either way, in travels per second.
-    public static let maximumVelocity = 100.0
+    package static let maximumVelocity = 100.0
 
     /// Damping ratio ζ, 0 < ζ ≤ 1 (1 is critically damped).
-    public let damping: Double
+    package let damping: Double
     /// Initial velocity in UIKit's units: fractions of the total travel per second.
-    public let initialVelocity: Double
+    package let initialVelocity: Double
     /// The duration the spring is fitted to, in seconds.
-    public let duration: Double
+    package let duration: Double
     /// The natural angular frequency ω0 (rad/s) that makes the envelope reach ε at `duration`.
-    public let omega0: Double
+    package let omega0: Double
 
     /// Fits a spring to `duration`.
     /// - Parameters:
     ///   - damping: ζ in (0, 1].
     ///   - initialVelocity: v0 (UIKit's `initialSpringVelocity`).
     ///   - duration: seconds, > 0.
-    public init(damping: Double, initialVelocity: Double = 0, duration: Double) {
+    package init(damping: Double, initialVelocity: Double = 0, duration: Double) {
         precondition(damping > 0 && damping <= 1, "damping must be in (0, 1]")
         precondition(duration > 0, "duration must be positive")
         self.damping = damping
@@ -44,7 +44,7 @@ public struct UIKitSpring: Sendable, Equatable {
 
     /// The spring's position at `t` seconds: 0 at rest at the start, 1 at the target.
     /// Returns exactly 1 for `t >= duration`, the snap UIKit makes at the end.
-    public func value(at t: Double) -> Double {
+    package func value(at t: Double) -> Double {
         if t <= 0 { return 0 }
         if t >= duration { return 1 }
         return DampedOscillator(zeta: damping, omega0: omega0, v0: initialVelocity).position(at: t)

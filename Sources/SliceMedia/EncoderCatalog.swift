@@ -4,20 +4,20 @@
 import CFFmpeg
 
 /// The encoders available to slicevid.
-public struct EncoderCatalog: Sendable {
+package struct EncoderCatalog: Sendable {
     /// Encoders to treat as absent even if libavcodec has them: how tests check the fallbacks
     /// and the "encoder missing" errors on a machine that has everything.
-    public var missing: Set<String>
+    package var missing: Set<String>
 
     /// What this process's libavcodec offers.
-    public static let installed = EncoderCatalog(missing: [])
+    package static let installed = EncoderCatalog(missing: [])
 
-    public init(missing: Set<String>) {
+    package init(missing: Set<String>) {
         self.missing = missing
     }
 
     /// Whether `encoder` can be used.
-    public func has(_ encoder: String) -> Bool {
+    package func has(_ encoder: String) -> Bool {
         !missing.contains(encoder) && avcodec_find_encoder_by_name(encoder) != nil
     }
 

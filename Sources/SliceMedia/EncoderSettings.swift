@@ -7,25 +7,29 @@ import SliceKit
 /// Encoding choices for one output, or for every output of a run.
 public struct EncoderSettings: Sendable, Equatable {
     /// The codec (and encoder) instead of the container's default.
-    public var codec: CodecChoice?
+    package var codec: CodecChoice?
     /// Constant rate factor; lower is better. The scale depends on the codec (x264 0–51, VP9 0–63, …).
-    public var crf: Int?
+    package var crf: Int?
     /// Target bitrate in bits per second, instead of a CRF.
-    public var bitrate: Int?
+    package var bitrate: Int?
     /// Speed: a name (`ultrafast` … `placebo`) or the encoder's own number.
-    public var preset: String?
+    package var preset: String?
     /// FFmpeg pixel format name (`yuv420p`, `yuv444p`, `yuv420p10le`, …).
-    public var pixelFormat: String?
+    package var pixelFormat: String?
     /// GIF frame rate (default 15, never above the render's).
-    public var gifFrameRate: FrameRate?
+    package var gifFrameRate: FrameRate?
     /// GIF width in pixels (default 480, never above the render's); the height keeps the aspect.
-    public var gifWidth: Int?
+    package var gifWidth: Int?
     /// Seconds into the clip the poster still shows (default: the last frame).
-    public var posterTime: Double?
+    package var posterTime: Double?
     /// A still output's storyboard grid, instead of one frame.
-    public var sheet: Sheet?
+    package var sheet: Sheet?
 
-    public init(crf: Int? = nil, preset: String? = nil, codec: CodecChoice? = nil, bitrate: Int? = nil,
+    /// No setting given: every output takes its format's defaults. Set options with
+    /// `set(_:to:)`, in the words of `slicevid make`'s flags.
+    public init() {}
+
+    package init(crf: Int? = nil, preset: String? = nil, codec: CodecChoice? = nil, bitrate: Int? = nil,
                 pixelFormat: String? = nil, gifFrameRate: FrameRate? = nil, gifWidth: Int? = nil, posterTime: Double? = nil,
                 sheet: Sheet? = nil) {
         self.crf = crf
@@ -40,7 +44,7 @@ public struct EncoderSettings: Sendable, Equatable {
     }
 
     /// Whether `option` has a value here.
-    public func has(_ option: OutputOption) -> Bool {
+    package func has(_ option: OutputOption) -> Bool {
         switch option {
         case .codec: codec != nil
         case .crf: crf != nil
@@ -55,11 +59,11 @@ public struct EncoderSettings: Sendable, Equatable {
     }
 
     /// The options that have a value, in table order.
-    public var givenOptions: [OutputOption] { OutputOption.allCases.filter(has) }
+    package var givenOptions: [OutputOption] { OutputOption.allCases.filter(has) }
 
     /// These settings with every value `specific` gives taking precedence. A CRF and a bitrate
     /// are one choice: whichever the more specific settings give replaces the other.
-    public func overridden(by specific: EncoderSettings) -> EncoderSettings {
+    package func overridden(by specific: EncoderSettings) -> EncoderSettings {
         var merged = self
         if let codec = specific.codec { merged.codec = codec }
         if let crf = specific.crf { merged.crf = crf; merged.bitrate = nil }

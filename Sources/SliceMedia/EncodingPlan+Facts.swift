@@ -7,7 +7,7 @@ import SliceKit
 
 extension EncodingPlan {
     /// The facts `probe` will read from this output once it is written.
-    public var facts: MediaFacts {
+    package var facts: MediaFacts {
         let timeless = isStill || format.isSequence
         var rate: FrameRate? = timeless ? nil : frameRate
         if codec == .gif {

@@ -3,13 +3,14 @@
 // kept) by the others; an output's own options must fit it. Every check happens here, before
 // anything is decoded, rendered or created.
 
+import Foundation
 import CFFmpeg
 import SliceKit
 
 extension EncodingPlan {
     /// The default GIF size and rate: small enough for email and social previews.
-    public static let defaultGIFWidth = 480
-    public static let defaultGIFRate = FrameRate(15)
+    package static let defaultGIFWidth = 480
+    package static let defaultGIFRate = FrameRate(15)
 
     /// Plans one output.
     /// - Parameters:
@@ -21,7 +22,7 @@ extension EncodingPlan {
     ///   - catalog: the encoders present.
     /// - Throws: `PlanError` (`.usage` for a combination that cannot work, `.unavailable` when no
     ///   encoder for the codec is present); the message does not repeat the path.
-    public static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
+    package static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
                                own: EncoderSettings = EncoderSettings(), clip: Clip,
                                catalog: EncoderCatalog = .installed) throws(PlanError) -> EncodingPlan {
         var ignored: [OutputOption: String] = [:]
@@ -287,5 +288,3 @@ extension Double {
     /// `2`, `0.5`, `2.03333`: seconds as people write them.
     var secondsText: String { String(format: "%g", self) }
 }
-
-import Foundation

@@ -2,19 +2,20 @@
 // pixel format, size, which frames, quality and speed, colour tags. VideoWriter follows a plan;
 // `make --dry-run` prints one. Planning is where impossible requests are refused.
 
+import Foundation
 import SliceKit
 
 /// The clip every output of a render encodes, known before any frame is drawn.
-public struct Clip: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var frameRate: FrameRate
+package struct Clip: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var frameRate: FrameRate
     /// Rendered frames.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Whether the background lets what lies behind show through (alpha below 255).
-    public var isTransparent: Bool
+    package var isTransparent: Bool
 
-    public init(width: Int, height: Int, frameRate: FrameRate, frameCount: Int, isTransparent: Bool = false) {
+    package init(width: Int, height: Int, frameRate: FrameRate, frameCount: Int, isTransparent: Bool = false) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -24,14 +25,14 @@ public struct Clip: Sendable, Equatable {
 
     /// The clip a transition renders.
     /// - Precondition: `spec` is valid.
-    public init(spec: TransitionSpec) {
+    package init(spec: TransitionSpec) {
         self.init(width: spec.width, height: spec.height, frameRate: spec.frameRate,
                   frameCount: FramePlan(spec: spec).frameCount, isTransparent: spec.background.alpha < 255)
     }
 }
 
 /// How an output's quality is controlled.
-public enum Quality: Sendable, Equatable, CustomStringConvertible {
+package enum Quality: Sendable, Equatable, CustomStringConvertible {
     /// Constant rate factor (constant quality).
     case crf(Int)
     /// Target bits per second.
@@ -47,7 +48,7 @@ public enum Quality: Sendable, Equatable, CustomStringConvertible {
     /// The still encoder's own fixed quality (JPEG q 2, WebP 75).
     case still
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .crf(let value): "crf \(value)"
         case .bitrate(let bits): bits % 1_000_000 == 0 ? "\(bits / 1_000_000)M" : bits % 1000 == 0 ? "\(bits / 1000)k" : "\(bits)"
@@ -61,7 +62,7 @@ public enum Quality: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// How the samples of an output are tagged.
-public enum ColorTags: String, Sendable, Equatable {
+package enum ColorTags: String, Sendable, Equatable {
     /// BT.709 primaries, transfer and matrix, limited range: every YUV output.
     case bt709Limited = "bt709/tv"
     /// sRGB primaries and transfer, RGB, full range: lossless RGB masters.
@@ -71,37 +72,37 @@ public enum ColorTags: String, Sendable, Equatable {
 }
 
 /// One output, fully decided.
-public struct EncodingPlan: Sendable {
+package struct EncodingPlan: Sendable {
     /// The path to write (a pattern for sequences); messages name it.
-    public let path: String
-    public let format: OutputFormat
-    public let codec: VideoCodec
+    package let path: String
+    package let format: OutputFormat
+    package let codec: VideoCodec
     /// The libavcodec encoder.
-    public let encoder: String
+    package let encoder: String
     /// The FFmpeg pixel format the encoder receives.
-    public let pixelFormat: String
+    package let pixelFormat: String
     /// Encoded size (smaller than the render for GIFs).
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// The rendered frames' size, which the writer scales from.
-    public let renderWidth: Int
-    public let renderHeight: Int
+    package let renderWidth: Int
+    package let renderHeight: Int
     /// The rendered frames this output keeps.
-    public let selection: FrameSelection
-    public let quality: Quality
+    package let selection: FrameSelection
+    package let quality: Quality
     /// The speed setting as the encoder understands it (`preset medium`, `cpu-used 2 (good)`).
-    public let speed: String?
+    package let speed: String?
     /// The speed options handed to the encoder (`preset`=`medium`).
     let speedOptions: [(String, String)]
     /// The codec profile asked for (`high`, `hq`, `4444`), if slicevid sets one.
-    public let profile: String?
+    package let profile: String?
     /// Whether the output keeps the clip's transparency.
-    public let keepsAlpha: Bool
-    public let colorTags: ColorTags
+    package let keepsAlpha: Bool
+    package let colorTags: ColorTags
     /// The layout a render should be in to feed this output without loss.
-    public let renderLayout: PixelLayout
+    package let renderLayout: PixelLayout
     /// Run-wide options this output does not use, and why (`--crf`: "GIF has no crf").
-    public let ignored: [OutputOption: String]
+    package let ignored: [OutputOption: String]
 
     /// Encoder options, set with `avcodec_open2`.
     let codecOptions: [(String, String)]
@@ -112,25 +113,28 @@ public struct EncodingPlan: Sendable {
     /// Time-base ticks per second when it is not the frame rate (GIF counts centiseconds).
     let ticksPerSecond: Int?
     /// A storyboard's grid; nil for every other output.
-    public let sheet: Sheet?
+    package let sheet: Sheet?
+    /// The encoder's own logging is let through (`--verbose`): decided per run, since
+    /// libavcodec's log level is one for the whole process.
+    package var verbose = false
     /// GIF palettes are chosen from the stills before rendering.
-    public var needsPalette: Bool { codec == .gif }
+    package var needsPalette: Bool { codec == .gif }
 
     /// Frames the output holds (one picture for a storyboard).
-    public var frameCount: Int { sheet == nil ? selection.count : 1 }
+    package var frameCount: Int { sheet == nil ? selection.count : 1 }
 
     /// Whether the picture is written by slicevid's still writer rather than a video encoder:
     /// JPEG and WebP, and every storyboard.
-    public var writesPicture: Bool { sheet != nil || codec == .mjpeg || codec == .webp }
+    package var writesPicture: Bool { sheet != nil || codec == .mjpeg || codec == .webp }
 
     /// Whether the output is one picture (a poster), with no frame rate and no length.
-    public var isStill: Bool {
+    package var isStill: Bool {
         if case .single = selection.rule { return true }
         return false
     }
 
     /// Seconds the output plays (0 for a poster).
-    public var duration: Double {
+    package var duration: Double {
         if case .single = selection.rule { return 0 }
         if ticksPerSecond != nil {
             // GIF delays are whole centiseconds; the last frame lasts one GIF frame too.
@@ -141,7 +145,7 @@ public struct EncodingPlan: Sendable {
     }
 
     /// The output's frame rate: the render's, or the GIF's own.
-    public var frameRate: FrameRate {
+    package var frameRate: FrameRate {
         if case .rate(let rate) = selection.rule { return rate }
         return selection.renderRate
     }
@@ -165,7 +169,7 @@ public struct EncodingPlan: Sendable {
 
     /// The plan that writes a storyboard's composed picture (`width` × `height`, one frame)
     /// with the output's encoder and pixel format.
-    public var picturePlan: EncodingPlan {
+    package var picturePlan: EncodingPlan {
         EncodingPlan(path: path, format: format, codec: codec, encoder: encoder, pixelFormat: pixelFormat, width: width, height: height,
                      renderWidth: width, renderHeight: height,
                      selection: FrameSelection(single: 0, renderFrames: 1, renderRate: selection.renderRate), quality: quality,
@@ -177,12 +181,12 @@ public struct EncodingPlan: Sendable {
     /// What `make --dry-run` prints for this output, as `key=value` pairs in a fixed order: the
     /// facts `probe` will read back (`facts`, in its words), with the encoder and its quality and
     /// speed settings among them.
-    public var summary: [(key: String, value: String)] {
+    package var summary: [(key: String, value: String)] {
         facts.pairs(afterCodec: [("encoder", encoder)], beforeColors: (sheet.map { [("sheet", $0.description)] } ?? []) + settings)
     }
 
     /// The quality and speed settings the encoder is given, as `key=value` pairs.
-    public var settings: [(key: String, value: String)] {
+    package var settings: [(key: String, value: String)] {
         var pairs: [(String, String)] = []
         switch quality {
         case .crf(let crf): pairs.append(("crf", String(crf)))
@@ -194,5 +198,3 @@ public struct EncodingPlan: Sendable {
         return pairs + speedOptions
     }
 }
-
-import Foundation

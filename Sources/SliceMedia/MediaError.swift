@@ -3,9 +3,9 @@
 import CFFmpeg
 
 /// A failed FFmpeg call, or a media condition the caller must report to the user.
-public struct MediaError: Error, CustomStringConvertible, Sendable {
+package struct MediaError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is, so the CLI can choose its exit code.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// An input file does not exist or cannot be opened for reading.
         case inputMissing
         /// An input file is not a decodable image (wrong type, truncated, corrupt).
@@ -16,17 +16,17 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         case output
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The file, encoder or format the error is about.
-    public let subject: String
+    package let subject: String
     /// One line for the user.
-    public let message: String
+    package let message: String
     /// The FFmpeg return code, when a call failed.
-    public let code: Int32?
+    package let code: Int32?
     /// The FFmpeg function that failed, for `--verbose`.
-    public let function: String?
+    package let function: String?
 
-    public init(_ kind: Kind, subject: String, message: String, code: Int32? = nil, function: String? = nil) {
+    package init(_ kind: Kind, subject: String, message: String, code: Int32? = nil, function: String? = nil) {
         self.kind = kind
         self.subject = subject
         self.message = message
@@ -34,7 +34,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
         self.function = function
     }
 
-    public var description: String { "\(subject): \(message)" }
+    package var description: String { "\(subject): \(message)" }
 
     /// An allocation FFmpeg could not make.
     static func outOfMemory(subject: String) -> MediaError {
@@ -42,7 +42,7 @@ public struct MediaError: Error, CustomStringConvertible, Sendable {
     }
 
     /// FFmpeg's text for an error code (av_strerror; `av_err2str` is a macro Swift cannot use).
-    public static func text(for code: Int32) -> String {
+    package static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard av_strerror(code, &buffer, buffer.count) >= 0 else { return "error \(code)" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

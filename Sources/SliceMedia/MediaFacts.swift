@@ -8,34 +8,34 @@ import Foundation
 import SliceKit
 
 /// What a media file holds, in the words `probe` and `make --dry-run` share.
-public struct MediaFacts: Sendable, Equatable {
+package struct MediaFacts: Sendable, Equatable {
     /// The file type: `mp4`, `mov`, `webm`, `mkv`, `gif`, `png`, `jpeg`, `webp`, `y4m`.
-    public var container: String
+    package var container: String
     /// libavcodec's codec name (`h264`, `hevc`, `vp9`, `av1`, `prores`, `ffv1`, `gif`, `png`,
     /// `mjpeg`, `webp`, `rawvideo`).
-    public var codec: String
+    package var codec: String
     /// `avcodec_profile_name` in lower case (`high`, `constrained baseline`, `main 10`, `hq`);
     /// nil for codecs without profiles.
-    public var profile: String?
+    package var profile: String?
     /// The pixel format the file holds (`pal8` for every GIF).
-    public var pixelFormat: String
-    public var alpha: Bool
-    public var width: Int
-    public var height: Int
+    package var pixelFormat: String
+    package var alpha: Bool
+    package var width: Int
+    package var height: Int
     /// Frames per second as an exact fraction; a GIF's is its frames over its length (its
     /// delays are whole centiseconds). Nil for stills and image sequences, which carry none.
-    public var frameRate: FrameRate?
-    public var frames: Int
+    package var frameRate: FrameRate?
+    package var frames: Int
     /// Seconds, to the millisecond; nil where `frameRate` is.
-    public var duration: Double?
+    package var duration: Double?
     /// Colour tags as FFmpeg names them (`bt709`, `iec61966-2-1`, `bt470bg`, `unknown`).
-    public var colorPrimaries: String
-    public var colorTransfer: String
-    public var colorSpace: String
+    package var colorPrimaries: String
+    package var colorTransfer: String
+    package var colorSpace: String
     /// `tv` (limited) or `pc` (full), or `unknown`.
-    public var colorRange: String
+    package var colorRange: String
 
-    public init(container: String, codec: String, profile: String?, pixelFormat: String, alpha: Bool, width: Int, height: Int,
+    package init(container: String, codec: String, profile: String?, pixelFormat: String, alpha: Bool, width: Int, height: Int,
                 frameRate: FrameRate?, frames: Int, duration: Double?, colors: (primaries: String, transfer: String, space: String, range: String)) {
         self.container = container
         self.codec = codec
@@ -54,11 +54,11 @@ public struct MediaFacts: Sendable, Equatable {
     }
 
     /// The keys both JSON forms carry, in order.
-    public static let jsonKeys = ["container", "codec", "profile", "pix_fmt", "alpha", "width", "height", "fps", "frames", "duration",
+    package static let jsonKeys = ["container", "codec", "profile", "pix_fmt", "alpha", "width", "height", "fps", "frames", "duration",
                                   "color_primaries", "color_transfer", "color_space", "color_range"]
 
     /// The facts as JSON fields: numbers as numbers, `null` for what the file does not have.
-    public var jsonFields: [String: Any] {
+    package var jsonFields: [String: Any] {
         [
             "container": container, "codec": codec, "profile": profile ?? NSNull(), "pix_fmt": pixelFormat, "alpha": alpha,
             "width": width, "height": height, "fps": frameRate?.description ?? NSNull(), "frames": frames,
@@ -70,7 +70,7 @@ public struct MediaFacts: Sendable, Equatable {
     /// The facts as the `key=value` pairs of a `probe` or `--dry-run` line, in order, with what
     /// only one side knows inserted: after the codec (the encoder), after the profile (the
     /// stream's tag), and before the colour tags (quality and speed settings).
-    public func pairs(afterCodec: [(key: String, value: String)] = [], afterProfile: [(key: String, value: String)] = [],
+    package func pairs(afterCodec: [(key: String, value: String)] = [], afterProfile: [(key: String, value: String)] = [],
                       beforeColors: [(key: String, value: String)] = []) -> [(key: String, value: String)] {
         var pairs = [("container", container), ("codec", codec)] + afterCodec
         if let profile { pairs.append(("profile", profile)) }
@@ -83,6 +83,6 @@ public struct MediaFacts: Sendable, Equatable {
 
     /// `fps=30`, `duration=2.033`: how the key=value lines write a rate and a length (`none`
     /// for a still).
-    public var frameRateText: String { frameRate?.description ?? "none" }
-    public var durationText: String { duration.map { String(format: "%.3f", $0) } ?? "none" }
+    package var frameRateText: String { frameRate?.description ?? "none" }
+    package var durationText: String { duration.map { String(format: "%.3f", $0) } ?? "none" }
 }

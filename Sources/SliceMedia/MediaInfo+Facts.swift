@@ -7,7 +7,7 @@ import SliceKit
 
 extension MediaInfo {
     /// The facts of the file at `path`, which this info was read from.
-    public func facts(path: String) -> MediaFacts {
+    package func facts(path: String) -> MediaFacts {
         let timeless = ["image2", "image2pipe"].contains(containerName) || containerName.hasSuffix("_pipe")
         var rate = timeless ? nil : averageFrameRate
         if codecName == "gif" {

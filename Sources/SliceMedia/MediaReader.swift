@@ -5,42 +5,42 @@ import CFFmpeg
 import SliceKit
 
 /// Facts about the first video stream of a media file.
-public struct MediaInfo: Sendable, Equatable {
+package struct MediaInfo: Sendable, Equatable {
     /// libavformat's short name for the container (`mov,mp4,m4a,3gp,3g2,mj2`, `image2`, …).
-    public var containerName: String
+    package var containerName: String
     /// The codec's short name (`h264`, `png`, …).
-    public var codecName: String
+    package var codecName: String
     /// The codec profile's name (`High`, …), when it has one.
-    public var profileName: String?
+    package var profileName: String?
     /// The stream's four-character code (`avc1`, `hvc1`, `apch`), or "" when the container has none.
-    public var codecTag: String
-    public var width: Int
-    public var height: Int
+    package var codecTag: String
+    package var width: Int
+    package var height: Int
     /// The pixel format frames decode to (`yuva420p` for VP9 with alpha, which WebM stores
     /// beside the colour planes).
-    public var pixelFormat: String
+    package var pixelFormat: String
     /// Whether decoded frames carry an alpha plane.
-    public var hasAlpha: Bool
+    package var hasAlpha: Bool
     /// Colour tags as FFmpeg names them (`bt709`, `tv`, …).
-    public var colorPrimaries: String
-    public var colorTransfer: String
-    public var colorSpace: String
-    public var colorRange: String
+    package var colorPrimaries: String
+    package var colorTransfer: String
+    package var colorSpace: String
+    package var colorRange: String
     /// Average frame rate as stored in the stream.
-    public var frameRate: Double
+    package var frameRate: Double
     /// Frames counted by decoding the whole stream.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Seconds the stream plays: the container's duration, or frames ÷ rate when it has none.
-    public var duration: Double
+    package var duration: Double
     /// The stream's average frame rate as the exact fraction it stores; nil when it has none.
-    public var averageFrameRate: FrameRate? = nil
+    package var averageFrameRate: FrameRate? = nil
 }
 
 /// Opens media files for reading.
-public enum MediaReader {
+package enum MediaReader {
     /// Reads a file's stream facts, decoding it to count its frames.
     /// - Throws: `MediaError` (`.inputInvalid`) if the file is not readable media.
-    public static func info(path: String) throws(MediaError) -> MediaInfo {
+    package static func info(path: String) throws(MediaError) -> MediaInfo {
         var info: MediaInfo?
         var count = 0
         try decode(path: path, layout: nil) { facts, _ in
@@ -55,7 +55,7 @@ public enum MediaReader {
 
     /// Decodes every frame of a file, converted to `layout` at the stream's size.
     /// Meant for tests and short clips: all frames are kept in memory.
-    public static func frames(path: String, layout: PixelLayout) throws(MediaError) -> [PlanarImage] {
+    package static func frames(path: String, layout: PixelLayout) throws(MediaError) -> [PlanarImage] {
         var frames: [PlanarImage] = []
         try decode(path: path, layout: layout) { _, image in
             if let image { frames.append(image) }

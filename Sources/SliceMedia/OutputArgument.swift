@@ -2,11 +2,11 @@
 // `promo.webm:crf=32:preset=6` or `clip.mp4:codec=hevc`. Options win over the run-wide flags.
 
 /// A parsed `-o` value.
-public struct OutputArgument: Sendable, Equatable {
+package struct OutputArgument: Sendable, Equatable {
     /// The path (or pattern, `-`, `null`) to write.
-    public let path: String
+    package let path: String
     /// The options given after the path.
-    public let settings: EncoderSettings
+    package let settings: EncoderSettings
 
     /// Splits `text` into a path and its options.
     ///
@@ -15,7 +15,7 @@ public struct OutputArgument: Sendable, Equatable {
     /// the path, so a file called `12:30.mp4` is still a file.
     /// - Throws: `OutputArgumentError` naming the output, for an option given twice, a value not
     ///   of its option's form, or both a crf and a bitrate.
-    public init(parsing text: String) throws(OutputArgumentError) {
+    package init(parsing text: String) throws(OutputArgumentError) {
         let nameStart = text.lastIndex(of: "/").map { text.index(after: $0) } ?? text.startIndex
         var path = text
         var pairs: [(OutputOption, String)] = []
@@ -48,8 +48,8 @@ public struct OutputArgument: Sendable, Equatable {
 }
 
 /// A `-o` value whose options are malformed.
-public struct OutputArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let path: String
-    public let message: String
-    public var description: String { "-o \(path): \(message)" }
+package struct OutputArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let path: String
+    package let message: String
+    package var description: String { "-o \(path): \(message)" }
 }

@@ -7,7 +7,7 @@ import Glibc
 import Synchronization
 
 /// An open file (or standard output) that writers write to through a descriptor.
-public final class OutputFile: Sendable {
+package final class OutputFile: Sendable {
     /// The descriptor written to.
     let descriptor: Int32
     /// Whether this owns `descriptor` (closed in deinit) or only borrows it (standard output).
@@ -16,7 +16,7 @@ public final class OutputFile: Sendable {
     let isStream: Bool
 
     /// Takes over `descriptor` (an open, writable regular file), closing it in deinit.
-    public init(adopting descriptor: Int32) {
+    package init(adopting descriptor: Int32) {
         self.descriptor = descriptor
         owned = true
         isStream = false
@@ -29,7 +29,7 @@ public final class OutputFile: Sendable {
     }
 
     /// Standard output, written in pieces a stalled reader cannot block past `wakeAll()`.
-    public static let standardOutput = OutputFile(stream: STDOUT_FILENO)
+    package static let standardOutput = OutputFile(stream: STDOUT_FILENO)
 
     deinit { if owned { close(descriptor) } }
 
@@ -48,7 +48,7 @@ public final class OutputFile: Sendable {
 
     /// Ends every stream write waiting for a reader, and every later one: what a stop signal
     /// does, so `-o -` to a stalled reader ends the run instead of blocking it forever.
-    public static func wakeAll() {
+    package static func wakeAll() {
         let end = wakePipe.write
         guard end >= 0 else { return }
         var byte: UInt8 = 1
@@ -101,7 +101,7 @@ public final class OutputFile: Sendable {
 
     /// Whether `name` in the open folder `folder` is this very file (not a link, not a file
     /// put in its place): what a commit checks before it moves that name into place.
-    public func isNamed(_ name: String, in folder: Int32) -> Bool {
+    package func isNamed(_ name: String, in folder: Int32) -> Bool {
         var mine = stat(), named = stat()
         guard fstat(descriptor, &mine) == 0, fstatat(folder, name, &named, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
         return mine.st_dev == named.st_dev && mine.st_ino == named.st_ino

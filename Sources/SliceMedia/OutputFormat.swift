@@ -5,7 +5,7 @@ import CFFmpeg
 import SliceKit
 
 /// A container (or image file kind) slicevid can write, chosen by the path's extension.
-public enum OutputFormat: String, Sendable, CaseIterable {
+package enum OutputFormat: String, Sendable, CaseIterable {
     /// MP4 (`.mp4`, `.m4v`): H.264 by default, or HEVC; `+faststart`.
     case mp4
     /// WebM: VP9 by default, or AV1.
@@ -29,11 +29,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case y4m
 
     /// What `--help` and errors list as accepted.
-    public static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png, .jpg or .webp (a poster still, or with :sheet=4x2 a storyboard), a numbered PNG pattern such as frames/%05d.png, .y4m, - (y4m to stdout), or null (render only)"
+    package static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png, .jpg or .webp (a poster still, or with :sheet=4x2 a storyboard), a numbered PNG pattern such as frames/%05d.png, .y4m, - (y4m to stdout), or null (render only)"
 
     /// The format a path asks for.
     /// - Returns: nil when the extension is not one slicevid writes.
-    public init?(path: String) {
+    package init?(path: String) {
         let lower = path.lowercased()
         let byExtension: [(String, OutputFormat)] = [
             (".mp4", .mp4), (".m4v", .mp4), (".webm", .webm), (".mov", .mov), (".mkv", .mkv), (".gif", .gif), (".y4m", .y4m),
@@ -60,7 +60,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// Whether `path` has exactly one printf frame-number pattern (`%d`, `%05d`), in its file
     /// name, and no other `%` anywhere: libavformat's image2 muxer expands the whole path, and
     /// a literal `%%` is refused here so that every reader of the pattern agrees with it.
-    public static func hasFramePattern(_ path: String) -> Bool {
+    package static func hasFramePattern(_ path: String) -> Bool {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
         return framePatternCount(Substring(path)) == 1 && framePatternCount(name) == 1
     }
@@ -83,7 +83,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// The name people know the container by.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .mp4: "MP4"
         case .webm: "WebM"
@@ -99,7 +99,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// The codecs this container carries; the first is the default.
-    public var codecs: [VideoCodec] {
+    package var codecs: [VideoCodec] {
         switch self {
         case .mp4: [.h264, .hevc]
         case .webm: [.vp9, .av1]
@@ -114,17 +114,17 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// The codec used when `--codec` does not choose another.
-    public var defaultCodec: VideoCodec { codecs[0] }
+    package var defaultCodec: VideoCodec { codecs[0] }
 
     /// Whether the output is many files (a sequence) rather than one.
-    public var isSequence: Bool { self == .pngSequence }
+    package var isSequence: Bool { self == .pngSequence }
 
     /// Whether the output is one picture: a poster, or a storyboard.
-    public var isStill: Bool { [.poster, .jpeg, .webp].contains(self) }
+    package var isStill: Bool { [.poster, .jpeg, .webp].contains(self) }
 
     /// The file type as people and `probe` name it: `mp4`, `png` (a poster or a sequence's
     /// frames), `jpeg`, `y4m`.
-    public var containerName: String {
+    package var containerName: String {
         switch self {
         case .poster, .pngSequence: "png"
         default: rawValue
@@ -149,13 +149,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     var takesFaststart: Bool { self == .mp4 || self == .mov }
 
     /// The default codec's preferred encoder.
-    public var encoderName: String { defaultCodec.encoders[0] }
+    package var encoderName: String { defaultCodec.encoders[0] }
 
     /// The compositor layout that feeds the default codec, opaque, without a lossy conversion.
-    public var preferredLayout: PixelLayout {
+    package var preferredLayout: PixelLayout {
         PixelLayout.rendering(pixelFormat: defaultCodec.defaultPixelFormat(alpha: false)) ?? .yuv420p
     }
 
     /// Whether the default codec takes a quality setting (`--crf`).
-    public var takesCRF: Bool { defaultCodec.crfRange(encoder: encoderName) != nil }
+    package var takesCRF: Bool { defaultCodec.crfRange(encoder: encoderName) != nil }
 }

@@ -15,13 +15,13 @@ public enum OutputOption: String, Sendable, CaseIterable {
     case sheet
 
     /// The option a per-output key names: its flag name, or `preset` for `encoder-preset`.
-    public init?(key: String) {
+    package init?(key: String) {
         if key == "preset" { self = .encoderPreset; return }
         self.init(rawValue: key)
     }
 
     /// The placeholder shown in help.
-    public var valueName: String {
+    package var valueName: String {
         switch self {
         case .codec: "NAME"
         case .crf: "N"
@@ -54,7 +54,7 @@ public enum OutputOption: String, Sendable, CaseIterable {
     /// poster time), so a run where no output has it simply ignores it. The others change what
     /// is written (codec, quality, pixel format): given where no output can use them, they are
     /// a mistake worth an error (`--crf 0 -o a.gif` is not a lossless GIF).
-    public var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt, .sheet].contains(self) }
+    package var isTuning: Bool { [.encoderPreset, .gifFPS, .gifWidth, .posterAt, .sheet].contains(self) }
 
     /// GIF delays are whole centiseconds and browsers slow anything under 2 cs down to 10 cs.
     static let maximumGIFRate = 50

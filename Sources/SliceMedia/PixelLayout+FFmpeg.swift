@@ -5,7 +5,7 @@ import SliceKit
 
 extension PixelLayout {
     /// The FFmpeg pixel format with the same planes.
-    public var avPixelFormat: AVPixelFormat {
+    package var avPixelFormat: AVPixelFormat {
         switch self {
         case .yuv420p: AV_PIX_FMT_YUV420P
         case .yuva420p: AV_PIX_FMT_YUVA420P
@@ -28,7 +28,7 @@ extension PixelLayout {
     /// format has it (ignored for palettes, whose transparency the caller decides). Deeper
     /// formats (10-bit) are fed from the 8-bit layout.
     /// - Returns: nil for a name FFmpeg does not know.
-    public static func rendering(pixelFormat name: String, alpha: Bool? = nil) -> PixelLayout? {
+    package static func rendering(pixelFormat name: String, alpha: Bool? = nil) -> PixelLayout? {
         let format = av_get_pix_fmt(name)
         guard format != AV_PIX_FMT_NONE, let descriptor = av_pix_fmt_desc_get(format) else { return nil }
         let flags = descriptor.pointee.flags
@@ -43,7 +43,7 @@ extension PixelLayout {
     /// The one layout that feeds every layout in `layouts` without loss: RGB if any wants RGB,
     /// full chroma if any wants it, alpha if any wants it (there is no planar 4:4:4 YUV with
     /// alpha, so that case is rendered as RGB with alpha).
-    public static func covering(_ layouts: [PixelLayout]) -> PixelLayout {
+    package static func covering(_ layouts: [PixelLayout]) -> PixelLayout {
         let alpha = layouts.contains { $0.hasAlpha }
         let rgb = layouts.contains { !$0.isYUV }
         let fullChroma = rgb || layouts.contains { $0 == .yuv444p }
@@ -54,7 +54,7 @@ extension PixelLayout {
 }
 
 /// The name FFmpeg gives a pixel format (`yuv420p`, `rgb24`, …).
-public func pixelFormatName(_ format: AVPixelFormat) -> String {
+package func pixelFormatName(_ format: AVPixelFormat) -> String {
     guard let name = av_get_pix_fmt_name(format) else { return "unknown" }
     return String(cString: name)
 }

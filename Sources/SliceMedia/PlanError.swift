@@ -2,22 +2,22 @@
 // encoder this libavcodec lacks. Raised before anything is decoded or rendered.
 
 /// An output that cannot be written as asked.
-public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// The options, the container and the codec do not fit together (a usage error).
         case usage
         /// The codec's encoders are all missing from this libavcodec.
         case unavailable
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// One line for the user; callers prefix it with the output it concerns.
-    public let message: String
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -7,11 +7,11 @@ import Glibc
 /// An incremental SHA-256 digest (one libavutil `AVSHA` context).
 ///
 /// Not thread-safe: one owner feeds it and reads the digest once.
-public final class SHA256 {
+package final class SHA256 {
     private let context: OpaquePointer
 
     /// Starts an empty digest.
-    public init() {
+    package init() {
         // av_sha_alloc only fails when out of memory, which nothing here could recover from.
         guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
         self.context = context
@@ -21,26 +21,26 @@ public final class SHA256 {
     deinit { av_free(UnsafeMutableRawPointer(context)) }
 
     /// Adds bytes to the digest.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         av_sha_update(context, base.assumingMemoryBound(to: UInt8.self), bytes.count)
     }
 
     /// Adds the UTF-8 bytes of `text` to the digest.
-    public func update(_ text: String) {
+    package func update(_ text: String) {
         var text = text
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
     /// Ends the digest and returns it as 64 lowercase hex digits. Call once.
-    public func finalHex() -> String {
+    package func finalHex() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         av_sha_final(context, &digest)
         return SHA256.hex(digest)
     }
 
     /// The SHA-256 of `text`'s UTF-8 bytes, as hex.
-    public static func hex(of text: String) -> String {
+    package static func hex(of text: String) -> String {
         let sha = SHA256()
         sha.update(text)
         return sha.finalHex()
@@ -52,7 +52,7 @@ public final class SHA256 {
     /// - Returns: the digest, or nil when `stop` ended it.
     /// - Throws: `MediaError(.inputMissing)` when the file does not exist, cannot be read, or
     ///   is not a regular file (a FIFO would block, a device never end).
-    public static func hex(ofFileAt path: String, stop: () -> Bool = { false }) throws(MediaError) -> String? {
+    package static func hex(ofFileAt path: String, stop: () -> Bool = { false }) throws(MediaError) -> String? {
         // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {

@@ -32,6 +32,13 @@ final class Scaler {
     let targetHeight: Int32
     private let conversion: String
 
+    /// The flags of a quality conversion that may resize: area averaging when the size changes
+    /// (every source pixel counts when shrinking), bicubic otherwise; accurate rounding, and
+    /// chroma interpolated at full resolution.
+    static func qualityFlags(resizing: Bool) -> Int32 {
+        (resizing ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+    }
+
     /// - Parameters:
     ///   - flags: `SWS_BICUBIC` etc.; add `SWS_ACCURATE_RND` for one-off, quality conversions.
     /// - Throws: `MediaError` when libswscale refuses the conversion.

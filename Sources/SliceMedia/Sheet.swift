@@ -5,19 +5,19 @@
 import SliceKit
 
 /// The layout of a storyboard.
-public struct Sheet: Sendable, Equatable, CustomStringConvertible {
-    public let columns: Int
-    public let rows: Int
+package struct Sheet: Sendable, Equatable, CustomStringConvertible {
+    package let columns: Int
+    package let rows: Int
 
     /// Columns and rows accepted, each.
-    public static let sides = 1...16
+    package static let sides = 1...16
     /// The widest a sheet's row of cells gets, before the gaps: cells shrink to fit it.
-    public static let maximumWidth = 1920
+    package static let maximumWidth = 1920
     /// Pixels between cells and around them.
-    public static let gap = 4
+    package static let gap = 4
 
     /// Parses `CxR` (`4x2`), each side 1…16.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
               Sheet.sides.contains(columns), Sheet.sides.contains(rows) else { return nil }
@@ -25,34 +25,34 @@ public struct Sheet: Sendable, Equatable, CustomStringConvertible {
         self.rows = rows
     }
 
-    public var description: String { "\(columns)x\(rows)" }
+    package var description: String { "\(columns)x\(rows)" }
 
     /// Frames shown.
-    public var count: Int { columns * rows }
+    package var count: Int { columns * rows }
 
     /// The rendered frames the cells show, in reading order: evenly spaced over the clip, the
     /// first and the last included (one cell shows the last frame, the destination).
-    public func frames(of renderFrames: Int) -> [Int] {
+    package func frames(of renderFrames: Int) -> [Int] {
         guard count > 1 else { return [max(0, renderFrames - 1)] }
         return (0..<count).map { cell in (cell * (renderFrames - 1) * 2 + (count - 1)) / (2 * (count - 1)) }
     }
 
     /// One cell's size for frames of `width` × `height`: no wider than the frame, nor than
     /// `maximumWidth` shared by the columns; even, the frame's aspect kept.
-    public func cell(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func cell(width: Int, height: Int) -> (width: Int, height: Int) {
         let cellWidth = max(2, min(width, Sheet.maximumWidth / columns) & ~1)
         let cellHeight = max(2, Int((Double(cellWidth) * Double(height) / Double(width) / 2).rounded()) * 2)
         return (cellWidth, cellHeight)
     }
 
     /// The whole picture's size for frames of `width` × `height`.
-    public func size(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func size(width: Int, height: Int) -> (width: Int, height: Int) {
         let cell = cell(width: width, height: height)
         return (columns * cell.width + (columns + 1) * Sheet.gap, rows * cell.height + (rows + 1) * Sheet.gap)
     }
 
     /// Where cell `index` (reading order) starts.
-    public func origin(ofCell index: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+    package func origin(ofCell index: Int, width: Int, height: Int) -> (x: Int, y: Int) {
         let cell = cell(width: width, height: height)
         return (Sheet.gap + (index % columns) * (cell.width + Sheet.gap), Sheet.gap + (index / columns) * (cell.height + Sheet.gap))
     }

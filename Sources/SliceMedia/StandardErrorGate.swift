@@ -9,16 +9,16 @@ import Glibc
 import Synchronization
 
 /// Standard error, and a gate that silences what C libraries write to descriptor 2 directly.
-public enum StandardErrorGate {
+package enum StandardErrorGate {
     /// The real standard error: a copy of descriptor 2 made on first use (`prepare()` at
     /// start-up, before any gate can close), which the gate never redirects.
-    public static let descriptor: Int32 = {
+    package static let descriptor: Int32 = {
         let copy = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
         return copy >= 0 ? copy : STDERR_FILENO
     }()
 
     /// Makes the copy of standard error now, while descriptor 2 is still the real one.
-    public static func prepare() { _ = descriptor }
+    package static func prepare() { _ = descriptor }
 
     /// Decodes under way that silenced descriptor 2; the last to finish restores it.
     private static let holders = Mutex<Int>(0)

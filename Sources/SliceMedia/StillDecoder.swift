@@ -7,7 +7,7 @@ import Foundation
 import SliceKit
 
 /// Decodes still images and fits them to the output frame.
-public enum StillDecoder {
+package enum StillDecoder {
     /// Decodes the first picture of the file at `path` and fits it to `width` × `height`.
     /// - Parameters:
     ///   - fit: `.cover` fills the frame and crops the overflow; `.contain` letterboxes.
@@ -17,7 +17,7 @@ public enum StillDecoder {
     ///   - isCancelled: polled while the file is read; once it says yes decoding stops.
     /// - Returns: an RGBA picture of exactly `width` × `height`.
     /// - Throws: `MediaError` of kind `.inputMissing` or `.inputInvalid`, naming the file.
-    public static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+    package static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                             focus: (x: Double, y: Double) = (0.5, 0.5),
                             isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> RGBAImage {
         let frame = try decodeFirstFrame(path: path, isCancelled: isCancelled)
@@ -28,7 +28,7 @@ public enum StillDecoder {
     /// that is already packed RGB at the frame's size and upright (a PNG made for the frame) is
     /// converted straight from the decoder's picture, with no RGBA copy in between; the bytes
     /// are the same either way.
-    public static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+    package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                                   layout: PixelLayout, focus: (x: Double, y: Double) = (0.5, 0.5),
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
         let frame = try decodeFirstFrame(path: path, isCancelled: isCancelled)
@@ -44,7 +44,7 @@ public enum StillDecoder {
 
     /// The size a picture is scaled to before it is placed: covering or contained, aspect
     /// kept, never smaller than one pixel.
-    public static func fittedSize(source: (width: Int, height: Int), frame: (width: Int, height: Int),
+    package static func fittedSize(source: (width: Int, height: Int), frame: (width: Int, height: Int),
                                   fit: FitMode) -> (width: Int, height: Int) {
         let sx = Double(frame.width) / Double(source.width)
         let sy = Double(frame.height) / Double(source.height)
@@ -59,7 +59,7 @@ public enum StillDecoder {
     /// without blocking: a FIFO, a device or a socket is refused at once, before any open that
     /// could wait on it.
     /// - Throws: `MediaError` of kind `.inputMissing` naming the file and what it is.
-    public static func checkReadable(path: String) throws(MediaError) {
+    package static func checkReadable(path: String) throws(MediaError) {
         _ = try InputFile(path: path)
     }
 

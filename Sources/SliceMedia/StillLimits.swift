@@ -4,12 +4,12 @@
 import CFFmpeg
 
 /// Size limits for stills.
-public enum StillLimits {
+package enum StillLimits {
     /// Pixels on a side: JPEG's own maximum, and far past any frame slicevid renders.
-    public static let maxSide = 65_535
+    package static let maxSide = 65_535
     /// Pixels in all: 100 megapixels (a 400 MB picture once decoded to RGBA). It also bounds
     /// the one step of decoding that cannot be interrupted: FFmpeg decoding a picture.
-    public static let maxPixels = 100_000_000
+    package static let maxPixels = 100_000_000
 
     /// What the decoder's own pixel limit (`max_pixels`) allows beyond `maxPixels`: FFmpeg
     /// checks it against the width rounded up to its row alignment (up to 64 pixels), so a

@@ -6,7 +6,7 @@ import Glibc
 import SliceKit
 
 /// Image file formats a still can be written in.
-public enum StillFormat: String, Sendable, CaseIterable {
+package enum StillFormat: String, Sendable, CaseIterable {
     case png, jpeg, webp, bmp, tiff
 
     var encoderName: String {
@@ -30,11 +30,11 @@ public enum StillFormat: String, Sendable, CaseIterable {
 }
 
 /// Encodes RGBA pictures to image files.
-public enum StillWriter {
+package enum StillWriter {
     /// Encodes `image` and writes it through `file`, or when nil to `path` by name (replacing
     /// any file there: fixtures).
     /// - Throws: `MediaError` if the encoder is missing or writing fails.
-    public static func write(_ image: RGBAImage, to path: String, file: OutputFile? = nil, format: StillFormat) throws(MediaError) {
+    package static func write(_ image: RGBAImage, to path: String, file: OutputFile? = nil, format: StillFormat) throws(MediaError) {
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
             throw MediaError(.unavailable, subject: format.encoderName, message: "this libavcodec has no such encoder")
         }

@@ -6,7 +6,7 @@ import SliceKit
 
 extension VideoCodec {
     /// The speed names every codec with a speed setting accepts, fastest first.
-    public static let speedNames = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium",
+    package static let speedNames = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium",
                                     "slow", "slower", "veryslow", "placebo"]
 
     /// The speed used when none is given.

@@ -3,7 +3,7 @@
 // adding a case here and naming the containers that carry it in OutputFormat.
 
 /// A video codec (or still-image codec) an output can be encoded with.
-public enum VideoCodec: String, Sendable, CaseIterable {
+package enum VideoCodec: String, Sendable, CaseIterable {
     case h264, hevc, vp9, av1, prores, ffv1, gif, png
     /// JPEG stills (posters, storyboards).
     case mjpeg
@@ -13,7 +13,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     case raw = "rawvideo"
 
     /// The name people know it by.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .h264: "H.264"
         case .hevc: "H.265/HEVC"
@@ -30,7 +30,7 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// libavcodec encoders for this codec, preferred first: the first one present is used.
-    public var encoders: [String] {
+    package var encoders: [String] {
         switch self {
         case .h264: ["libx264"]
         case .hevc: ["libx265"]
@@ -129,23 +129,23 @@ public enum VideoCodec: String, Sendable, CaseIterable {
     }
 
     /// Whether the codec can keep a transparent background at all.
-    public var carriesAlpha: Bool { [.vp9, .prores, .ffv1, .gif, .png].contains(self) }
+    package var carriesAlpha: Bool { [.vp9, .prores, .ffv1, .gif, .png].contains(self) }
 }
 
 /// A `--codec` value: a codec, and the encoder when the value named one.
-public struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
-    public let codec: VideoCodec
+package struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
+    package let codec: VideoCodec
     /// The encoder asked for by name (`libaom-av1`), or nil to take the first one present.
-    public let encoder: String?
+    package let encoder: String?
 
-    public init(codec: VideoCodec, encoder: String? = nil) {
+    package init(codec: VideoCodec, encoder: String? = nil) {
         self.codec = codec
         self.encoder = encoder
     }
 
     /// Parses a codec name, alias or encoder name, case-insensitively.
     /// - Returns: nil when the name is none of them.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let name = text.lowercased()
         guard let codec = VideoCodec.allCases.first(where: { $0.rawValue == name || $0.aliases.contains(name) }) else { return nil }
         // Naming an encoder only chooses something when the codec has more than one.
@@ -153,7 +153,7 @@ public struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What `--codec` accepts, for help and errors.
-    public static let accepted = "h264, hevc (h265), vp9, av1 (or libsvtav1 / libaom-av1 to choose the encoder), prores, ffv1, gif, png"
+    package static let accepted = "h264, hevc (h265), vp9, av1 (or libsvtav1 / libaom-av1 to choose the encoder), prores, ffv1, gif, png"
 
-    public var description: String { encoder ?? codec.rawValue }
+    package var description: String { encoder ?? codec.rawValue }
 }

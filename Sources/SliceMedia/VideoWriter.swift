@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Not thread-safe: a sink calls it from its own serial queue. Frees every FFmpeg resource in
 /// `deinit`, whether or not `finish()` was reached.
-public final class VideoWriter {
+package final class VideoWriter {
     private let path: String
     private let plan: EncodingPlan
     // Each FFmpeg object is owned by its own class and freed in its deinit, so a writer that
@@ -35,7 +35,7 @@ public final class VideoWriter {
     public var stopRequested: @Sendable () -> Bool = { false }
 
     /// Number of frames handed to the encoder so far.
-    public var framesWritten: Int { written }
+    package var framesWritten: Int { written }
 
     /// Whether frames go to the encoder in place, wrapped rather than copied: when no
     /// conversion is needed and the encoder copies its input while it is being sent
@@ -47,7 +47,7 @@ public final class VideoWriter {
     /// options, for callers that have no render plan (tests, one-off files).
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder, `.output`
     ///   for settings the codec refuses).
-    public convenience init(path: String, outputFormat: OutputFormat, width: Int, height: Int, frameRate: FrameRate,
+    package convenience init(path: String, outputFormat: OutputFormat, width: Int, height: Int, frameRate: FrameRate,
                             inputLayout: PixelLayout, settings: EncoderSettings) throws(MediaError) {
         let clip = Clip(width: width, height: height, frameRate: frameRate, frameCount: 1 << 30,
                         isTransparent: inputLayout.hasAlpha && outputFormat.defaultCodec.carriesAlpha)
@@ -73,7 +73,7 @@ public final class VideoWriter {
     ///     plan's render size.
     ///   - palette: a GIF's colours (by default a fixed palette that suits any picture).
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder).
-    public init(plan: EncodingPlan, path: String, file: OutputFile? = nil, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
+    package init(plan: EncodingPlan, path: String, file: OutputFile? = nil, inputLayout: PixelLayout, palette: Palette? = nil) throws(MediaError) {
         self.path = path
         self.plan = plan
         self.inputLayout = inputLayout
@@ -144,7 +144,7 @@ public final class VideoWriter {
         try set(plan.codecOptions, in: &options)
         if plan.encoder == "libx265" {
             // x265 prints its banner and settings straight to stderr unless told not to.
-            try set([("x265-params", "log-level=" + (FFmpegLog.isVerbose ? "warning" : "none"))], in: &options)
+            try set([("x265-params", "log-level=" + (plan.verbose ? "warning" : "none"))], in: &options)
         }
         try codec.open(options: &options, subject: "\(path) (\(plan.encoder))")
         try refuseLeftovers(options, of: plan.encoder)
@@ -160,7 +160,7 @@ public final class VideoWriter {
         describe(frame)
         let resized = plan.width != plan.renderWidth || plan.height != plan.renderHeight
         // Area averaging for downscales: no ringing, so no colours the stills never had.
-        let flags = (resized ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        let flags = Scaler.qualityFlags(resizing: resized)
         let source = (plan.renderWidth, plan.renderHeight, inputLayout.avPixelFormat, ColorEncoding.of(inputLayout))
         if plan.codec == .gif {
             converter = try plan.gifScaler(from: inputLayout)
@@ -181,14 +181,14 @@ public final class VideoWriter {
 
     /// Encodes the next frame, as if the frames written so far were rendered frames 0, 1, 2, ….
     /// - Throws: `MediaError` if encoding or writing fails.
-    public func write(_ image: PlanarImage) throws(MediaError) {
+    package func write(_ image: PlanarImage) throws(MediaError) {
         try write(image, index: written)
     }
 
     /// Encodes rendered frame `index`; frames must arrive in increasing order. Which frames an
     /// output keeps is the caller's choice (the plan's `selection`); the index sets the time.
     /// - Throws: `MediaError` if encoding or writing fails.
-    public func write(_ image: PlanarImage, index: Int) throws(MediaError) {
+    package func write(_ image: PlanarImage, index: Int) throws(MediaError) {
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
         if lendsFrames { return try lend(image, index: index) }
         // The writer's own picture is allocated at the first frame that needs it: a writer
@@ -257,14 +257,13 @@ public final class VideoWriter {
 
     /// Flushes the encoder and writes the trailer. The file is complete when this returns.
     /// - Throws: `MediaError` if flushing or writing fails.
-    public func finish() throws(MediaError) {
+    package func finish() throws(MediaError) {
         try send(nil)
         try muxer.finish()
     }
 
-    /// Adds `pairs` to an options dictionary.
-    /// An option the encoder or muxer did not take would be a setting silently not applied
-    /// (a crf the dry run promised, say): that is refused, not ignored.
+    /// Refuses the options an encoder or muxer left in `dictionary`: an option it did not take
+    /// would be a setting silently not applied (a crf the dry run promised, say).
     private func refuseLeftovers(_ dictionary: OpaquePointer?, of component: String) throws(MediaError) {
         guard av_dict_count(dictionary) > 0 else { return }
         var names: [String] = []
@@ -276,6 +275,7 @@ public final class VideoWriter {
         throw MediaError(.output, subject: path, message: "\(component) did not take the option(s) \(names.joined(separator: ", "))")
     }
 
+    /// Adds `pairs` to an options dictionary.
     private func set(_ pairs: [(String, String)], in dictionary: inout OpaquePointer?) throws(MediaError) {
         for (key, value) in pairs {
             try check(av_dict_set(&dictionary, key, value, 0), "av_dict_set(\(key))", subject: path)

@@ -7,26 +7,26 @@ import SliceKit
 import SliceMedia
 
 /// The problems found in one job, and what a run would do to files already on disk.
-public struct JobCheck: Sendable {
-    public var id: String
+package struct JobCheck: Sendable {
+    package var id: String
     /// One line each, naming the file and what is wrong; empty when the job would render.
-    public var problems: [String]
+    package var problems: [String]
     /// One line each: a folder a run would create, a file it would replace, frames it would
     /// delete, temporaries of crashed runs it would remove. Empty when the job is up to date or
     /// writes only new files.
-    public var changes: [String]
+    package var changes: [String]
     /// Whether every output is up to date, so a run would skip the job.
-    public var isUpToDate = false
+    package var isUpToDate = false
 }
 
 /// Checks a manifest's jobs without rendering. The manifest itself (fields, presets, unique
 /// ids and outputs) was checked when it was loaded.
-public enum BatchCheck {
+package enum BatchCheck {
     /// Checks each selected job: every still exists and decodes, every output's folder exists
     /// and is writable, and nothing is at an output path that the run may not replace (its
     /// sidecar does not record it, unless `force`).
     /// - Returns: one entry per selected job, in manifest order.
-    public static func run(_ request: BatchRequest) -> [JobCheck] {
+    package static func run(_ request: BatchRequest) -> [JobCheck] {
         var stills: [String: String?] = [:]
         let hashes = InputHashes()
         return request.selectedJobs.map { job in

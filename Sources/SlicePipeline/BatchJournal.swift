@@ -7,7 +7,7 @@ import Glibc
 import Synchronization
 
 /// The results of a batch run as they come in, and the report they make at any moment.
-public final class BatchJournal: Sendable {
+package final class BatchJournal: Sendable {
     private struct Running {
         var result: JobResult
         let started: ContinuousClock.Instant
@@ -26,7 +26,7 @@ public final class BatchJournal: Sendable {
     private let state = Mutex(State())
 
     /// A journal for the jobs `request` selects, none of them started.
-    public init(_ request: BatchRequest) {
+    package init(_ request: BatchRequest) {
         self.request = request
     }
 
@@ -72,7 +72,7 @@ public final class BatchJournal: Sendable {
     /// under way interrupted, or rendered when every output of theirs is already in place; the
     /// others pending.
     /// - Parameter signal: the signal that stopped the run, if one did.
-    public func report(signal: Int32?) -> BatchReport {
+    package func report(signal: Int32?) -> BatchReport {
         let selected = request.selectedJobs
         let (finished, running) = state.withLock { ($0.finished, $0.running) }
         let jobs = selected.enumerated().map { position, job in

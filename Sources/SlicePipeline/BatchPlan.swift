@@ -7,9 +7,9 @@ import SliceKit
 import SliceMedia
 
 /// What a run would do with one job.
-public struct JobPlan: Sendable {
+package struct JobPlan: Sendable {
     /// The job's state as a run would find it.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Every output is there as its sidecar records; the run skips it.
         case upToDate
         /// The run renders it, for these reasons.
@@ -21,7 +21,7 @@ public struct JobPlan: Sendable {
         case willFail(String)
 
         /// `up-to-date`, `will-render`, `refused`, `will-fail`: the JSON log's `state`.
-        public var name: String {
+        package var name: String {
             switch self {
             case .upToDate: "up-to-date"
             case .willRender: "will-render"
@@ -31,16 +31,16 @@ public struct JobPlan: Sendable {
         }
     }
 
-    public var id: String
-    public var state: State
+    package var id: String
+    package var state: State
     /// Folders a render would create first.
-    public var folders: [String]
+    package var folders: [String]
 }
 
 /// Plans a manifest's jobs without rendering, locking or writing.
-public enum BatchPlan {
+package enum BatchPlan {
     /// The state of each selected job, in manifest order. Stills are hashed (read), not decoded.
-    public static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
+    package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
         return request.selectedJobs.map { job in
             let survey: JobSurvey

@@ -13,7 +13,7 @@ extension BatchReport {
     /// Refuses a report path that holds something this run may not replace: a folder, a
     /// link, or (without `force`) any file that is not an earlier slicevid report.
     /// - Throws: `SlicevidError(.outputBlocked)` naming `--report` and the file.
-    public static func checkReplaceable(_ path: String, force: Bool) throws(SlicevidError) {
+    package static func checkReplaceable(_ path: String, force: Bool) throws(SlicevidError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
@@ -43,7 +43,7 @@ extension BatchReport {
     /// link), then renamed over an earlier report, or (when none was there) into a free name
     /// only, so a file that appeared meanwhile is never replaced without `force`.
     /// - Throws: `SlicevidError(.outputBlocked)` naming `--report`.
-    public func write(to path: String) throws(SlicevidError) {
+    package func write(to path: String) throws(SlicevidError) {
         try BatchReport.checkReplaceable(path, force: force)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path

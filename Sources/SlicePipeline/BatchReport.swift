@@ -20,19 +20,19 @@ public enum JobStatus: String, Sendable, CaseIterable {
 }
 
 /// One output of a job, and what its sidecar says about it when it exists.
-public struct OutputResult: Sendable {
-    public var path: String
+package struct OutputResult: Sendable {
+    package var path: String
     /// Size, length and fingerprint; nil when the output was not written (or not re-checked).
-    public var record: OutputRecord?
+    package var record: OutputRecord?
 }
 
 /// The result of one job.
 public struct JobResult: Sendable {
     public var id: String
     public var status: JobStatus
-    public var outputs: [OutputResult]
+    package var outputs: [OutputResult]
     /// The job's fingerprint (inputs, settings, version); nil when an input could not be read.
-    public var fingerprint: String?
+    package var fingerprint: String?
     /// Wall-clock seconds spent on the job, hashing included.
     public var seconds: Double
     /// One line saying why the job failed or stopped.
@@ -57,10 +57,10 @@ public struct BatchReport: Sendable {
 
     /// The manifest's absolute path.
     public var manifest: String
-    public var version: String
-    public var shard: Shard
-    public var force: Bool
-    public var started: Date
+    package var version: String
+    package var shard: Shard
+    package var force: Bool
+    package var started: Date
     public var seconds: Double
     public var jobs: [JobResult]
     /// The signal that stopped the run, if one did.
@@ -77,7 +77,7 @@ public struct BatchReport: Sendable {
     public func count(_ status: JobStatus) -> Int { jobs.filter { $0.status == status }.count }
 
     /// `ok`, `some-failed`, `all-failed` or `interrupted`, as the report's `status`.
-    public var outcomeName: String {
+    package var outcomeName: String {
         switch outcome {
         case .success: "ok"
         case .someFailed: "some-failed"
@@ -87,7 +87,7 @@ public struct BatchReport: Sendable {
     }
 
     /// The report as JSON (keys sorted, so reports diff cleanly).
-    public var json: Data {
+    package var json: Data {
         func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
         let jobs: [[String: Any]] = self.jobs.map { job in
             [

@@ -9,20 +9,23 @@ import SliceMedia
 import Synchronization
 
 /// Everything a batch run needs besides the manifest.
-public struct BatchRequest: Sendable {
-    public var manifest: Manifest
+package struct BatchRequest: Sendable {
+    package var manifest: Manifest
     /// The jobs this run renders.
-    public var shard: Shard
+    package var shard: Shard
     /// Re-render every job, whatever the fingerprints say.
-    public var force: Bool
+    package var force: Bool
     /// Render threads per job.
-    public var jobs: Int
+    package var jobs: Int
     /// Jobs rendered at once.
-    public var parallel: Int
+    package var parallel: Int
     /// The slicevid version, part of every fingerprint.
-    public var version: String
+    package var version: String
 
-    public init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
+    /// Encoders' own warnings reach stderr (`--verbose`).
+    package var verbose = false
+
+    package init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, parallel: Int = 1, version: String) {
         self.manifest = manifest
         self.shard = shard
@@ -33,19 +36,19 @@ public struct BatchRequest: Sendable {
     }
 
     /// The manifest's jobs in this run's shard, in file order.
-    public var selectedJobs: [ManifestJob] { manifest.jobs.filter { shard.contains($0.id) } }
+    package var selectedJobs: [ManifestJob] { manifest.jobs.filter { shard.contains($0.id) } }
 
     /// The `--parallel` values accepted.
-    public static let parallelRange = 1...64
+    package static let parallelRange = 1...64
 
     /// The pixels of a frame one job is given a core for: 1280x720. x264 and libvpx keep about
     /// one core busy on frames this size; larger frames spread over more cores themselves.
-    public static let pixelsPerCore = 1280 * 720
+    package static let pixelsPerCore = 1280 * 720
 
     /// Jobs at once when `--parallel` is not given: the cores divided by the cores the
     /// largest frame among `jobs` wants (one per `pixelsPerCore`, rounded up), at least 1 and
     /// at most the number of jobs. 640x360 on 2 cores: 2; 1920x1080 on 2 cores: 1; on 32: 10.
-    public static func defaultParallel(for jobs: [ManifestJob], cores: Int) -> Int {
+    package static func defaultParallel(for jobs: [ManifestJob], cores: Int) -> Int {
         guard let largest = jobs.map({ $0.spec.width * $0.spec.height }).max() else { return 1 }
         let coresPerJob = max(1, (largest + pixelsPerCore - 1) / pixelsPerCore)
         return max(1, min(jobs.count, parallelRange.upperBound, cores / coresPerJob))
@@ -54,7 +57,7 @@ public struct BatchRequest: Sendable {
 
 /// What a batch run reports as it goes. `position` counts from 1 among the selected jobs, in
 /// manifest order (with several jobs at once, they finish in any order).
-public enum BatchEvent: Sendable {
+package enum BatchEvent: Sendable {
     /// The run starts `jobs` of the manifest's `total` jobs, up to `parallel` at once.
     case started(jobs: Int, total: Int, parallel: Int)
     /// A job's outputs are out of date (or `force` is on), for `reasons`: its render starts.
@@ -70,7 +73,7 @@ public enum BatchEvent: Sendable {
 }
 
 /// Runs `slicevid batch`.
-public enum BatchRun {
+package enum BatchRun {
     /// Runs the selected jobs, `request.parallel` at a time. Never throws: a job's failure is
     /// its result, and a signal ends the run with the jobs not started `pending`.
     /// - Parameters:
@@ -81,7 +84,7 @@ public enum BatchRun {
     ///     a fresh one by default.
     ///   - events: progress callbacks; called from the jobs' threads, several at once.
     /// - Returns: the report of every selected job, in manifest order.
-    public static func run(_ request: BatchRequest, cancellation: Cancellation, journal: BatchJournal? = nil,
+    package static func run(_ request: BatchRequest, cancellation: Cancellation, journal: BatchJournal? = nil,
                            events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) -> BatchReport {
         let journal = journal ?? BatchJournal(request)
         let selected = request.selectedJobs
@@ -150,6 +153,7 @@ public enum BatchRun {
 
         events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force)))
         var render = job.request(force: request.force, jobs: request.jobs)
+        render.verbose = request.verbose
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
         let fingerprints = Dictionary(survey.outputs.map { ($0.path, $0.fingerprint) }) { first, _ in first }

@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 
 /// The name a user knows a stop signal by (`SIGINT`, `SIGTERM`), for messages and reports.
-public func signalName(_ signal: Int32) -> String {
+package func signalName(_ signal: Int32) -> String {
     switch signal {
     case SIGINT: "SIGINT"
     case SIGTERM: "SIGTERM"

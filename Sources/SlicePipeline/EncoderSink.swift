@@ -11,8 +11,6 @@ final class EncoderSink: FrameSink {
     private let plan: EncodingPlan
     private let writer: VideoWriter
 
-    var name: String { target.path }
-
     /// Opens the encoder; throws before any frame is rendered if it cannot.
     /// - Parameters:
     ///   - layout: the layout frames are rendered in.

@@ -6,17 +6,17 @@ import Foundation
 import Glibc
 
 /// The identity of a regular file as `lstat` sees it (never through a symlink).
-public struct FileStamp: Sendable, Equatable {
-    public var bytes: Int
+package struct FileStamp: Sendable, Equatable {
+    package var bytes: Int
     /// nil in stamps made from sidecars of slicevid 0.2.0, which recorded sizes only.
-    public var inode: Int?
+    package var inode: Int?
     /// Seconds and nanoseconds since the epoch; nil like `inode`.
-    public var modified: Modified?
+    package var modified: Modified?
 
     /// A modification time to the nanosecond, as `stat` gives it.
-    public struct Modified: Sendable, Equatable {
-        public var seconds: Int
-        public var nanoseconds: Int
+    package struct Modified: Sendable, Equatable {
+        package var seconds: Int
+        package var nanoseconds: Int
 
         /// `SECONDS.NANOSECONDS` (nine digits), the sidecar's form.
         var text: String {
@@ -38,7 +38,7 @@ public struct FileStamp: Sendable, Equatable {
         }
     }
 
-    public init(bytes: Int, inode: Int?, modified: Modified?) {
+    package init(bytes: Int, inode: Int?, modified: Modified?) {
         self.bytes = bytes
         self.inode = inode
         self.modified = modified
@@ -46,7 +46,7 @@ public struct FileStamp: Sendable, Equatable {
 
     /// The stamp of the regular file at `path`; nil when nothing is there, or it is a
     /// symlink, a folder or anything else that is not a regular file.
-    public init?(path: String) {
+    package init?(path: String) {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         self.init(bytes: Int(info.st_size), inode: Int(truncatingIfNeeded: info.st_ino),

@@ -13,16 +13,16 @@ import SliceMedia
 /// `output FORMAT canvas=LAYOUT` plus its plan as `make --dry-run` prints it (codec, encoder,
 /// pixel format, size, frames, quality, speed, …). The lines are kept in the sidecar so a user
 /// can see what a fingerprint covers.
-public struct Fingerprint: Sendable, Equatable {
+package struct Fingerprint: Sendable, Equatable {
     /// The canonical text, one fact a line.
-    public let lines: [String]
+    package let lines: [String]
 
     /// A job's fingerprint: its stills' hashes and every setting of every transition.
     /// - Parameters:
     ///   - sequence: the job's resolved transitions.
     ///   - imageHashes: SHA-256 (hex) of each still's bytes, in order.
     ///   - version: the slicevid version, so an upgrade re-renders.
-    public init(sequence: SequenceSpec, imageHashes: [String], version: String) {
+    package init(sequence: SequenceSpec, imageHashes: [String], version: String) {
         var lines = ["slicevid \(version)"]
         lines += imageHashes.enumerated().map { "image \($0) \($1)" }
         for (pair, segment) in sequence.segments.enumerated() {
@@ -38,12 +38,12 @@ public struct Fingerprint: Sendable, Equatable {
     /// the layout frames were rendered in (it follows from all the job's outputs, and a
     /// conversion from a richer one changes the bytes) and everything its plan decided: codec,
     /// encoder, pixel format, size, frames, and the quality and speed settings the codec uses.
-    public func output(_ plan: EncodingPlan, canvas: PixelLayout) -> Fingerprint {
+    package func output(_ plan: EncodingPlan, canvas: PixelLayout) -> Fingerprint {
         let decided = plan.summary.dropFirst().map { "\($0.key)=\($0.value)" }
         let line = (["output \(plan.format.rawValue) canvas=\(canvas.rawValue)"] + decided).joined(separator: " ")
         return Fingerprint(lines: lines + [line])
     }
 
     /// SHA-256 of the lines (each ending in a newline), as 64 hex digits.
-    public var value: String { SHA256.hex(of: lines.map { $0 + "\n" }.joined()) }
+    package var value: String { SHA256.hex(of: lines.map { $0 + "\n" }.joined()) }
 }

@@ -7,21 +7,23 @@ import Synchronization
 
 /// A fixed set of frame buffers guarded by a counting semaphore.
 ///
-/// `take()` blocks while every buffer is in use, which is what stops rendering from running
-/// ahead of a slow encoder.
-public final class FramePool: Sendable {
+/// The permit rule, the render's memory bound: a buffer is taken before its frame is drawn and
+/// given back only when every sink has consumed that frame (`FrameRelease` counts them), so at
+/// most `capacity` frames are ever alive, whatever the clip's length. `take()` blocks while
+/// every buffer is in use, which is what stops rendering from running ahead of a slow encoder.
+package final class FramePool: Sendable {
     private let permits: DispatchSemaphore
     private let free: Mutex<[PlanarImage]>
     private let inUse = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
     /// The number of buffers, i.e. the most frames that can be alive at once.
-    public let capacity: Int
+    package let capacity: Int
 
     /// Allocates `capacity` buffers up front and touches every page of them, so a render's
     /// footprint is the whole window from its first frame: the same for a 2 s clip as for a
     /// 60 s one (otherwise a short clip that never fills the window would look smaller), and
     /// no page faults land in the middle of rendering.
-    public init(capacity: Int, width: Int, height: Int, layout: PixelLayout) {
+    package init(capacity: Int, width: Int, height: Int, layout: PixelLayout) {
         precondition(capacity >= 1, "the window needs at least one buffer")
         self.capacity = capacity
         permits = DispatchSemaphore(value: capacity)
@@ -33,7 +35,7 @@ public final class FramePool: Sendable {
     }
 
     /// Waits for a free buffer and returns it.
-    public func take() -> PlanarImage {
+    package func take() -> PlanarImage {
         permits.wait()
         let now = inUse.add(1, ordering: .relaxed).newValue
         _ = peak.max(now, ordering: .relaxed)
@@ -41,15 +43,31 @@ public final class FramePool: Sendable {
     }
 
     /// Returns a buffer taken from this pool.
-    public func give(_ buffer: PlanarImage) {
+    package func give(_ buffer: PlanarImage) {
         free.withLock { $0.append(buffer) }
         inUse.subtract(1, ordering: .relaxed)
         permits.signal()
     }
 
     /// The most buffers that were out at the same time.
-    public var peakInUse: Int { peak.load(ordering: .relaxed) }
+    package var peakInUse: Int { peak.load(ordering: .relaxed) }
 
     /// Buffers currently out.
-    public var currentlyInUse: Int { inUse.load(ordering: .relaxed) }
+    package var currentlyInUse: Int { inUse.load(ordering: .relaxed) }
+}
+
+/// Counts down the sinks that still have to consume one frame; the last one returns the
+/// buffer to the pool.
+final class FrameRelease: Sendable {
+    private let remaining: Atomic<Int>
+    private let release: @Sendable () -> Void
+
+    init(consumers: Int, release: @escaping @Sendable () -> Void) {
+        remaining = Atomic(consumers)
+        self.release = release
+    }
+
+    func consumed() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { release() }
+    }
 }

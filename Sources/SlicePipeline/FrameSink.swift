@@ -8,9 +8,7 @@ import Synchronization
 /// A consumer of rendered frames in presentation order.
 ///
 /// Called from one thread only (its `SinkRunner`'s), so implementations need no locking.
-public protocol FrameSink: AnyObject {
-    /// A short name for messages (usually the output path).
-    var name: String { get }
+package protocol FrameSink: AnyObject {
     /// Consumes frame `index`. The buffer is only valid during the call.
     func consume(_ frame: PlanarImage, index: Int) throws
     /// Called once after the last frame, only if no error occurred anywhere.
@@ -48,8 +46,6 @@ final class SinkRunner: @unchecked Sendable {
     // may be dropped on that very thread.
     deinit { thread.stop(wait: false) }
 
-    var name: String { thread.sync { [self] in sink?.name ?? "" } }
-
     /// Consumes a frame on the sink's thread, unless `skip` says otherwise when its turn
     /// comes (asked then, not when it is queued: a signal must stop frames already waiting);
     /// `done` runs afterwards, on that thread.
@@ -84,21 +80,5 @@ final class SinkRunner: @unchecked Sendable {
                 then(error)
             }
         }
-    }
-}
-
-/// Counts down the sinks that still have to consume one frame; the last one returns the
-/// buffer to the pool.
-final class FrameRelease: Sendable {
-    private let remaining: Atomic<Int>
-    private let release: @Sendable () -> Void
-
-    init(consumers: Int, release: @escaping @Sendable () -> Void) {
-        remaining = Atomic(consumers)
-        self.release = release
-    }
-
-    func consumed() {
-        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { release() }
     }
 }

@@ -6,19 +6,19 @@ import SliceKit
 import SliceMedia
 
 /// What a make request will write, decided and checked.
-public struct MakePlan: Sendable {
+package struct MakePlan: Sendable {
     /// What the render produces.
-    public let clip: Clip
+    package let clip: Clip
     /// The transitions rendered, checked (one for `--from/--to` and the demo cards).
-    public let sequence: SequenceSpec
+    package let sequence: SequenceSpec
     /// The layout frames are rendered in: the one that feeds every output without loss.
-    public let renderLayout: PixelLayout
+    package let renderLayout: PixelLayout
     /// The outputs that are written, in request order (`null` has none).
-    public let outputs: [EncodingPlan]
+    package let outputs: [EncodingPlan]
     /// Every output path in request order, `null` included.
-    public let paths: [String]
+    package let paths: [String]
     /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
-    public let foldersToCreate: [String]
+    package let foldersToCreate: [String]
 }
 
 extension MakeJob {
@@ -26,7 +26,7 @@ extension MakeJob {
     /// - Throws: `SlicevidError`: usage for bad flags and impossible combinations (naming the
     ///   output), unavailable for a missing encoder, outputBlocked for an output that exists or
     ///   cannot be created.
-    public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
+    package static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
         do {
             try request.spec.validate()
         } catch {
@@ -55,10 +55,12 @@ extension MakeJob {
                 throw SlicevidError(.usage, "-o \(argument.path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
             }
             do {
-                plans.append(try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
-                                                      own: argument.settings, clip: clip, catalog: request.catalog))
+                var plan = try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
+                                                    own: argument.settings, clip: clip, catalog: request.catalog)
+                plan.verbose = request.verbose
+                plans.append(plan)
             } catch {
-                throw SlicevidError(error.kind == .unavailable ? .unavailable : .usage, "-o \(argument.path): \(error.message)")
+                throw SlicevidError(error, output: argument.path)
             }
         }
         // A flag that would change what is written but fits no output is a mistake worth

@@ -36,7 +36,7 @@ extension MakeJob {
             let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
                 // A still queued behind others is not decoded once the run is stopping.
                 if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
-                return try StillLoader.load(path, role: index, spec: spec, layout: layout, cancellation: cancellation)
+                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, layout: layout, cancellation: cancellation)
             }
             decoding += 1
             if let path { pending[path] = still }

@@ -16,7 +16,7 @@ public struct MakeRequest: Sendable {
     public var images: [String]
     /// Per-transition settings for `images`; nil derives them from `spec`
     /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
-    public var sequence: SequenceSpec?
+    package var sequence: SequenceSpec?
     /// `-o` values: a path, whose extension gives the format, and optionally that output's own
     /// options (`promo.webm:crf=32`).
     public var outputs: [String]
@@ -26,51 +26,53 @@ public struct MakeRequest: Sendable {
     public var force: Bool
     /// What each output may replace when `force` is off, by output path; an output not listed
     /// may replace nothing. A batch licenses exactly what its sidecars record.
-    public var replacements: [String: Replacement] = [:]
+    package var replacements: [String: Replacement] = [:]
     /// Makes each output's sidecar from its path, the stamps of its files and what it holds
     /// (frames and seconds as written); the sidecar is written in the same step as the output
     /// is moved into place. nil (`make`) writes none.
-    public var sidecar: (@Sendable (_ output: String, _ files: [FileStamp], _ written: WrittenOutput) -> OutputRecord)?
+    package var sidecar: (@Sendable (_ output: String, _ files: [FileStamp], _ written: WrittenOutput) -> OutputRecord)?
     /// Hears each output and its sidecar once both are in place, inside the commit.
-    public var onCommit: (@Sendable (_ output: String, _ record: OutputRecord) -> Void)?
+    package var onCommit: (@Sendable (_ output: String, _ record: OutputRecord) -> Void)?
     /// Render threads.
     public var jobs: Int
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
-    public var window: Int?
+    package var window: Int?
     /// The encoders outputs may use (tests stand in for a libavcodec that lacks some).
-    public var catalog: EncoderCatalog = .installed
+    package var catalog: EncoderCatalog = .installed
     /// Whether a setting in `encoder` that would change what is written but fits none of the
     /// outputs is an error (flags typed for this run) or ignored (a manifest's settings, meant
     /// for jobs with many kinds of outputs).
-    public var refusesUnusedSettings = true
+    package var refusesUnusedSettings = true
 
     /// The render threads accepted: more than cores only adds contention, but 64 keeps big
     /// machines usable.
-    public static let jobsRange = 1...64
+    package static let jobsRange = 1...64
 
     /// The most outputs one render writes (`-o` given that often, or a job's `outputs`): each
     /// holds an encoder, its threads and its own frames in memory, and 200 WebM outputs took
     /// 4 GB.
-    public static let maxOutputs = 32
+    package static let maxOutputs = 32
 
+    /// Encoders' own warnings reach stderr (`--verbose`).
+    package var verbose = false
+
+    /// A request with the settings `slicevid make`'s flags give; a sequence's own timings and
+    /// the render window are set afterwards, where needed.
     public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
-                images: [String] = [], sequence: SequenceSpec? = nil, outputs: [String],
-                encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int? = nil) {
+                images: [String] = [], outputs: [String], encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.spec = spec
         self.from = from
         self.to = to
         self.images = images
-        self.sequence = sequence
         self.outputs = outputs
         self.encoder = encoder
         self.force = force
         self.jobs = jobs
-        self.window = window
     }
 
     /// What the output at `path` may replace.
-    public func replacement(for path: String) -> Replacement {
+    package func replacement(for path: String) -> Replacement {
         force ? .anything : replacements[path] ?? .nothing
     }
 }
@@ -93,7 +95,7 @@ public enum MakeEvent: Sendable {
 /// One output as it was written: what `make` prints and a batch's sidecar records.
 public struct WrittenOutput: Sendable, Equatable {
     public var path: String
-    public var format: OutputFormat
+    package var format: OutputFormat
     /// Frames the file holds: every rendered frame, a GIF's own subsample, 1 for a still.
     public var frames: Int
     /// The file's own frame rate (a GIF's); nil for a still, which has none.
@@ -103,7 +105,7 @@ public struct WrittenOutput: Sendable, Equatable {
     /// Bytes on disk (all frames of a sequence).
     public var bytes: Int
 
-    public init(path: String, format: OutputFormat, frames: Int, frameRate: FrameRate?, seconds: Double, bytes: Int) {
+    package init(path: String, format: OutputFormat, frames: Int, frameRate: FrameRate?, seconds: Double, bytes: Int) {
         self.path = path
         self.format = format
         self.frames = frames
@@ -113,7 +115,7 @@ public struct WrittenOutput: Sendable, Equatable {
     }
 
     /// The facts of `plan`'s output, of `bytes` bytes.
-    public init(plan: EncodingPlan, bytes: Int) {
+    package init(plan: EncodingPlan, bytes: Int) {
         self.init(path: plan.path, format: plan.format, frames: plan.frameCount, frameRate: plan.isStill ? nil : plan.frameRate,
                   seconds: plan.duration, bytes: bytes)
     }
@@ -131,18 +133,18 @@ public struct MakeReport: Sendable {
     public var outputs: [String]
     /// The files written, in request order.
     public var written: [WrittenOutput]
-    public var stats: RenderStats
+    package var stats: RenderStats
 }
 
 /// Runs `slicevid make`.
-public enum MakeJob {
+package enum MakeJob {
     /// Renders `request`, or fails without leaving anything under an output's final name.
     /// Missing output folders are created (and removed again, when still empty, if the run fails).
     /// - Parameters:
     ///   - cancellation: set by SIGINT/SIGTERM to stop early.
     ///   - events: progress callbacks; may be called from any thread.
     /// - Throws: `SlicevidError` whose category decides the exit code.
-    public static func run(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),
+    package static func run(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),
                            events: @escaping @Sendable (MakeEvent) -> Void = { _ in }) throws(SlicevidError) -> MakeReport {
         let started = DispatchTime.now()
         // Every output is checked against its codec and the filesystem, then its temporary name

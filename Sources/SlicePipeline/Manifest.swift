@@ -7,7 +7,7 @@ import SliceKit
 import SliceMedia
 
 /// Looks up a preset by name or file path, as `--preset` does.
-public typealias PresetResolver = (String) throws(SlicevidError) -> Preset
+package typealias PresetResolver = (String) throws(SlicevidError) -> Preset
 
 /// A campaign: every job resolved to absolute paths and complete settings.
 ///
@@ -16,27 +16,27 @@ public typealias PresetResolver = (String) throws(SlicevidError) -> Preset
 /// encoding flags' names: `crf`, `encoder-preset`, `codec`, `bitrate`, `pix-fmt`, `gif-fps`,
 /// `gif-width`, `poster-at`); each job takes the same plus `id`, `images`, `transitions` and
 /// `outputs` (see `ManifestJob`). Relative paths are resolved against the manifest's folder.
-public struct Manifest: Sendable {
+package struct Manifest: Sendable {
     /// The manifest path as the user gave it; every error names it.
-    public let path: String
+    package let path: String
     /// The absolute folder relative paths are resolved against.
-    public let folder: String
+    package let folder: String
     /// The jobs, in file order (matrices expanded in place).
-    public let jobs: [ManifestJob]
+    package let jobs: [ManifestJob]
     /// Whether the manifest was read from standard input (`slicevid batch -`).
-    public var isStandardInput = false
+    package var isStandardInput = false
 
     /// How the report names the manifest: its absolute path, or `-` for standard input.
-    public var reportName: String {
+    package var reportName: String {
         isStandardInput ? "-" : URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// Keys accepted at the top level.
-    public static let topLevelKeys = ["description", "defaults", "jobs"]
+    package static let topLevelKeys = ["description", "defaults", "jobs"]
 
     /// The most jobs a manifest may hold once its matrices are expanded: enough for any
     /// campaign, and a bound on the memory a hostile manifest can ask for.
-    public static let maximumJobs = 100_000
+    package static let maximumJobs = 100_000
 
     /// Reads, resolves and cross-checks a manifest.
     /// - Parameters:
@@ -44,7 +44,7 @@ public struct Manifest: Sendable {
     ///   - presets: resolves `preset` values (names, or files already made absolute).
     /// - Throws: `SlicevidError` naming the manifest, the job and the field: `.inputMissing`
     ///   when the file cannot be read, `.usage` for everything wrong inside it.
-    public static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+    package static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
         let data: Data
         do {
             data = try SettingsFile.read(path: path)
@@ -63,17 +63,17 @@ public struct Manifest: Sendable {
 
     /// The name a manifest read from standard input goes by in messages; its lock file is
     /// `.stdin.lock` in the working folder.
-    public static let standardInputName = "stdin"
+    package static let standardInputName = "stdin"
 
     /// The most bytes read from standard input: far more than any manifest, and a bound on a
     /// pipe that never ends.
-    public static let maximumStandardInput = 64 << 20
+    package static let maximumStandardInput = 64 << 20
 
     /// Reads a manifest from standard input (`slicevid batch -`). Relative paths in it are
     /// resolved against the working folder.
     /// - Throws: `SlicevidError(.usage)` naming `stdin` for a bad manifest or one over
     ///   `maximumStandardInput` bytes.
-    public static func loadStandardInput(presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+    package static func loadStandardInput(presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while data.count <= maximumStandardInput {
@@ -185,7 +185,7 @@ struct ManifestContext {
         guard let name = value as? String, !name.isEmpty else {
             throw reader.error("preset", "expected a preset name or a preset file path")
         }
-        let isFile = name.contains("/") || name.lowercased().hasSuffix(".json")
+        let isFile = PresetCatalog.isPath(name)
         let key = isFile ? absolute(name) : name
         if let preset = resolved[key] { return preset }
         do {

@@ -10,27 +10,27 @@ import SliceMedia
 /// Settings are layered like `make`'s: the job's preset (else the defaults' preset, else the
 /// built-in defaults), then the defaults' spec fields, then the job's own fields; then each
 /// image's `hold` and each transition's fields apply to that image or transition alone.
-public struct ManifestJob: Sendable {
-    public let id: String
+package struct ManifestJob: Sendable {
+    package let id: String
     /// Absolute paths of the stills, in order (at least two).
-    public let images: [String]
+    package let images: [String]
     /// The job's settings before per-image and per-transition changes.
-    public let spec: TransitionSpec
+    package let spec: TransitionSpec
     /// One resolved spec per transition.
-    public let sequence: SequenceSpec
+    package let sequence: SequenceSpec
     /// Absolute output paths (at least one); the format follows from each path.
-    public let outputs: [String]
+    package let outputs: [String]
     /// The outputs as `make -o` takes them: each absolute path with its own `:KEY=VALUE`
     /// options, as the manifest gave them.
-    public let outputArguments: [String]
-    public let encoder: EncoderSettings
+    package let outputArguments: [String]
+    package let encoder: EncoderSettings
 
     /// Keys a job object accepts.
-    public static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs"]
+    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs"]
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
 
     /// Fields one transition may set for itself; the others belong to the whole video.
-    public static let transitionFields: [SpecField] = [.duration, .easing, .slices, .direction, .travel, .seed]
+    package static let transitionFields: [SpecField] = [.duration, .easing, .slices, .direction, .travel, .seed]
 
     /// The render request for this job.
     /// - Parameters:
@@ -38,9 +38,9 @@ public struct ManifestJob: Sendable {
     ///     replaces only what the request's `replacements` allow (a batch sets them from its
     ///     sidecars).
     ///   - jobs: render threads.
-    public func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
-        var request = MakeRequest(spec: spec, images: images, sequence: sequence, outputs: outputArguments, encoder: encoder,
-                                  force: force, jobs: jobs)
+    package func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
+        var request = MakeRequest(spec: spec, images: images, outputs: outputArguments, encoder: encoder, force: force, jobs: jobs)
+        request.sequence = sequence
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
         return request

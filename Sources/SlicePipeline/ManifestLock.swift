@@ -17,13 +17,13 @@ import Glibc
 /// A lock file holds at most one line: an exclusive holder's pid, space-padded to a fixed
 /// width, written with pwrite (never ftruncate) and blanked on release. A lock file that is a
 /// symlink, not a regular file, hard-linked elsewhere, or holds anything else is refused.
-public final class ManifestLock: Sendable {
+package final class ManifestLock: Sendable {
     private let descriptors: [Int32]
     /// The descriptors locked exclusively, whose files carry this run's pid.
     private let exclusive: [Int32]
 
     /// What trying to lock found.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// This run holds the locks until the `ManifestLock` is freed.
         case acquired(ManifestLock)
         /// Another run holds a conflicting lock; `holder` is its pid when it recorded one.
@@ -46,13 +46,13 @@ public final class ManifestLock: Sendable {
     }
 
     /// The lock file of a whole-manifest run, beside the manifest's real file.
-    public static func path(manifest: String) -> String {
+    package static func path(manifest: String) -> String {
         let url = real(manifest)
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".lock"
     }
 
     /// The lock file of one shard, beside the manifest's real file.
-    public static func path(manifest: String, shard: Shard) -> String {
+    package static func path(manifest: String, shard: Shard) -> String {
         let url = real(manifest)
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".shard-\(shard.index)-of-\(shard.count).lock"
     }
@@ -69,7 +69,7 @@ public final class ManifestLock: Sendable {
     /// - Throws: `SlicevidError(.outputBlocked)` when a lock file cannot be created (the
     ///   manifest's folder is read-only, for instance) or is not a lock file slicevid made (a
     ///   symlink, a FIFO, a file with other contents): someone has to look, so not 75.
-    public static func acquire(manifest: String, shard: Shard) throws(SlicevidError) -> Outcome {
+    package static func acquire(manifest: String, shard: Shard) throws(SlicevidError) -> Outcome {
         var taken: [Int32] = []
         var wanted = [(path(manifest: manifest), shard == .all ? LOCK_EX : LOCK_SH)]
         if shard != .all { wanted.append((path(manifest: manifest, shard: shard), LOCK_EX)) }

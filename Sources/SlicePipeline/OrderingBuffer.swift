@@ -8,7 +8,7 @@ import Dispatch
 /// All bookkeeping happens on one serial queue, so there is no lock and no way for two
 /// threads to deliver runs out of order. It never holds more frames than the render window
 /// allows, because each held frame still owns its pool permit.
-public final class OrderingBuffer<Frame: Sendable>: @unchecked Sendable {
+package final class OrderingBuffer<Frame: Sendable>: @unchecked Sendable {
     // @unchecked: `pending`, `next` and `peakHeld` are touched only on `queue`.
     private let queue = DispatchQueue(label: "slicevid.ordering")
     private var pending: [Int: Frame] = [:]
@@ -17,12 +17,12 @@ public final class OrderingBuffer<Frame: Sendable>: @unchecked Sendable {
     private let deliver: @Sendable (Int, Frame) -> Void
 
     /// - Parameter deliver: called on the buffer's queue with frames 0, 1, 2, … in order.
-    public init(deliver: @escaping @Sendable (Int, Frame) -> Void) {
+    package init(deliver: @escaping @Sendable (Int, Frame) -> Void) {
         self.deliver = deliver
     }
 
     /// Accepts frame `index`; delivers it and any parked successors if it is the next due.
-    public func submit(_ index: Int, _ frame: Frame) {
+    package func submit(_ index: Int, _ frame: Frame) {
         queue.async { [self] in
             pending[index] = frame
             peakHeld = max(peakHeld, pending.count)
@@ -34,11 +34,11 @@ public final class OrderingBuffer<Frame: Sendable>: @unchecked Sendable {
     }
 
     /// Waits until every submitted frame that can be delivered has been.
-    public func drain() { queue.sync {} }
+    package func drain() { queue.sync {} }
 
     /// The number of frames delivered so far.
-    public var delivered: Int { queue.sync { next } }
+    package var delivered: Int { queue.sync { next } }
 
     /// The most frames that were parked at once.
-    public var peakParked: Int { queue.sync { peakHeld } }
+    package var peakParked: Int { queue.sync { peakHeld } }
 }

@@ -9,29 +9,29 @@ import SliceKit
 import SliceMedia
 
 /// What a batch knows about an output it wrote.
-public struct OutputRecord: Sendable, Equatable {
+package struct OutputRecord: Sendable, Equatable {
     /// `Fingerprint.value` of what produced the output.
-    public var fingerprint: String
+    package var fingerprint: String
     /// Bytes on disk (for a PNG sequence, of all its frames).
-    public var bytes: Int
+    package var bytes: Int
     /// Frames the output holds (a GIF's own count, 1 for a still).
-    public var frames: Int
+    package var frames: Int
     /// Frames per second in text form (`30`, `30000/1001`, a GIF's `15`); nil for a still.
-    public var frameRate: String?
+    package var frameRate: String?
     /// Seconds it plays (0 for a still).
-    public var seconds: Double
+    package var seconds: Double
     /// The fingerprint's lines, for a user asking why a job re-rendered.
-    public var producedBy: [String]
+    package var producedBy: [String]
     /// The stamp of each file written, in frame order (one for a single file); empty in
     /// sidecars of slicevid 0.2.0.
-    public var files: [FileStamp]
+    package var files: [FileStamp]
 
     /// Describes an output being committed.
     /// - Parameters:
     ///   - files: the stamps of its files, in frame order (one for a single file).
     ///   - fingerprint: what produced it.
     ///   - written: what it holds: frames, rate and seconds as written.
-    public init(files: [FileStamp], fingerprint: Fingerprint, written: WrittenOutput) {
+    package init(files: [FileStamp], fingerprint: Fingerprint, written: WrittenOutput) {
         self.fingerprint = fingerprint.value
         bytes = files.reduce(0) { $0 + $1.bytes }
         frames = written.frames
@@ -42,14 +42,14 @@ public struct OutputRecord: Sendable, Equatable {
     }
 
     /// Where the sidecar of `output` lives: a hidden file beside it.
-    public static func sidecarPath(for output: String) -> String {
+    package static func sidecarPath(for output: String) -> String {
         let url = URL(fileURLWithPath: output)
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".slicevid.json"
     }
 
     /// The sidecar of `output`, or nil when there is none or it cannot be read. A symlink or
     /// anything but a regular file is no sidecar: it could vouch for a file slicevid never wrote.
-    public static func read(for output: String) -> OutputRecord? {
+    package static func read(for output: String) -> OutputRecord? {
         guard let data = readRegularFile(sidecarPath(for: output)),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let fingerprint = object["fingerprint"] as? String,
@@ -114,7 +114,7 @@ public struct OutputRecord: Sendable, Equatable {
     /// What this record lets a batch replace or delete at `output`: the stamps of the files
     /// slicevid wrote. A sidecar of slicevid 0.2.0 kept only the total size; while the files
     /// on disk still add up to it, their present stamps stand in.
-    public func licence(output: String, format: OutputFormat) -> [FileStamp] {
+    package func licence(output: String, format: OutputFormat) -> [FileStamp] {
         if !files.isEmpty, format.isSequence || files.count == 1 { return files }
         guard files.isEmpty, describesDisk(output: output, format: format) else { return [] }
         let paths = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
@@ -124,7 +124,7 @@ public struct OutputRecord: Sendable, Equatable {
 
     /// Whether `output` is still what this record describes: present with the recorded size
     /// (every frame, for a sequence). Cheap: a `stat` per file, no decoding.
-    public func describesDisk(output: String, format: OutputFormat) -> Bool {
+    package func describesDisk(output: String, format: OutputFormat) -> Bool {
         OutputRecord.bytesOnDisk(output: output, format: format, frames: frames) == bytes
     }
 

@@ -25,7 +25,7 @@ extension OutputTarget {
     ///     inside the commit (a batch's journal, so a second signal's report agrees with disk).
     /// - Throws: `SlicevidError`: outputBlocked (73) when a final name is taken by something
     ///   the licence does not cover; outputFailed (74) when a move or the sidecar fails.
-    public func commit(recording record: (([FileStamp]) -> OutputRecord)? = nil,
+    package func commit(recording record: (([FileStamp]) -> OutputRecord)? = nil,
                        then committed: ((OutputRecord) -> Void)? = nil) throws(SlicevidError) {
         guard !isStream else { return }
         // Under the registry's lock: an exit on a second signal waits for the move to finish.

@@ -5,20 +5,20 @@ import Foundation
 import SliceMedia
 
 /// The files a commit of one output would replace or delete, as things stand.
-public struct OutputSurvey: Sendable, Equatable {
+package struct OutputSurvey: Sendable, Equatable {
     /// Files at the output's names that would be replaced.
-    public var replaced: [String] = []
+    package var replaced: [String] = []
     /// A sequence's old frames past its new end, which would be deleted.
-    public var deleted: [String] = []
+    package var deleted: [String] = []
     /// Temporaries left by runs whose process is gone, which would be removed.
-    public var stale: [String] = []
+    package var stale: [String] = []
 }
 
 extension OutputTarget {
     /// What writing `frames` files to `path` under `replacing` would replace or delete.
     /// - Throws: what `check(path:replacing:)` throws: outputBlocked (73) for a folder that
     ///   is missing or read-only, or a file at the path the licence does not cover.
-    public static func survey(path: String, frames: Int, replacing: Replacement) throws(SlicevidError) -> OutputSurvey {
+    package static func survey(path: String, frames: Int, replacing: Replacement) throws(SlicevidError) -> OutputSurvey {
         let format = try check(path: path, replacing: replacing)
         var survey = OutputSurvey(stale: StaleTemporaries.find(output: path, format: format))
         guard format.isSequence, let pattern = FramePattern(path) else {

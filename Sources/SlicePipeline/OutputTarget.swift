@@ -11,13 +11,13 @@ import SliceMedia
 import Synchronization
 
 /// One requested output path, its format, and the temporary place it is written first.
-public final class OutputTarget: Sendable {
+package final class OutputTarget: Sendable {
     /// The path the user asked for (a printf pattern for sequences).
-    public let path: String
-    public let format: OutputFormat
+    package let path: String
+    package let format: OutputFormat
     /// Where the writer writes: a hidden file beside `path`, or for sequences the same
     /// pattern inside a hidden folder beside the frames.
-    public let temporaryPath: String
+    package let temporaryPath: String
     /// The hidden folder a sequence's frames are written to; nil for a single file.
     let temporaryFolder: String?
     /// `.slicevid-PID-N`: names every temporary of this target, so a later run can tell
@@ -27,22 +27,22 @@ public final class OutputTarget: Sendable {
     let replacing: Replacement
     /// The folders above the output this target created, outermost first; a failed run
     /// removes those still empty.
-    public let createdFolders: [String]
+    package let createdFolders: [String]
     /// The open temporary file (standard output for `-o -`) writers write through; nil for a
     /// sequence, whose frames image2 writes by name into its private folder.
-    public let file: OutputFile?
+    package let file: OutputFile?
     /// The output's folder, opened once: a single file's temporary is made and committed
     /// relative to it, so the folder's path swapped for a link meanwhile changes nothing.
     /// -1 for sequences and streams.
     let folderDescriptor: Int32
 
     /// The `-o` value that streams YUV4MPEG2 to standard output.
-    public static let standardOutput = "-"
+    package static let standardOutput = "-"
     /// The `-o` value that renders without writing anything (for benchmarks and checks).
-    public static let discard = "null"
+    package static let discard = "null"
 
     /// Whether this output streams to stdout, where there is nothing to rename or remove.
-    public var isStream: Bool { path == OutputTarget.standardOutput }
+    package var isStream: Bool { path == OutputTarget.standardOutput }
 
     /// Checks the path, removes temporaries of it that crashed runs left behind, and creates
     /// the temporary file (or folder) it is written to, never through a symlink.
@@ -53,7 +53,7 @@ public final class OutputTarget: Sendable {
     /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
     ///   cannot be created or is read-only, or something the licence does not cover is at the
     ///   path).
-    public init(path: String, replacing: Replacement) throws(SlicevidError) {
+    package init(path: String, replacing: Replacement) throws(SlicevidError) {
         let format = try OutputTarget.check(path: path, replacing: replacing)
         self.path = path
         self.format = format
@@ -128,14 +128,14 @@ public final class OutputTarget: Sendable {
     /// The folders `path` needs that do not exist yet, outermost first: what a run would
     /// create (`make --dry-run`, `batch --check`). Empty when they exist or cannot be made
     /// (which `check(path:replacing:)` reports).
-    public static func missingFolders(of path: String) -> [String] {
+    package static func missingFolders(of path: String) -> [String] {
         guard path != standardOutput, path != discard else { return [] }
         return (try? OutputFolder.plan(folder(of: path), for: path).missing) ?? []
     }
 
     /// Removes `folders` (made by a run that failed) where they are still empty, under the
     /// registry's lock, so no other job finds one, and fills it, while it is being removed.
-    public static func removeEmpty(_ folders: [String]) {
+    package static func removeEmpty(_ folders: [String]) {
         guard !folders.isEmpty else { return }
         unfinished.withLock { _ in OutputFolder.removeEmpty(folders) }
     }
@@ -146,7 +146,7 @@ public final class OutputTarget: Sendable {
     }
 
     /// `init(path:replacing:)` with `force` choosing between replacing anything and nothing.
-    public convenience init(path: String, force: Bool) throws(SlicevidError) {
+    package convenience init(path: String, force: Bool) throws(SlicevidError) {
         try self.init(path: path, replacing: force ? .anything : .nothing)
     }
 
@@ -165,7 +165,7 @@ public final class OutputTarget: Sendable {
     /// can start on files that were just removed. `last` runs first because the render goes on
     /// meanwhile: an encoder opening its file by name right after the removal would make it
     /// again, so nothing slow may come between the removal and the exit.
-    public static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
+    package static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
         unfinished.withLock { places -> Never in
             last()
             for place in places { remove(place) }
@@ -176,7 +176,7 @@ public final class OutputTarget: Sendable {
 
     /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what
     /// `body` writes (a batch's report) is whole when the process ends, however it ends.
-    public static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+    package static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
         try unfinished.withLock { (_: inout Set<String>) throws(E) in try body() }
     }
 
@@ -196,7 +196,7 @@ public final class OutputTarget: Sendable {
     /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
     ///   is missing or read-only, or something `replacing` does not cover is at the path).
     @discardableResult
-    public static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
+    package static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
         guard let format = OutputFormat(path: path) else {
             throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
         }
@@ -229,11 +229,11 @@ public final class OutputTarget: Sendable {
     /// The longest output file name accepted: the hidden temporary written beside it,
     /// `.NAME.slicevid-PID-N.replaced` at its longest, must still fit NAME_MAX (a longer name
     /// would fail mid-run with an I/O error instead of being refused up front).
-    public static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
+    package static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
 
     /// `check(path:replacing:)` with `force` choosing between replacing anything and nothing.
     @discardableResult
-    public static func check(path: String, force: Bool) throws(SlicevidError) -> OutputFormat {
+    package static func check(path: String, force: Bool) throws(SlicevidError) -> OutputFormat {
         try check(path: path, replacing: force ? .anything : .nothing)
     }
 
@@ -250,7 +250,7 @@ public final class OutputTarget: Sendable {
     }
 
     /// Removes whatever was written to the temporary place. Safe to call more than once.
-    public func discard() {
+    package func discard() {
         guard !isStream else { return }
         // Under the registry's lock, like a commit: a second signal arriving meanwhile waits
         // for the files to be gone instead of exiting with them half deleted.
@@ -273,9 +273,6 @@ public final class OutputTarget: Sendable {
         guard let frames = FramePattern(pattern) else { return [] }
         return frames.existing().map { frames.folder + "/" + $0.name }.sorted()
     }
-
-    /// The file frame 0 of a sequence pattern is written to.
-    static func firstFrameName(pattern: String) -> String { frameName(pattern: pattern, index: 0) }
 
     /// The file frame `index` of a sequence pattern is written to (`%05d` → zero-padded to 5).
     static func frameName(pattern: String, index: Int) -> String {

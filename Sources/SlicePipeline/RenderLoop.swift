@@ -8,27 +8,27 @@ import SliceKit
 import Synchronization
 
 /// What a finished render measured.
-public struct RenderStats: Sendable {
+package struct RenderStats: Sendable {
     /// Frames rendered and delivered to the sinks.
-    public var frames: Int
+    package var frames: Int
     /// The most frame buffers alive at once (≤ the window).
-    public var peakFramesInFlight: Int
+    package var peakFramesInFlight: Int
     /// The window (pool size).
-    public var window: Int
+    package var window: Int
 }
 
 /// Renders frames concurrently and delivers them, in order, to sinks.
-public struct RenderLoop: Sendable {
-    public let frameCount: Int
-    public let jobs: Int
-    public let window: Int
+package struct RenderLoop: Sendable {
+    package let frameCount: Int
+    package let jobs: Int
+    package let window: Int
 
     /// - Parameters:
     ///   - frameCount: frames to render, indices 0..<frameCount.
     ///   - jobs: render threads, ≥ 1.
     ///   - window: frame buffers, ≥ 1; defaults to enough to keep `jobs` threads and the
     ///     sinks busy.
-    public init(frameCount: Int, jobs: Int, window: Int? = nil) {
+    package init(frameCount: Int, jobs: Int, window: Int? = nil) {
         precondition(frameCount >= 0 && jobs >= 1, "frame count and jobs must be valid")
         self.frameCount = frameCount
         self.jobs = jobs
@@ -36,7 +36,7 @@ public struct RenderLoop: Sendable {
     }
 
     /// The default window for `jobs` render threads.
-    public static func defaultWindow(jobs: Int) -> Int { 2 * jobs + 2 }
+    package static func defaultWindow(jobs: Int) -> Int { 2 * jobs + 2 }
 
     /// Renders and delivers every frame, or stops early on the first error or cancellation.
     /// - Parameters:
@@ -47,7 +47,7 @@ public struct RenderLoop: Sendable {
     ///   - progress: called with the number of frames every sink has consumed.
     /// - Throws: the first sink error, or `RenderCancelled` when cancelled. Sinks are
     ///   finished only when every frame was delivered without error.
-    public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
+    package func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
                     render: @escaping @Sendable (Int, PlanarImage) -> Void,
                     progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
         try run(pool: pool, sinks: sinks, cancellation: cancellation,
@@ -61,7 +61,7 @@ public struct RenderLoop: Sendable {
     ///   - frame: returns frame `index`: drawn into the buffer, or a picture that stays
     ///     unchanged for the whole run; must be safe to call concurrently.
     ///   - finishing: called once every frame is with the sinks, as they start to flush.
-    public func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
+    package func run(pool: FramePool, sinks: [any FrameSink], cancellation: Cancellation,
                     frame: @escaping @Sendable (Int, PlanarImage) -> PlanarImage,
                     progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
         try run(pool: pool, runners: sinks.enumerated().map { SinkRunner($1, index: $0) }, cancellation: cancellation,
@@ -102,6 +102,9 @@ public struct RenderLoop: Sendable {
         for _ in 0..<jobs {
             renderQueue.async(group: workers) {
                 while !cancellation.isCancelled {
+                    // A buffer first, then a frame index: a worker that claimed index i and then
+                    // waited for a buffer could wait forever, with every buffer held by frames
+                    // after i that the ordering buffer will not release before frame i.
                     let buffer = pool.take()
                     let index = nextIndex.add(1, ordering: .relaxed).oldValue
                     if index >= frameCount || cancellation.isCancelled {
@@ -148,7 +151,7 @@ struct RenderedFrame: Sendable {
 }
 
 /// The render stopped because it was asked to (a signal), not because something failed.
-public struct RenderCancelled: Error, Sendable {
+package struct RenderCancelled: Error, Sendable {
     /// The signal that stopped it, if any.
-    public let signal: Int32?
+    package let signal: Int32?
 }

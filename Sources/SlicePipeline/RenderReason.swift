@@ -6,9 +6,9 @@
 import Foundation
 
 /// One reason a job's output is not up to date.
-public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
+package struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     /// What kind of change it is; the raw value is the JSON log's `kind`.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// Nothing is at the output and no sidecar: it was never rendered.
         case newOutput = "new-output"
         /// The sidecar is there, the output is not (or a frame of a sequence is not).
@@ -29,15 +29,15 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         case forced
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The output it concerns; nil for the whole job (stills, settings, version).
-    public var output: String?
+    package var output: String?
     /// The setting (`crf`, `transition 1 duration`), or `still 2`.
-    public var field: String?
-    public var from: String?
-    public var to: String?
+    package var field: String?
+    package var from: String?
+    package var to: String?
     /// The sentence a log shows: `still 1 (stills/ocean.jpg) changed`, `crf 23 → 20`.
-    public var description: String
+    package var description: String
 
     /// Why `output` must render, from its sidecar (`record`, nil when there is none) and the
     /// fingerprint this run computed; empty when it is up to date.
@@ -63,7 +63,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
 
     /// The reasons as one line for a log: `; `-separated, a job's new outputs named together
     /// (`new outputs /out/a.mp4, /out/a.webm`).
-    public static func sentence(_ reasons: [RenderReason]) -> String {
+    package static func sentence(_ reasons: [RenderReason]) -> String {
         let new = reasons.filter { $0.kind == .newOutput }.compactMap(\.output)
         var parts = reasons.filter { $0.kind != .newOutput }.map(\.description)
         if new.count == 1 { parts.insert("new output \(new[0])", at: 0) }

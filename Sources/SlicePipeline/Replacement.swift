@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 
 /// The licence an output commits under.
-public enum Replacement: Sendable {
+package enum Replacement: Sendable {
     /// Nothing: a file at an output path is an error (`make` without `--force`).
     case nothing
     /// Anything (`--force`): existing files are replaced, and a sequence's old frames past

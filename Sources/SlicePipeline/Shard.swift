@@ -15,19 +15,19 @@ import SliceMedia
 /// The mapping is fixed, documented and independent of job order, so the shards of one `N` are
 /// disjoint and together hold every job exactly once, and adding a job never moves another one
 /// to a different shard.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
-    public let index: Int
-    public let count: Int
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
+    package let index: Int
+    package let count: Int
 
     /// Every job: shard 0 of 1.
-    public static let all = Shard(uncheckedIndex: 0, count: 1)
+    package static let all = Shard(uncheckedIndex: 0, count: 1)
 
     /// Environment variables read by `--shard auto/N`, in the order they are tried:
     /// Kubernetes Indexed Jobs, then Slurm job arrays.
-    public static let indexVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
+    package static let indexVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
 
     /// What `--shard` accepts, for help and errors.
-    public static let acceptedForms = "K/N with 0 ≤ K < N (e.g. 0/4), or auto/N to take K from \(indexVariables.joined(separator: " or "))"
+    package static let acceptedForms = "K/N with 0 ≤ K < N (e.g. 0/4), or auto/N to take K from \(indexVariables.joined(separator: " or "))"
 
     private init(uncheckedIndex index: Int, count: Int) {
         self.index = index
@@ -39,7 +39,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     ///   - text: the `--shard` value.
     ///   - environment: where `auto` looks for K (the process environment in the CLI).
     /// - Throws: `SlicevidError(.usage)` naming `--shard` (or the variable) and what is accepted.
-    public init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
+    package init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let count = Int(parts[1]), count >= 1 else {
             throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
@@ -68,20 +68,20 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the job `id` belongs to this shard.
-    public func contains(_ id: String) -> Bool {
+    package func contains(_ id: String) -> Bool {
         Shard.index(of: id, count: count) == index
     }
 
     /// The shard of `count` that the job `id` belongs to: the high 64 bits of hash × count.
-    public static func index(of id: String, count: Int) -> Int {
+    package static func index(of id: String, count: Int) -> Int {
         Int(hash(id).multipliedFullWidth(by: UInt64(count)).high)
     }
 
     /// The first 8 bytes of the SHA-256 of the UTF-8 bytes of `id`, big-endian.
-    public static func hash(_ id: String) -> UInt64 {
+    package static func hash(_ id: String) -> UInt64 {
         UInt64(SHA256.hex(of: id).prefix(16), radix: 16) ?? 0
     }
 
     /// `K/N`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }

@@ -34,8 +34,15 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// Sorts a planning error into a category: an encoder missing from this libavcodec is
+    /// `.unavailable`, anything else the user asked for that cannot work is `.usage`.
+    /// - Parameter output: the output it concerns, which the message starts with.
+    package init(_ error: PlanError, output: String) {
+        self.init(error.kind == .unavailable ? .unavailable : .usage, "-o \(output): \(error.message)")
+    }
+
     /// Sorts a media-layer error into a category.
-    public init(_ error: MediaError) {
+    package init(_ error: MediaError) {
         switch error.kind {
         case .inputMissing: self.init(.inputMissing, error.description)
         case .inputInvalid: self.init(.inputInvalid, error.description)

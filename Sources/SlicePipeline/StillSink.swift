@@ -15,8 +15,6 @@ final class StillSink: FrameSink {
     /// For a storyboard: the rendered frame each cell shows, in reading order.
     private let cells: [Int]
 
-    var name: String { target.path }
-
     init(target: OutputTarget, plan: EncodingPlan, background: RGBAColor) {
         self.target = target
         self.plan = plan

@@ -134,8 +134,8 @@ import Testing
         }
     }
 
-    @Test func firstFrameNameExpandsThePattern() {
-        #expect(OutputTarget.firstFrameName(pattern: "a/%05d.png") == "a/00000.png")
-        #expect(OutputTarget.firstFrameName(pattern: "f%d.png") == "f0.png")
+    @Test func frameNameExpandsThePattern() {
+        #expect(OutputTarget.frameName(pattern: "a/%05d.png", index: 0) == "a/00000.png")
+        #expect(OutputTarget.frameName(pattern: "f%d.png", index: 12) == "f12.png")
     }
 }

@@ -8,7 +8,6 @@ import Synchronization
 /// Records the order frames arrive in and a checksum of each frame's pixels.
 final class RecordingSink: FrameSink, @unchecked Sendable {
     // @unchecked: mutated only from the sink's serial queue; read after the run finished.
-    let name = "recording"
     var indices: [Int] = []
     var checksums: [UInt64] = []
     var buffers = Set<ObjectIdentifier>()
@@ -63,7 +62,6 @@ final class AliveCounter: Sendable {
 
 /// A sink that marks frames as no longer alive once consumed.
 final class CountingSink: FrameSink {
-    let name = "counting"
     let counter: AliveCounter
     let delay: useconds_t
 
@@ -80,19 +78,28 @@ final class CountingSink: FrameSink {
     func finish() throws {}
 }
 
-/// A sink whose flush is interrupted by SIGTERM, as a cron timeout would.
+/// A sink interrupted by SIGTERM, as a cron timeout would: during its flush, or (with
+/// `failAt`) while it writes a frame, which then fails as a pipe closed by the same
+/// timeout would.
 final class SignallingSink: FrameSink, @unchecked Sendable {
     // @unchecked: mutated only from the sink's serial queue; read after the run finished.
-    let name = "signalling"
     let cancellation: Cancellation
+    let failAt: Int?
     var finished = false
 
-    init(cancellation: Cancellation) { self.cancellation = cancellation }
+    init(cancellation: Cancellation, failAt: Int? = nil) {
+        self.cancellation = cancellation
+        self.failAt = failAt
+    }
 
-    func consume(_ frame: PlanarImage, index: Int) throws {}
+    func consume(_ frame: PlanarImage, index: Int) throws {
+        guard index == failAt else { return }
+        cancellation.cancel(signal: SIGTERM)
+        throw SlicevidError(.outputFailed, "broken pipe at frame \(index)")
+    }
 
     func finish() throws {
         finished = true
-        cancellation.cancel(signal: SIGTERM)
+        if failAt == nil { cancellation.cancel(signal: SIGTERM) }
     }
 }

@@ -2,6 +2,7 @@
 // must be listed; and the top-level command table answers unknown commands with a usage error.
 
 import Foundation
+@testable import SlicevidCLI
 import Testing
 
 @Suite("slicevid --help")
@@ -14,13 +15,15 @@ struct ArgumentParserTests {
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.hasPrefix("OVERVIEW: "))
             #expect(result.stdout.contains("USAGE: slicevid make"))
-            let flags = ["--from IMAGE", "--to IMAGE", "-o, --output PATH", "--preset NAME|FILE", "--size WxH", "--fps RATE",
-                         "--hold SECONDS", "--duration SECONDS", "--end-hold SECONDS", "--slices N", "--direction AXIS",
-                         "--travel MIN,MAX", "--easing CURVE", "--seed N", "--background #RRGGBB", "--fit MODE", "--crf N",
-                         "--encoder-preset NAME", "-j, --jobs N", "-f, --force", "-q, --quiet", "-v, --verbose", "-h, --help"]
+            // Every flag the spec declares, as help labels it (-o, --output PATH…).
+            let flags = MakeCommand.spec.options.map { option in
+                option.spellings.joined(separator: ", ") + (option.valueName.map { " " + $0 } ?? "")
+            }
             for flag in flags { #expect(result.stdout.contains(flag), "help should list \(flag)") }
             // The exit codes a cron wrapper needs are documented there too.
-            for code in ["64", "65", "66", "73", "130", "143"] { #expect(result.stdout.contains(code)) }
+            for code in [ExitCode.usage, .inputInvalid, .inputMissing, .outputBlocked, .interrupted, .terminated] {
+                #expect(result.stdout.contains("\(code.rawValue) \(code.words)"))
+            }
             #expect(FolderSnapshot(folder).entries.isEmpty, "--help must not render anything")
         }
     }
@@ -32,5 +35,21 @@ struct ArgumentParserTests {
             #expect(result.status == 64)
             #expect(result.stderrIsOneLine && result.stderr.contains("render") && result.stderr.contains("make"), "\(result)")
         }
+    }
+}
+
+@Suite("exit codes")
+struct ExitCodeWordsTests {
+    @Test("the README's table has a row for every exit code, and nothing else")
+    func readmeTable() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../README.md").standardizedFileURL.path
+        let lines = try String(contentsOfFile: readme, encoding: .utf8).components(separatedBy: "\n")
+        let heading = try #require(lines.firstIndex(of: "### Exit codes"))
+        let rows = lines[(heading + 4)...].prefix { $0.hasPrefix("| ") }
+        let documented = rows.flatMap { row in
+            row.dropFirst(2).prefix { $0 != "|" }.split(separator: ",").compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(documented == ExitCode.allCases.map(\.rawValue))
     }
 }

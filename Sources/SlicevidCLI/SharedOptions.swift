@@ -7,6 +7,12 @@ import SlicePipeline
 
 /// Declarations and parsing shared by `make` and `batch`.
 enum SharedOptions {
+    /// `-h, --help`, which every command takes (`CommandSpec` adds it).
+    static let help = OptionSpec("help", short: "h", help: "Show this help.")
+
+    /// `-v, --verbose`.
+    static let verbose = OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors.")
+
     /// `-j, --jobs N`.
     static let jobs = OptionSpec("jobs", short: "j", value: "N",
                                  help: "Render threads, \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound) (default: the number of cores). Output is identical for any value.")

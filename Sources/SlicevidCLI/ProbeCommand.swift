@@ -7,14 +7,13 @@ import SliceMedia
 import SlicePipeline
 
 /// Describes existing media files.
-enum ProbeCommand {
+struct ProbeCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "probe",
         abstract: "Describe media files: container, codec, profile, size, pixel format, colour tags, frames, duration.",
         usage: "slicevid probe [--json] FILE... (a PNG sequence as its pattern, e.g. frames/%05d.png)",
         options: [
             OptionSpec("json", help: "One JSON object per file, with the keys make --dry-run --json uses."),
-            OptionSpec("help", short: "h", help: "Show this help."),
         ],
         discussion: """
         Prints one line per file: FILE: container=… codec=… profile=… tag=… pix_fmt=… alpha=yes|no size=WxH
@@ -23,15 +22,23 @@ enum ProbeCommand {
         profile as FFmpeg names it, lower case; fps an exact fraction (30000/1001; a GIF's is its frames over
         its length). Values with spaces are quoted. Frames are counted by decoding the whole stream. Stills and
         image sequences carry no frame rate: their fps and duration are "none" (null in JSON).
-        Exit codes: 0 ok, 64 usage, 65 not readable media, 66 file missing.
+        \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing]))
         """,
         positionals: [.path])
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+    }
+
+    func validate() throws(SlicevidError) {
         guard !arguments.positionals.isEmpty else {
-            Console.shared.error("slicevid: error: probe needs a file; usage: \(spec.usage)\n")
-            return .usage
+            throw SlicevidError(.usage, "probe needs a file; usage: \(Self.spec.usage)")
         }
+    }
+
+    func run() -> ExitCode {
         FFmpegLog.configure(verbose: false)
         for path in arguments.positionals {
             do {
@@ -41,7 +48,7 @@ enum ProbeCommand {
                     // JSON escapes every control character in its strings.
                     Console.shared.verbatim(FactsText.json(path, facts, extra: ["tag": info.codecTag.isEmpty ? NSNull() : info.codecTag]))
                 } else {
-                    Console.shared.output(line(path, info, facts))
+                    Console.shared.output(Self.line(path, info, facts))
                 }
             } catch {
                 Console.shared.error("slicevid: error: \(SlicevidError(error).message)\n")

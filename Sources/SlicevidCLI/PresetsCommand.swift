@@ -4,12 +4,12 @@ import SliceKit
 import SlicePipeline
 
 /// Lists and shows presets.
-enum PresetsCommand {
+struct PresetsCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "presets",
         abstract: "List presets, or print one (fully resolved) as JSON to copy and edit.",
         usage: "slicevid presets [show NAME|FILE]",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: """
         LOOKUP: --preset VALUE (and presets show VALUE) is resolved in this order; the first match wins:
           1. a path: VALUE contains '/' or ends in .json, and names a preset file
@@ -27,11 +27,24 @@ enum PresetsCommand {
         """,
         positionals: [.choices(["show"]), .preset])
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+    }
+
+    func validate() throws(SlicevidError) {
+        let words = arguments.positionals
+        guard words.isEmpty || (words.first == "show" && words.count == 2) else {
+            throw SlicevidError(.usage, "usage: \(Self.spec.usage)")
+        }
+    }
+
+    func run() -> ExitCode {
         let words = arguments.positionals
         switch words.first {
         case nil:
-            return list()
+            return Self.list()
         case "show" where words.count == 2:
             do {
                 // JSON escapes every control character in its strings, so it prints as it is.
@@ -42,8 +55,7 @@ enum PresetsCommand {
                 return ExitCode(error.category)
             }
         default:
-            Console.shared.error("slicevid: error: usage: \(spec.usage)\n")
-            return .usage
+            preconditionFailure("validate() lets only the two forms through")
         }
     }
 

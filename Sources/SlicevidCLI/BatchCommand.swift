@@ -7,7 +7,7 @@ import SliceMedia
 import SlicePipeline
 
 /// Renders, or with `--check` validates, the jobs of a manifest.
-enum BatchCommand {
+struct BatchCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
@@ -22,8 +22,7 @@ enum BatchCommand {
             LogFormat.option,
             OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value."),
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary, in every log format."),
-            OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
-            OptionSpec("help", short: "h", help: "Show this help."),
+            SharedOptions.verbose,
         ],
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
@@ -40,23 +39,24 @@ enum BatchCommand {
         records that slicevid wrote it and it is unchanged since; anything else fails that job (73) unless --force.
         A run locks the manifest (.MANIFEST.lock beside it; .stdin.lock in the working folder for -); an
         overlapping run exits 75 at once.
-        Exit codes: 0 every job rendered or skipped, 1 some jobs failed, 2 every job failed, 64 usage or a bad
-        manifest, 66 manifest missing, 73 report or lock file not writable (or the lock file is a symlink or not
-        slicevid's), 75 another run holds the lock, 130/143 interrupted (finished jobs are kept, the report is
-        written, after a second signal too). --check and --plan: 0 every job is ready, 1 some are not, 2 none is.
+        \(ExitCode.helpLine([.success, .someJobsFailed, .allJobsFailed, .usage, .inputMissing, .outputBlocked, .busy,
+                             .interrupted, .terminated]))
+        64 is also a bad manifest (before anything renders), 66 a missing manifest, 73 a report or lock file that
+        cannot be written. Interrupted, finished jobs are kept and the report is written, after a second signal too.
+        --check and --plan: 0 every job is ready, 1 some are not, 2 none is.
         """,
         positionals: [.path])
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    /// The flags, read and checked.
+    let options: BatchOptions
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        options = try BatchOptions(arguments)
+    }
+
+    func run() -> ExitCode {
         let console = Console.shared
-        FFmpegLog.configure(verbose: arguments.has("verbose"))
-        let options: BatchOptions
-        do {
-            options = try BatchOptions(arguments)
-        } catch {
-            console.error("slicevid: error: \(error.message)\n")
-            return ExitCode(error.category)
-        }
+        FFmpegLog.configure(verbose: options.verbose)
         let log = LogWriter(console: console, format: options.logFormat, quiet: options.quiet)
         do {
             let resolve: PresetResolver = { value throws(SlicevidError) in try PresetLibrary.load(value) }
@@ -65,16 +65,17 @@ enum BatchCommand {
             let selected = manifest.jobs.filter { options.shard.contains($0.id) }
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let parallel = options.parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
-            let request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
-                                       jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: Slicevid.version)
+            var request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
+                                       jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: SlicevidTool.version)
+            request.verbose = options.verbose
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
                 SignalTrap.exitOnSignal { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written" }
             }
-            if options.check { return check(request, console: console) }
+            if options.check { return Self.check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
             if let report = options.report {
-                try checkWritable(report)
+                try Self.checkWritable(report)
                 try BatchReport.checkReplaceable(report, force: options.force)
             }
 
@@ -160,6 +161,8 @@ struct BatchOptions {
     /// Jobs at once; nil chooses from the cores and the frame size.
     var parallel: Int?
     var quiet: Bool
+    /// `--verbose`: FFmpeg's own warnings too.
+    var verbose: Bool
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -186,6 +189,7 @@ struct BatchOptions {
             return value
         }
         quiet = arguments.has("quiet")
+        verbose = arguments.has("verbose")
     }
 }
 

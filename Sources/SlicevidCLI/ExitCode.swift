@@ -5,7 +5,7 @@ import Glibc
 import SlicePipeline
 
 /// A process exit status.
-enum ExitCode: Int32 {
+package enum ExitCode: Int32, CaseIterable {
     case success = 0
     /// `batch`: some jobs failed; the others rendered or were skipped.
     case someJobsFailed = 1
@@ -47,5 +47,28 @@ enum ExitCode: Int32 {
     /// 128 + the signal, as shells report a process a signal stopped.
     init(signal: Int32) {
         self = signal == SIGTERM ? .terminated : .interrupted
+    }
+
+    /// A few words on what the code means, for the "Exit codes:" line of each command's help.
+    var words: String {
+        switch self {
+        case .success: "ok"
+        case .someJobsFailed: "some jobs failed"
+        case .allJobsFailed: "every job failed"
+        case .usage: "usage"
+        case .inputInvalid: "input not readable media"
+        case .inputMissing: "input missing"
+        case .unavailable: "encoder missing"
+        case .outputBlocked: "output blocked (exists, folder not writable, lock not slicevid's)"
+        case .outputFailed: "write failed"
+        case .busy: "another run holds the lock"
+        case .interrupted: "interrupted by SIGINT"
+        case .terminated: "interrupted by SIGTERM"
+        }
+    }
+
+    /// The "Exit codes: 0 ok, 64 usage, …" line a command's help ends with, from these words.
+    static func helpLine(_ codes: [ExitCode]) -> String {
+        "Exit codes: " + codes.map { "\($0.rawValue) \($0.words)" }.joined(separator: ", ") + "."
     }
 }

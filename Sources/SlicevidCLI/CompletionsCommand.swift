@@ -2,6 +2,7 @@
 // command table, so every command and flag `--help` lists is completed and nothing else.
 
 import SliceKit
+import SlicePipeline
 
 /// A shell slicevid writes completions for.
 enum Shell: String, CaseIterable {
@@ -18,12 +19,12 @@ enum Shell: String, CaseIterable {
 }
 
 /// Prints a shell completion script.
-enum CompletionsCommand {
+struct CompletionsCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "completions",
         abstract: "Print a completion script for bash, zsh or fish.",
         usage: "slicevid completions \(Shell.allCases.map(\.rawValue).joined(separator: "|"))",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: """
         The script completes commands, every flag, the values of flags that take a fixed set of words
         (--direction, --fit, --easing, --codec, --encoder-preset, --log-format, ...), files for paths, and
@@ -35,14 +36,21 @@ enum CompletionsCommand {
         """,
         positionals: [.choices(Shell.allCases.map(\.rawValue))])
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    let arguments: ParsedArguments
+    let shell: Shell
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
         let words = arguments.positionals
         guard words.count == 1, let shell = Shell(rawValue: words[0]) else {
             let got = words.isEmpty ? "no shell" : InputText.quoted(words.joined(separator: " "))
-            Console.shared.error("slicevid: error: completions needs one shell, \(Shell.allCases.map(\.rawValue).joined(separator: ", ")); got \(got)\n")
-            return .usage
+            throw SlicevidError(.usage, "completions needs one shell, \(Shell.allCases.map(\.rawValue).joined(separator: ", ")); got \(got)")
         }
-        Console.shared.verbatim(shell.script(for: Slicevid.commands))
+        self.shell = shell
+    }
+
+    func run() -> ExitCode {
+        Console.shared.verbatim(shell.script(for: SlicevidTool.commands))
         return .success
     }
 }

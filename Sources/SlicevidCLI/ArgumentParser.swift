@@ -65,10 +65,22 @@ struct CommandSpec {
     let name: String
     let abstract: String
     let usage: String
+    /// The command's options, `--help` last.
     let options: [OptionSpec]
-    var discussion: String = ""
+    var discussion: String
     /// What the positional arguments are, by position; the last kind repeats.
-    var positionals: [ValueKind] = []
+    var positionals: [ValueKind]
+
+    /// Declares a command; `-h, --help` is added to `options`, as every command takes it.
+    init(name: String, abstract: String, usage: String, options: [OptionSpec], discussion: String = "",
+         positionals: [ValueKind] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.options = options + [SharedOptions.help]
+        self.discussion = discussion
+        self.positionals = positionals
+    }
 
     /// Parses `arguments` (without the command name itself).
     /// - Throws: `UsageError` for an unknown option, a missing value or a repeated one-off option.
@@ -84,6 +96,10 @@ struct CommandSpec {
                 continue
             }
             if argument == "--" { onlyPositionals = true; continue }
+            if !argument.hasPrefix("--"), argument.count > 2 {
+                try parseCluster(argument, arguments: arguments, index: &index, into: &parsed)
+                continue
+            }
             var inlineValue: String?
             var key = argument
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
@@ -93,25 +109,51 @@ struct CommandSpec {
             guard let option = find(key) else {
                 throw UsageError("unknown option \(InputText.quoted(key)); see 'slicevid \(name) --help'")
             }
-            let display = "--" + option.name
-            var value = ""
-            if option.valueName != nil {
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard index < arguments.count else { throw UsageError("\(display) needs a value (\(option.valueName!))") }
-                    value = arguments[index]
-                    index += 1
-                }
-            } else if inlineValue != nil {
-                throw UsageError("\(display) takes no value")
-            }
-            if !option.repeatable, parsed.values[option.name] != nil, option.valueName != nil {
-                throw UsageError("\(display) was given twice")
-            }
-            parsed.values[option.name, default: []].append(value)
+            try record(option, inlineValue: inlineValue, arguments: arguments, index: &index, into: &parsed)
         }
         return parsed
+    }
+
+    /// Short options written together, as getopt reads them: `-qf` is `-q -f`, and an option
+    /// that takes a value ends the cluster with it (`-j4`, `-qj 4`, `-fo clip.mp4`).
+    private func parseCluster(_ cluster: String, arguments: [String], index: inout Int,
+                              into parsed: inout ParsedArguments) throws(UsageError) {
+        var letters = Substring(cluster.dropFirst())
+        while let letter = letters.first {
+            letters = letters.dropFirst()
+            guard let option = find("-" + String(letter)) else {
+                throw UsageError("unknown option \(InputText.quoted("-" + String(letter))) in \(InputText.quoted(cluster)); see 'slicevid \(name) --help'")
+            }
+            if option.valueName != nil {
+                try record(option, inlineValue: letters.isEmpty ? nil : String(letters), arguments: arguments,
+                           index: &index, into: &parsed)
+                return
+            }
+            try record(option, inlineValue: nil, arguments: arguments, index: &index, into: &parsed)
+        }
+    }
+
+    /// Records one occurrence of `option`, taking its value from `inlineValue` or the next
+    /// argument.
+    private func record(_ option: OptionSpec, inlineValue: String?, arguments: [String], index: inout Int,
+                        into parsed: inout ParsedArguments) throws(UsageError) {
+        let display = "--" + option.name
+        var value = ""
+        if option.valueName != nil {
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw UsageError("\(display) needs a value (\(option.valueName!))") }
+                value = arguments[index]
+                index += 1
+            }
+        } else if inlineValue != nil {
+            throw UsageError("\(display) takes no value")
+        }
+        if !option.repeatable, parsed.values[option.name] != nil, option.valueName != nil {
+            throw UsageError("\(display) was given twice")
+        }
+        parsed.values[option.name, default: []].append(value)
     }
 
     private func find(_ key: String) -> OptionSpec? {

@@ -6,7 +6,7 @@ import SliceMedia
 import SlicePipeline
 
 /// Renders one clip.
-struct MakeCommand {
+struct MakeCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "make",
         abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
@@ -28,8 +28,7 @@ struct MakeCommand {
             OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
             LogFormat.option,
             OptionSpec("quiet", short: "q", help: "Print nothing but errors, in every log format."),
-            OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors."),
-            OptionSpec("help", short: "h", help: "Show this help."),
+            SharedOptions.verbose,
         ],
         discussion: """
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
@@ -43,8 +42,8 @@ struct MakeCommand {
         .mkv lossless FFV1, .gif (palette, --gif-fps, --gif-width), .png/.jpg/.webp poster (or storyboard with
         sheet=CxR), dir/%05d.png sequence.
         --background transparent keeps alpha in .webm (VP9), .mov, .mkv, .png and .gif (on/off).
-        Exit codes: 0 ok, 64 usage, 65 input not an image, 66 input missing, 69 encoder missing,
-        73 output blocked (exists, folder missing or read-only), 74 write failed, 130/143 interrupted.
+        \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing, .unavailable, .outputBlocked, .outputFailed,
+                             .interrupted, .terminated]))
         """,
         positionals: [.path])
 
@@ -132,29 +131,36 @@ struct MakeCommand {
             throw SlicevidError(.usage, "-o: \(outputs.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
         }
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
-        return MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
-                           images: arguments.positionals, outputs: outputs,
-                           encoder: encoder, force: arguments.has("force"), jobs: jobs)
+        var request = MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
+                                  images: arguments.positionals, outputs: outputs,
+                                  encoder: encoder, force: arguments.has("force"), jobs: jobs)
+        request.verbose = arguments.has("verbose")
+        return request
+    }
+
+    let arguments: ParsedArguments
+    /// `--log-format`.
+    let format: LogFormat
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+        format = try LogFormat.parse(arguments)
+    }
+
+    func validate() throws(SlicevidError) {
+        if arguments.has("json") && !arguments.has("dry-run") {
+            throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
+        }
     }
 
     /// Runs the command.
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    func run() -> ExitCode {
         let console = Console.shared
         FFmpegLog.configure(verbose: arguments.has("verbose"))
         let quiet = arguments.has("quiet")
-        let format: LogFormat
-        do throws(SlicevidError) {
-            format = try LogFormat.parse(arguments)
-            if arguments.has("json") && !arguments.has("dry-run") {
-                throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
-            }
-        } catch {
-            console.error("slicevid: error: \(error.message)\n")
-            return ExitCode(error.category)
-        }
         let log = LogWriter(console: console, format: format, quiet: quiet)
         do {
-            let request = try request(from: arguments)
+            let request = try Self.request(from: arguments)
             if arguments.has("dry-run") {
                 let plan = try MakeJob.plan(request)
                 if !quiet { console.error(DryRun.header(plan)) }
@@ -164,7 +170,7 @@ struct MakeCommand {
             }
             // A second signal ends the process at once: one line says so, the last it prints.
             let cancellation = SignalTrap.install { signal in
-                console.error("slicevid: error: interrupted by \(signalName(signal)) again; stopped at once, no output was written\n")
+                console.error("slicevid: error: interrupted by \(signalName(signal)) again; stopped at once, its temporary files removed\n")
             }
             let progress = MakeLog(log)
             let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }

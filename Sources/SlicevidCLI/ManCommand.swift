@@ -1,23 +1,33 @@
 // `slicevid man`: the manual page, roff for man(1), generated from the command table.
 
+import SlicePipeline
+
 /// Prints the man page.
-enum ManCommand {
+struct ManCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "man",
         abstract: "Print the manual page (roff) for man(1).",
         usage: "slicevid man > slicevid.1",
-        options: [OptionSpec("help", short: "h", help: "Show this help.")],
+        options: [],
         discussion: """
         The page lists every command and flag, from the same declarations as --help. make install and the
         Debian package install it; to read it without installing: slicevid man | man -l -
         """)
 
-    static func run(_ arguments: ParsedArguments) -> ExitCode {
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        self.arguments = arguments
+    }
+
+    func validate() throws(SlicevidError) {
         guard arguments.positionals.isEmpty else {
-            Console.shared.error("slicevid: error: man takes no arguments; usage: \(spec.usage)\n")
-            return .usage
+            throw SlicevidError(.usage, "man takes no arguments; usage: \(Self.spec.usage)")
         }
-        Console.shared.verbatim(ManPage(commands: Slicevid.commands).roff)
+    }
+
+    func run() -> ExitCode {
+        Console.shared.verbatim(ManPage(commands: SlicevidTool.commands).roff)
         return .success
     }
 }

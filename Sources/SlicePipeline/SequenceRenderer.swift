@@ -1,0 +1,79 @@
+// What every frame of a sequence shows: the first still's hold frames at once, everything
+// after them once the other stills are decoded.
+
+import SliceKit
+import SliceMedia
+import Synchronization
+
+/// Renders the frames of a sequence (or of one transition) whose later stills may still be
+/// decoding.
+///
+/// The first still's hold frames are copies of it and never wait; every other frame waits,
+/// once, for all the stills. If one fails, the run is cancelled and `failure` says why.
+final class SequenceRenderer: Sendable {
+    private let plan: SequencePlan
+    private let first: PlanarImage
+    private let rest: [DeferredStill]
+    private let compositor = Mutex<SequenceCompositor?>(nil)
+    private let cancellation: Cancellation
+    private let onStillsReady: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - first: the first image's still, decoded.
+    ///   - rest: the other images' stills, in order, decoding.
+    ///   - onStillsReady: called once, before the first frame that needs a later still is
+    ///     drawn: from then on the run can no longer fail on its inputs.
+    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], cancellation: Cancellation,
+         onStillsReady: @escaping @Sendable () -> Void) {
+        self.plan = plan
+        self.first = first
+        self.rest = rest
+        self.cancellation = cancellation
+        self.onStillsReady = onStillsReady
+    }
+
+    /// Why a still could not be used: the first failed one in image order among those whose
+    /// decoding has ended. Never waits, so a signal is answered at once.
+    var failure: MediaError? {
+        for still in rest {
+            if case .failure(let error) = still.peek() { return error }
+        }
+        return nil
+    }
+
+    /// Frame `index`: the first still itself during its hold (shared, not copied), the last
+    /// still itself once the sequence has settled, otherwise drawn into `buffer`.
+    func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
+        let location = plan.locate(frame: index)
+        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) { return first }
+        guard let compositor = readyCompositor() else {
+            cancellation.cancel()
+            return buffer
+        }
+        if location.segment == plan.segments.count - 1,
+           plan.segments[location.segment].showsDestinationOnly(frame: location.frame),
+           let last = compositor.lastStill {
+            return last
+        }
+        compositor.render(frame: index, into: buffer)
+        return buffer
+    }
+
+    private func readyCompositor() -> SequenceCompositor? {
+        if let ready = compositor.withLock({ $0 }) { return ready }
+        var stills = [first]
+        for still in rest {
+            guard case .success(let picture) = still.wait(unless: cancellation) else { return nil }
+            stills.append(picture)
+        }
+        // The announcement is made outside the lock the other render threads are waiting on.
+        let (ready, first) = compositor.withLock { cached in
+            if let cached { return (cached, false) }
+            let made = SequenceCompositor(plan: plan, stills: stills)
+            cached = made
+            return (made, true)
+        }
+        if first { onStillsReady() }
+        return ready
+    }
+}
