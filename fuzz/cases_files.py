@@ -35,7 +35,8 @@ def _manifest(rng, root, corpus, outputs_per_job, extra_job_fields=""):
 def _batch_case(kind, argv, outputs, report="", runs=None, **fields):
     """A batch case over MANIFEST (`runs` when several batches start together)."""
     return Case(index=0, category="files", kind=kind, owner=FILES_OWNER, runs=runs or [argv], batch=True,
-                names=[MANIFEST], outputs=outputs, owned=batch_owned(MANIFEST, outputs, report), report=report, **fields)
+                names=[MANIFEST] + ([report] if report else []), outputs=outputs,
+                owned=batch_owned(MANIFEST, outputs, report), report=report, **fields)
 
 
 def lock_link(rng, root, ctx):
@@ -63,7 +64,8 @@ def sidecar_link(rng, root, ctx):
 
 
 def report_link(rng, root, ctx):
-    """The --report path is a link to someone else's file."""
+    """The --report path is a link to someone else's file: refused (73, naming the report),
+    never written through."""
     outputs = _manifest(rng, root, ctx.corpus, [["out/a.png"]])
     target = victim(root, "victim.txt")
     symlink(root, "m/report.json", target)

@@ -17,6 +17,14 @@ def oracle(path):
     picture with `ffmpeg -v error -i FILE -frames:v 1 -f null -` prints nothing and exits 0 for a
     sound file. Only the first picture: slicevid shows a still's first picture, so bytes after a
     whole picture (the image demuxers read them as a second, broken one) are no damage to it."""
+    # FFmpeg's PNG parser still reads past IEND with -frames:v 1 and reports the bytes there as a
+    # broken next picture; a PNG ends at IEND, so FFmpeg is asked about the picture alone.
+    whole = _png_without_trailer(path)
+    if whole != path:
+        try:
+            return oracle(whole)
+        finally:
+            os.unlink(whole)
     try:
         done = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-frames:v", "1", "-f", "null", "-"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
@@ -24,6 +32,22 @@ def oracle(path):
         return True, "ffmpeg did not finish decoding in 20 s"
     lines = done.stderr.decode(errors="replace").strip().splitlines()
     return done.returncode != 0 or bool(lines), (lines[0] if lines else "")[:200]
+
+
+def _png_without_trailer(path):
+    """For a PNG with bytes after its IEND chunk, a copy that ends at IEND; otherwise `path`."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return path
+    end = data.find(b"IEND")
+    # The chunk's type, then its 4-byte CRC: the picture's last byte.
+    if end < 0 or end + 8 >= len(data):
+        return path
+    copy = path + ".iend.png"
+    with open(copy, "wb") as f:
+        f.write(data[:end + 8])
+    return copy
 
 
 def decoded_pixels(path):

@@ -112,6 +112,9 @@ def odd_value(rng, key):
 
 
 def _is_number(text):
+    # Spaces around a number are JSON whitespace once written raw: " 0.2" would be 0.2, valid.
+    if text != text.strip():
+        return False
     try:
         float(text)
         return True

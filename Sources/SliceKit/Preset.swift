@@ -22,6 +22,11 @@ public struct Preset: Sendable, Equatable {
 /// naming the file and field.
 public struct PresetError: Error, Equatable, CustomStringConvertible {
     public let message: String
-    package init(_ message: String) { self.message = message }
+    /// What the file is, when it could not be read as one: not a regular file, or too large.
+    package let file: SettingsFile.Failure?
+    package init(_ message: String, file: SettingsFile.Failure? = nil) {
+        self.message = message
+        self.file = file
+    }
     public var description: String { message }
 }

@@ -52,7 +52,9 @@ package struct PresetCatalog: Sendable {
         }
         for directory in directories {
             let path = (directory as NSString).appendingPathComponent(value + ".json")
-            if FileManager.default.fileExists(atPath: path) { return try PresetCatalog.read(path: path) }
+            // Anything at the name counts (a FIFO is refused by `read`, not skipped).
+            var status = stat()
+            if lstat(path, &status) == 0 { return try PresetCatalog.read(path: path) }
         }
         if let preset = Preset.builtIn.first(where: { $0.name == value }) { return preset }
         let names = Set(presetFiles().map(\.name) + Preset.builtIn.map(\.name)).sorted()
@@ -64,14 +66,17 @@ package struct PresetCatalog: Sendable {
     package func all() -> (entries: [Entry], problems: [PresetError]) {
         var entries: [String: Entry] = [:]
         var problems: [PresetError] = []
-        for file in presetFiles() where entries[file.name] == nil {
+        // A broken file still wins its name: `load` would read it, never the built-in.
+        var broken: Set<String> = []
+        for file in presetFiles() where entries[file.name] == nil && !broken.contains(file.name) {
             do {
                 entries[file.name] = Entry(preset: try PresetCatalog.read(path: file.path), path: file.path)
             } catch {
                 problems.append(error)
+                broken.insert(file.name)
             }
         }
-        for preset in Preset.builtIn where entries[preset.name] == nil {
+        for preset in Preset.builtIn where entries[preset.name] == nil && !broken.contains(preset.name) {
             entries[preset.name] = Entry(preset: preset, path: nil)
         }
         return (entries.values.sorted { $0.preset.name < $1.preset.name }, problems)
@@ -89,8 +94,15 @@ package struct PresetCatalog: Sendable {
 
     /// Reads a preset file; its name is the file name without `.json`.
     private static func read(path: String) throws(PresetError) -> Preset {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do {
+            data = try SettingsFile.read(path: path)
+        } catch .missing {
             throw PresetError("\(path): no such preset file, or it cannot be read")
+        } catch .nameTooLong {
+            throw PresetError("\(InputText.quoted(path)): \(SettingsFile.Failure.nameTooLong.reason)", file: .nameTooLong)
+        } catch {
+            throw PresetError("\(InputText.quoted(path)): \(error.reason)", file: error)
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return try Preset(json: data, name: name, source: path)

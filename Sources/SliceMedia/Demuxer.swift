@@ -1,7 +1,8 @@
 // One input AVFormatContext, owned: opened over an InputFile's descriptor (or, for an image
-// sequence's pattern, by name) and closed in deinit on every path.
+// sequence's pattern, over one InputFile per frame) and closed in deinit on every path.
 
 import CFFmpeg
+import Glibc
 
 /// A container being read: its streams and their packets.
 ///
@@ -22,6 +23,7 @@ final class Demuxer {
     init(file: InputFile, formats: String? = nil) throws(MediaError) {
         subject = file.path
         self.file = file
+        frames = SequenceFrames()
         guard var context = avformat_alloc_context() else { throw MediaError.outOfMemory(subject: file.path) }
         context.pointee.pb = try file.ioContext()
         // Checked by libavformat while it waits or loops, besides the reads themselves.
@@ -41,19 +43,36 @@ final class Demuxer {
         pointer = context
     }
 
-    /// Opens `url` by name: for image sequence patterns (`frames/%05d.png`), which libavformat
-    /// must open file by file itself.
-    init(url: String) throws(MediaError) {
-        subject = url
+    /// Opens an image sequence's pattern (`frames/%05d.png`), whose frames libavformat must
+    /// open one by one: only local files (the file protocol, `file:` prefixed so no pattern
+    /// reaches another protocol), only the image2 demuxer, and each frame only if it is a
+    /// regular file, read through an `InputFile` (a FIFO frame would hang the read).
+    /// - Throws: `MediaError`: `.inputMissing` naming a frame that is not a regular file,
+    ///   `.inputInvalid` with FFmpeg's code otherwise.
+    init(pattern: String) throws(MediaError) {
+        subject = pattern
         file = nil
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        let code = avformat_open_input(&opened, url, nil, nil)
+        let frames = SequenceFrames()
+        self.frames = frames
+        guard let context = avformat_alloc_context() else { throw MediaError.outOfMemory(subject: pattern) }
+        context.pointee.opaque = Unmanaged.passUnretained(frames).toOpaque()
+        context.pointee.io_open = SequenceFrames.open
+        context.pointee.io_close2 = SequenceFrames.close
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        av_dict_set(&options, "format_whitelist", "image2", 0)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        let code = avformat_open_input(&opened, "file:" + pattern, nil, &options)
         guard code >= 0, let opened else {
-            throw MediaError(.inputInvalid, subject: url, message: MediaError.text(for: code), code: code,
-                             function: "avformat_open_input")
+            throw frames.refusal ?? MediaError(.inputInvalid, subject: pattern, message: MediaError.text(for: code), code: code,
+                                               function: "avformat_open_input")
         }
         pointer = opened
     }
+
+    /// The frames of a sequence open now, and the first one refused (none for a file).
+    let frames: SequenceFrames
 
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
@@ -64,11 +83,34 @@ final class Demuxer {
     /// picture: not for stills, whose size is checked before anything is decoded).
     /// - Throws: `MediaError` of kind `.inputInvalid`.
     func findStreamInfo() throws(MediaError) {
-        try check(avformat_find_stream_info(pointer, nil), "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
+        // It decodes a picture of some formats itself: JPEG XL through libjxl, which writes its
+        // diagnostics to descriptor 2.
+        let decodesJPEGXL = holdsJPEGXL
+        if decodesJPEGXL, lacksJPEGXLSignature {
+            throw MediaError(.inputInvalid, subject: subject, message: "is not a JPEG XL file (no JPEG XL signature)")
+        }
+        let code = decodesJPEGXL ? StandardErrorGate.silenced { avformat_find_stream_info(pointer, nil) } : avformat_find_stream_info(pointer, nil)
+        try check(code, "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
     }
 
-    /// The stream a player would show, and the decoder libavcodec has for it.
+    /// Whether a stream is JPEG XL (image2 says so from a `.jxl` name alone).
+    private var holdsJPEGXL: Bool {
+        UnsafeBufferPointer(start: pointer.pointee.streams, count: Int(pointer.pointee.nb_streams))
+            .contains { $0?.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_JPEGXL }
+    }
+
+    /// Whether the file does not start as a JPEG XL codestream or container does: libjxl (as
+    /// FFmpeg 5.1 drives it) spins forever on a one-byte file, so only a file that is JPEG XL
+    /// by its first bytes reaches it.
+    private var lacksJPEGXLSignature: Bool {
+        guard let file else { return false }
+        return StillHeader(reading: file).format != .jpegXL
+    }
+
+    /// The stream a player would show, and the decoder libavcodec has for it; none for a
+    /// "JPEG XL" stream whose file lacks the signature (see `lacksJPEGXLSignature`).
     func bestVideoStream() -> (index: Int32, stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>)? {
+        if holdsJPEGXL, lacksJPEGXLSignature { return nil }
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(pointer, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         guard index >= 0, index < pointer.pointee.nb_streams, let decoder,
@@ -86,5 +128,39 @@ final class Demuxer {
     /// libavformat's short name for the container.
     var formatName: String {
         pointer.pointee.iformat?.pointee.name.map { String(cString: $0) } ?? "unknown"
+    }
+}
+
+/// The frames of an image sequence libavformat has open, each an `InputFile`, by the
+/// AVIOContext it reads through; and the first frame refused, for the error.
+final class SequenceFrames {
+    private var open: [UnsafeMutableRawPointer: InputFile] = [:]
+    /// Why a frame was not opened (not a regular file, missing, unreadable).
+    private(set) var refusal: MediaError?
+
+    private static func frames(_ format: UnsafeMutablePointer<AVFormatContext>?) -> SequenceFrames? {
+        format?.pointee.opaque.map { Unmanaged<SequenceFrames>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    fileprivate static let open: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { format, pb, url, flags, _ in
+        guard let frames = frames(format), let pb, let url, flags & AVIO_FLAG_WRITE == 0 else { return cffmpeg_error_from_errno(EPERM) }
+        var path = String(cString: url)
+        if path.hasPrefix("file:") { path.removeFirst("file:".count) }
+        do throws(MediaError) {
+            let file = try InputFile(path: path)
+            let context = try file.ioContext()
+            frames.open[UnsafeMutableRawPointer(context)] = file
+            pb.pointee = context
+            return 0
+        } catch {
+            if frames.refusal == nil { frames.refusal = error }
+            return cffmpeg_error_from_errno(ENOENT)
+        }
+    }
+
+    fileprivate static let close: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = { format, pb in
+        // The InputFile frees its AVIOContext.
+        if let frames = frames(format), let pb { frames.open[UnsafeMutableRawPointer(pb)] = nil }
+        return 0
     }
 }

@@ -122,7 +122,8 @@ package enum FFmpegLog {
         if let capture {
             capture.record(message)
         } else {
-            FileHandle.standardError.write(Data(("[\(name(of: context))] " + message).utf8))
+            // The real standard error, which a JPEG XL decode's gate never silences.
+            FileHandle(fileDescriptor: StandardErrorGate.descriptor, closeOnDealloc: false).write(Data(("[\(name(of: context))] " + message).utf8))
         }
     }
 

@@ -4,6 +4,7 @@
 
 import CFFmpeg
 import Glibc
+import SliceKit
 
 /// A regular file open for reading, by us (headers) and by FFmpeg (everything else).
 ///
@@ -185,6 +186,7 @@ final class InputFile {
     private static func openError(path: String, errno code: Int32) -> MediaError {
         switch code {
         case ENOENT, ENOTDIR: MediaError(.inputMissing, subject: path, message: "no such file")
+        case ENAMETOOLONG: MediaError(.inputMissing, subject: InputText.quoted(path), message: SettingsFile.Failure.nameTooLong.reason)
         case EACCES, EPERM: MediaError(.inputMissing, subject: path, message: "cannot be read (permission denied)")
         default: MediaError(.inputMissing, subject: path, message: "cannot be opened (\(String(cString: strerror(code))))")
         }

@@ -73,7 +73,7 @@ package enum MediaReader {
         // through one descriptor, after checking it is a regular file (a FIFO would hang).
         let demuxer: Demuxer
         do {
-            demuxer = path.contains("%") ? try Demuxer(url: path) : try Demuxer(file: try InputFile(path: path))
+            demuxer = path.contains("%") ? try Demuxer(pattern: path) : try Demuxer(file: try InputFile(path: path))
             try demuxer.findStreamInfo()
         } catch {
             throw error.kind == .inputMissing ? error : invalid
@@ -183,7 +183,7 @@ package enum MediaReader {
                 guard flushed >= 0 || flushed == AVStatus.endOfFile else { throw invalid }
                 continue
             }
-            guard read >= 0 else { throw invalid }
+            guard read >= 0 else { throw demuxer.frames.refusal ?? invalid }
             guard packet.streamIndex == index else { continue }
             let sent = codec.sendPacket(packet)
             guard sent >= 0 else {

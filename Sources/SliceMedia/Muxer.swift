@@ -1,5 +1,6 @@
 // One output AVFormatContext, owned: the container being written and, unless the format writes
-// its own files (image sequences), the file it writes to. Both are closed in deinit on every path.
+// its own files (image sequences), the file it writes to: an OutputFile's descriptor through a
+// custom AVIOContext, or (fixtures) a file opened by name. Both are closed in deinit on every path.
 
 import CFFmpeg
 
@@ -12,6 +13,8 @@ final class Muxer {
     /// What errors name: the file (or sequence pattern) being written.
     let subject: String
     private var fileOpen = false
+    /// The custom AVIOContext over an `OutputFile`, when writing through one.
+    private var io: FileIO?
 
     /// A muxer for `formatName` writing to `path`; nothing is opened yet.
     /// - Throws: `MediaError` when libavformat has no such muxer or is out of memory.
@@ -24,7 +27,8 @@ final class Muxer {
     }
 
     deinit {
-        if fileOpen { avio_closep(&pointer.pointee.pb) }
+        if fileOpen, io == nil { avio_closep(&pointer.pointee.pb) }
+        pointer.pointee.pb = nil
         avformat_free_context(pointer)
     }
 
@@ -40,11 +44,18 @@ final class Muxer {
         return stream
     }
 
-    /// Opens the file for writing, unless the format opens its own (an image sequence).
+    /// Opens the output for writing, unless the format opens its own (an image sequence):
+    /// through `file`'s descriptor when given (never reopening it by name), else by name.
     /// - Throws: `MediaError` naming `avio_open` and FFmpeg's reason.
-    func openFile() throws(MediaError) {
+    func openFile(_ file: OutputFile? = nil) throws(MediaError) {
         guard formatFlags & AVFMT_NOFILE == 0, !fileOpen else { return }
-        try check(avio_open(&pointer.pointee.pb, subject, AVIO_FLAG_WRITE), "avio_open", subject: subject)
+        if let file {
+            let io = try FileIO(file: file, writing: true, subject: subject)
+            io.install(in: pointer)
+            self.io = io
+        } else {
+            try check(avio_open(&pointer.pointee.pb, subject, AVIO_FLAG_WRITE), "avio_open", subject: subject)
+        }
         fileOpen = true
     }
 
@@ -61,8 +72,13 @@ final class Muxer {
     /// Writes the trailer and closes the file: the output is complete once this returns.
     func finish() throws(MediaError) {
         try check(av_write_trailer(pointer), "av_write_trailer", subject: subject)
-        if fileOpen {
-            fileOpen = false
+        guard fileOpen else { return }
+        fileOpen = false
+        if io != nil {
+            // A failed write shows in the context's error once the rest is flushed.
+            avio_flush(pointer.pointee.pb)
+            try check(pointer.pointee.pb.pointee.error, "avio_write", subject: subject)
+        } else {
             try check(avio_closep(&pointer.pointee.pb), "avio_closep", subject: subject)
         }
     }

@@ -106,9 +106,13 @@ extension StillDecoder {
         while true {
             switch codec.receiveFrame(frame) {
             case .ready:
+                try StillLimits.check(width: frame.width, height: frame.height, path: path)
                 if let error = log.firstError { throw damaged("\(decoderName) decoder: \(error)") }
                 if frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0 {
                     throw damaged("\(decoderName) decoder: the picture has concealed errors")
+                }
+                if decoder.pointee.id == AV_CODEC_ID_MJPEG && !JPEGMarkers.hasScan(in: file) {
+                    throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
                 }
                 if decoder.pointee.id == AV_CODEC_ID_MJPEG && !jpegEndsWithEndOfImage(file) {
                     throw damaged("the last scan has no end-of-image marker")
@@ -143,13 +147,13 @@ extension StillDecoder {
     /// concealing) except in TIFF, whose decoder also explodes on any tag it does not know,
     /// FFmpeg's own ResolutionUnit included; TIFF is held to its logged errors and to the
     /// strip checks made before decoding. One thread, so every message the decoder logs is
-    /// logged against this context, and FFmpeg's own pixel limit set to ours.
+    /// logged against this context, and FFmpeg's own pixel limit set just above ours.
     private static func configureStrict(_ codec: CodecContext, isTIFF: Bool) {
         let settings = codec.pointer
         settings.pointee.err_recognition |= AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER
         if !isTIFF { settings.pointee.err_recognition |= AV_EF_EXPLODE }
         settings.pointee.thread_count = 1
-        settings.pointee.max_pixels = Int64(StillLimits.maxPixels)
+        settings.pointee.max_pixels = StillLimits.decoderMaxPixels
         settings.pointee.codec_whitelist = av_strdup(StillHeader.Format.decoders)
     }
 

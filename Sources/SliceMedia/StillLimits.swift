@@ -11,6 +11,12 @@ package enum StillLimits {
     /// the one step of decoding that cannot be interrupted: FFmpeg decoding a picture.
     package static let maxPixels = 100_000_000
 
+    /// What the decoder's own pixel limit (`max_pixels`) allows beyond `maxPixels`: FFmpeg
+    /// checks it against the width rounded up to its row alignment (up to 64 pixels), so a
+    /// still of exactly `maxPixels` would fail there. Our limit is checked on the decoded
+    /// size itself.
+    static let decoderMaxPixels = Int64(maxPixels + 64 * maxSide)
+
     /// How the limits read in a message.
     static let description = "at most 100 megapixels and 65535 pixels on a side"
 

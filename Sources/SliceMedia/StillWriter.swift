@@ -2,6 +2,7 @@
 // for users, fixtures for tests.
 
 import CFFmpeg
+import Glibc
 import SliceKit
 
 /// Image file formats a still can be written in.
@@ -30,9 +31,10 @@ package enum StillFormat: String, Sendable, CaseIterable {
 
 /// Encodes RGBA pictures to image files.
 package enum StillWriter {
-    /// Encodes `image` and writes it to `path` (replacing any file there).
+    /// Encodes `image` and writes it through `file`, or when nil to `path` by name (replacing
+    /// any file there: fixtures).
     /// - Throws: `MediaError` if the encoder is missing or writing fails.
-    package static func write(_ image: RGBAImage, to path: String, format: StillFormat) throws(MediaError) {
+    package static func write(_ image: RGBAImage, to path: String, file: OutputFile? = nil, format: StillFormat) throws(MediaError) {
         guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
             throw MediaError(.unavailable, subject: format.encoderName, message: "this libavcodec has no such encoder")
         }
@@ -74,6 +76,11 @@ package enum StillWriter {
             packet.unref()
         }
         guard !bytes.isEmpty else { throw MediaError(.output, subject: path, message: "encoder produced nothing") }
+        if let file {
+            let wrote = bytes.withUnsafeBytes { file.write($0) }
+            guard wrote == 0 else { throw MediaError(.output, subject: path, message: "cannot write (\(String(cString: strerror(-wrote))))") }
+            return
+        }
         var io: UnsafeMutablePointer<AVIOContext>?
         try check(avio_open(&io, path, AVIO_FLAG_WRITE), "avio_open", subject: path)
         avio_write(io, bytes, Int32(bytes.count))

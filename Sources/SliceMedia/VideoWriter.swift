@@ -36,6 +36,10 @@ package final class VideoWriter {
     /// The music bed's stream and packets, written in step with the video.
     private var audio: AudioMux?
 
+    /// Asked between packets while the encoder is flushed: true ends the flush with an error
+    /// (a signal), instead of draining a long lookahead first.
+    public var stopRequested: @Sendable () -> Bool = { false }
+
     /// Number of frames handed to the encoder so far.
     package var framesWritten: Int { written }
 
@@ -70,12 +74,13 @@ package final class VideoWriter {
     /// - Parameters:
     ///   - plan: what to write.
     ///   - path: where to write (for sequences, a printf pattern); normally a temporary path.
+    ///   - file: the open file to write through instead of opening `path` by name.
     ///   - inputLayout: the layout of the `PlanarImage`s that `write` will receive, at the
     ///     plan's render size.
     ///   - palette: a GIF's colours (by default a fixed palette that suits any picture).
     ///   - audio: the music bed, encoded, for outputs whose plan carries audio.
     /// - Throws: `MediaError` (`.unavailable` if this libavcodec lacks the encoder).
-    package init(plan: EncodingPlan, path: String, inputLayout: PixelLayout, palette: Palette? = nil,
+    package init(plan: EncodingPlan, path: String, file: OutputFile? = nil, inputLayout: PixelLayout, palette: Palette? = nil,
                 audio track: AudioTrack? = nil) throws(MediaError) {
         self.path = path
         self.plan = plan
@@ -183,7 +188,7 @@ package final class VideoWriter {
             audio = try AudioMux(track: track, muxer: muxer, format: plan.format)
         }
 
-        try muxer.openFile()
+        try muxer.openFile(file)
         var muxOptions: OpaquePointer?
         defer { av_dict_free(&muxOptions) }
         try set(plan.muxerOptions, in: &muxOptions)
@@ -300,6 +305,10 @@ package final class VideoWriter {
     private func send(_ frame: Frame?) throws(MediaError) {
         try codec.sendFrame(frame)
         while try codec.receivePacket(packet) == .ready {
+            if frame == nil, stopRequested() {
+                packet.unref()
+                throw MediaError(.output, subject: path, message: "stopped while the encoder was flushed")
+            }
             av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.streamIndex = stream.pointee.index
             // The audio that plays up to this picture goes first: the file is interleaved as it

@@ -120,14 +120,4 @@ public struct BatchReport: Sendable {
         // Only JSON types go in, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
-
-    /// Writes the report atomically (a temporary file renamed into place).
-    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report`.
-    package func write(to path: String) throws(SlicevidError) {
-        do {
-            try json.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw SlicevidError(.outputBlocked, "--report \(path): cannot write the report (\(error.localizedDescription))")
-        }
-    }
 }

@@ -16,15 +16,19 @@ final class EncoderSink: FrameSink {
     ///   - layout: the layout frames are rendered in.
     ///   - palette: a GIF's colours, chosen from the stills.
     ///   - audio: the music bed, encoded in the plan's audio codec.
-    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil, audio: AudioTrack? = nil) throws(SlicevidError) {
+    ///   - cancellation: asked between packets while the encoder is flushed.
+    init(target: OutputTarget, plan: EncodingPlan, layout: PixelLayout, palette: Palette? = nil, audio: AudioTrack? = nil,
+         cancellation: Cancellation? = nil) throws(SlicevidError) {
         self.target = target
         self.plan = plan
         do {
-            writer = try VideoWriter(plan: plan, path: target.temporaryPath, inputLayout: layout, palette: palette, audio: audio)
+            writer = try VideoWriter(plan: plan, path: target.temporaryPath, file: target.file, inputLayout: layout, palette: palette,
+                                     audio: audio)
         } catch {
             target.discard()
             throw SlicevidError(error.kind == .output ? MediaError(.output, subject: "-o \(target.path)", message: error.message) : error)
         }
+        if let cancellation { writer.stopRequested = { cancellation.isCancelled } }
     }
 
     func consume(_ frame: PlanarImage, index: Int) throws {

@@ -46,11 +46,13 @@ final class SinkRunner: @unchecked Sendable {
     // may be dropped on that very thread.
     deinit { thread.stop(wait: false) }
 
-    /// Consumes a frame on the sink's thread; `done` runs afterwards, on that thread.
-    func consume(_ frame: PlanarImage, index: Int, skip: Bool,
+    /// Consumes a frame on the sink's thread, unless `skip` says otherwise when its turn
+    /// comes (asked then, not when it is queued: a signal must stop frames already waiting);
+    /// `done` runs afterwards, on that thread.
+    func consume(_ frame: PlanarImage, index: Int, skip: @escaping @Sendable () -> Bool,
                  onError: @escaping @Sendable (any Error) -> Void, done: @escaping @Sendable () -> Void) {
         thread.async { [self] in
-            if !skip && !failed, let sink {
+            if !failed, let sink, !skip() {
                 do {
                     try sink.consume(frame, index: index)
                 } catch {

@@ -84,9 +84,11 @@ extension MakeJob {
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
-    /// thread of its own (the encoder is opened on that thread).
+    /// thread of its own (the encoder is opened on that thread); a flush stops between packets
+    /// once `cancellation` is set.
     static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
-                      stills: [PlanarImage], background: RGBAColor, audio: [AudioCodec: AudioTrack] = [:]) throws(SlicevidError) -> [SinkRunner] {
+                      stills: [PlanarImage], background: RGBAColor, audio: [AudioCodec: AudioTrack] = [:],
+                      cancellation: Cancellation) throws(SlicevidError) -> [SinkRunner] {
         var runners: [SinkRunner] = []
         for (index, (plan, target)) in zip(plans, targets).enumerated() {
             var palette: Palette?
@@ -100,7 +102,8 @@ extension MakeJob {
             let chosen = palette
             runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
                 if plan.writesPicture { return StillSink(target: target, plan: plan, background: background) }
-                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen, audio: plan.audio.flatMap { audio[$0] })
+                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen, audio: plan.audio.flatMap { audio[$0] },
+                                       cancellation: cancellation)
             })
         }
         return runners

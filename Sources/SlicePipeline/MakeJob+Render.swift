@@ -78,7 +78,7 @@ extension MakeJob {
         let streams = targets.contains(where: \.isStream)
         let early = streams ? try firstStill() : nil
         let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background,
-                              audio: audio)
+                              audio: audio, cancellation: cancellation)
         let first: PlanarImage
         if let early { first = early } else { first = try firstStill() }
         let rest = Array(stills.dropFirst())

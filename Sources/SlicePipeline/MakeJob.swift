@@ -50,6 +50,11 @@ public struct MakeRequest: Sendable {
     /// machines usable.
     package static let jobsRange = 1...64
 
+    /// The most outputs one render writes (`-o` given that often, or a job's `outputs`): each
+    /// holds an encoder, its threads and its own frames in memory, and 200 WebM outputs took
+    /// 4 GB.
+    package static let maxOutputs = 32
+
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
 

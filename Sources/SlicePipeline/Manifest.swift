@@ -45,8 +45,17 @@ package struct Manifest: Sendable {
     /// - Throws: `SlicevidError` naming the manifest, the job and the field: `.inputMissing`
     ///   when the file cannot be read, `.usage` for everything wrong inside it.
     package static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do {
+            data = try SettingsFile.read(path: path)
+        } catch .missing {
             throw SlicevidError(.inputMissing, "\(path): no such manifest, or it cannot be read")
+        } catch .nameTooLong {
+            throw SlicevidError(.inputMissing, "\(InputText.quoted(path)): \(SettingsFile.Failure.nameTooLong.reason)")
+        } catch .tooLarge(let bytes) {
+            throw SlicevidError(.inputInvalid, "\(InputText.quoted(path)): \(SettingsFile.Failure.tooLarge(bytes).reason)")
+        } catch {
+            throw SlicevidError(.inputMissing, "\(InputText.quoted(path)): \(error.reason)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         return try parse(data, path: path, folder: folder, presets: presets)

@@ -153,6 +153,9 @@ package struct ManifestJob: Sendable {
         let paths: [Any]
         if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
         guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
+        guard paths.count <= MakeRequest.maxOutputs else {
+            throw reader.error("outputs", "\(paths.count) outputs; at most \(MakeRequest.maxOutputs) per job (each holds an encoder in memory)")
+        }
         var outputs: [(path: String, argument: String)] = []
         for (position, item) in paths.enumerated() {
             guard let text = item as? String, !text.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }

@@ -45,16 +45,24 @@ package final class ManifestLock: Sendable {
         for descriptor in descriptors { close(descriptor) }
     }
 
-    /// The lock file of a whole-manifest run.
+    /// The lock file of a whole-manifest run, beside the manifest's real file.
     package static func path(manifest: String) -> String {
-        let url = URL(fileURLWithPath: manifest)
+        let url = real(manifest)
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".lock"
     }
 
-    /// The lock file of one shard.
+    /// The lock file of one shard, beside the manifest's real file.
     package static func path(manifest: String, shard: Shard) -> String {
-        let url = URL(fileURLWithPath: manifest)
+        let url = real(manifest)
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".shard-\(shard.index)-of-\(shard.count).lock"
+    }
+
+    /// The manifest with every link resolved (realpath): one reached through a symlink, or
+    /// through a linked folder, shares the real file's lock. As given when it cannot be resolved.
+    private static func real(_ manifest: String) -> URL {
+        guard let resolved = realpath(manifest, nil) else { return URL(fileURLWithPath: manifest) }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved))
     }
 
     /// Tries to take the locks of `manifest` for `shard` without waiting.

@@ -5,6 +5,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 
 /// Finds and creates the missing folders above an output.
 enum OutputFolder {
@@ -34,6 +35,9 @@ enum OutputFolder {
                 continue
             }
             let reason = errno
+            if reason == ENAMETOOLONG {
+                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(output)): \(SettingsFile.Failure.nameTooLong.reason)")
+            }
             guard reason == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(reason)))") }
             if lstat(path, &info) == 0 {
                 throw blocked(output, folder, "\(path) is a symlink to nothing; slicevid creates folders only where no link is")

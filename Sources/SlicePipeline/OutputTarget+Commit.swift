@@ -77,6 +77,11 @@ extension OutputTarget {
     /// must be numbered from 0 without a gap.
     private func finishedFiles() throws(SlicevidError) -> [Move] {
         guard let temporaryFolder, let written = FramePattern(temporaryPath), let final = FramePattern(path) else {
+            // What was written went through the descriptor: the name must still be that file,
+            // or the move would put someone else's file (or link) in place.
+            if let file, folderDescriptor >= 0, !file.isNamed(located(temporaryPath), in: folderDescriptor) {
+                throw SlicevidError(.outputFailed, "-o \(path): its temporary file \(temporaryPath) was replaced during the render; nothing was moved into place")
+            }
             return [Move(temporary: temporaryPath, final: path, index: 0)]
         }
         guard let listed = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else {
@@ -95,8 +100,8 @@ extension OutputTarget {
         var placed: [Move] = []
         var setAside: [(final: String, aside: String)] = []
         func undo(_ error: SlicevidError) -> SlicevidError {
-            for move in placed.reversed() { _ = FileMove.withoutReplacing(move.final, move.temporary) }
-            let stranded = setAside.reversed().filter { FileMove.withoutReplacing($0.aside, $0.final) != .moved }
+            for move in placed.reversed() { _ = FileMove.withoutReplacing(located(move.final), located(move.temporary), in: moveFolder) }
+            let stranded = setAside.reversed().filter { FileMove.withoutReplacing(located($0.aside), located($0.final), in: moveFolder) != .moved }
             guard let first = stranded.first else { return error }
             // Only if someone took a name back meanwhile: say where the earlier file went.
             return SlicevidError(error.category, error.message + " (the earlier \(first.final) is now \(first.aside))")
@@ -118,7 +123,7 @@ extension OutputTarget {
             case .ours: break
             }
             let aside = try asideName(for: final)
-            guard case .moved = FileMove.replacing(final, aside) else { throw undo(failed(final, "cannot set the earlier file aside")) }
+            guard case .moved = FileMove.replacing(located(final), located(aside), in: moveFolder) else { throw undo(failed(final, "cannot set the earlier file aside")) }
             setAside.append((final, aside))
             if case .foreign(let why) = replacing.verdict(aside, index: index) { throw undo(taken(final, why)) }
         }
@@ -137,14 +142,14 @@ extension OutputTarget {
             if case .anything = replacing, temporaryFolder == nil {
                 // --force on one file: rename(2) is the atomic replace; only a folder stops it.
                 if case .foreign(let why) = replacing.verdict(move.final, index: 0) { throw undo(taken(move.final, why)) }
-                outcome = FileMove.replacing(move.temporary, move.final)
+                outcome = FileMove.replacing(located(move.temporary), located(move.final), in: moveFolder)
             } else {
                 // The no-replace move is the guard; only when the name is taken is what holds it
                 // judged, set aside if the licence covers it, and the move tried again.
-                var attempt = FileMove.withoutReplacing(move.temporary, move.final)
+                var attempt = FileMove.withoutReplacing(located(move.temporary), located(move.final), in: moveFolder)
                 if attempt == .taken, !replacing.isNothing {
                     try putAside(move.final, index: move.index)
-                    attempt = FileMove.withoutReplacing(move.temporary, move.final)
+                    attempt = FileMove.withoutReplacing(located(move.temporary), located(move.final), in: moveFolder)
                 }
                 outcome = attempt
             }
@@ -171,6 +176,15 @@ extension OutputTarget {
         }
         for file in setAside { unlink(file.aside) }
     }
+
+    /// How FileMove names `file`: a single file's name within its pinned folder, a
+    /// sequence's frames by path.
+    private func located(_ file: String) -> String {
+        folderDescriptor >= 0 ? URL(fileURLWithPath: file).lastPathComponent : file
+    }
+
+    /// The folder FileMove's names are relative to.
+    private var moveFolder: Int32 { folderDescriptor >= 0 ? folderDescriptor : AT_FDCWD }
 
     /// Where the file at `final` waits while its replacement moves in: beside a single file,
     /// or in the sequence's temporary folder.

@@ -3,6 +3,7 @@
 // failed or interrupted run leaves no partial file under the final name and never replaces a
 // good earlier output.
 
+import CPlatform
 import Foundation
 import Glibc
 import SliceKit
@@ -27,6 +28,13 @@ package final class OutputTarget: Sendable {
     /// The folders above the output this target created, outermost first; a failed run
     /// removes those still empty.
     package let createdFolders: [String]
+    /// The open temporary file (standard output for `-o -`) writers write through; nil for a
+    /// sequence, whose frames image2 writes by name into its private folder.
+    package let file: OutputFile?
+    /// The output's folder, opened once: a single file's temporary is made and committed
+    /// relative to it, so the folder's path swapped for a link meanwhile changes nothing.
+    /// -1 for sequences and streams.
+    let folderDescriptor: Int32
 
     /// The `-o` value that streams YUV4MPEG2 to standard output.
     package static let standardOutput = "-"
@@ -55,6 +63,8 @@ package final class OutputTarget: Sendable {
             temporaryPath = "pipe:1"
             tag = ""
             createdFolders = []
+            file = OutputFile.standardOutput
+            folderDescriptor = -1
             return
         }
         StaleTemporaries.remove(output: path, format: format)
@@ -62,6 +72,7 @@ package final class OutputTarget: Sendable {
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         var created: [String] = []
+        var opened: (folder: Int32, file: Int32) = (-1, -1)
         // O_EXCL and mkdir never follow a symlink: a name planted in advance is skipped, not
         // written through. A few tries, since each name is random. Made and registered under
         // the registry's lock, so a second signal never finds one made but not yet registered,
@@ -72,12 +83,24 @@ package final class OutputTarget: Sendable {
             let place = format.isSequence ? folder + "/" + tag : folder + "/." + name + tag + ".partial"
             let made = try OutputTarget.unfinished.withLock { (places: inout Set<String>) throws(SlicevidError) -> Int32 in
                 created += try OutputFolder.create(OutputTarget.folder(of: path), for: path)
-                let made = format.isSequence ? OutputTarget.makeFolder(place) : OutputTarget.makeFile(place)
-                if made == 0 { places.insert(place) }
-                return made
+                if format.isSequence {
+                    let made = OutputTarget.makeFolder(place)
+                    if made == 0 { places.insert(place) }
+                    return made
+                }
+                if opened.folder < 0 {
+                    opened.folder = cplatform_open_folder(folder)
+                    if opened.folder < 0 { return errno }
+                }
+                opened.file = openat(opened.folder, "." + name + tag + ".partial",
+                                     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+                guard opened.file >= 0 else { return errno }
+                places.insert(place)
+                return 0
             }
             if made == EEXIST { continue }
             guard made == 0 else {
+                if opened.folder >= 0 { close(opened.folder) }
                 OutputTarget.removeEmpty(created)
                 let what = format.isSequence ? "folder" : "file"
                 throw SlicevidError(.outputBlocked, "-o \(path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
@@ -86,8 +109,11 @@ package final class OutputTarget: Sendable {
             temporaryFolder = format.isSequence ? place : nil
             temporaryPath = format.isSequence ? place + "/" + name : place
             createdFolders = created
+            file = format.isSequence ? nil : OutputFile(adopting: opened.file)
+            folderDescriptor = opened.folder
             return
         }
+        if opened.folder >= 0 { close(opened.folder) }
         OutputTarget.removeEmpty(created)
         throw SlicevidError(.outputBlocked, "-o \(path): cannot find a free temporary name in \(folder)")
     }
@@ -117,14 +143,6 @@ package final class OutputTarget: Sendable {
     /// Creates a sequence's temporary folder, private to this user; 0 or the errno.
     private static func makeFolder(_ place: String) -> Int32 {
         mkdir(place, 0o700) == 0 ? 0 : errno
-    }
-
-    /// Creates a single file's temporary file, never through a link; 0 or the errno.
-    private static func makeFile(_ place: String) -> Int32 {
-        let descriptor = open(place, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { return errno }
-        close(descriptor)
-        return 0
     }
 
     /// `init(path:replacing:)` with `force` choosing between replacing anything and nothing.
@@ -226,7 +244,10 @@ package final class OutputTarget: Sendable {
     }
 
     // Uncommitted work is removed; the registry is the only record of what is unfinished.
-    deinit { discard() }
+    deinit {
+        discard()
+        if folderDescriptor >= 0 { close(folderDescriptor) }
+    }
 
     /// Removes whatever was written to the temporary place. Safe to call more than once.
     package func discard() {

@@ -90,7 +90,7 @@ package struct RenderLoop: Sendable {
             }
             if runners.isEmpty { release.consumed() }
             for runner in runners {
-                runner.consume(frame, index: index, skip: cancellation.isCancelled, onError: fail,
+                runner.consume(frame, index: index, skip: { cancellation.isCancelled }, onError: fail,
                                done: release.consumed)
             }
         }

@@ -55,13 +55,13 @@ final class StillSink: FrameSink {
         guard let picture else { throw SlicevidError(.outputFailed, "-o \(target.path): the frame it shows was never rendered") }
         do {
             switch plan.codec {
-            case .mjpeg: try StillWriter.write(picture, to: target.temporaryPath, format: .jpeg)
-            case .webp: try StillWriter.write(picture, to: target.temporaryPath, format: .webp)
+            case .mjpeg: try StillWriter.write(picture, to: target.temporaryPath, file: target.file, format: .jpeg)
+            case .webp: try StillWriter.write(picture, to: target.temporaryPath, file: target.file, format: .webp)
             default:
                 // A PNG storyboard goes through the same encoder as a PNG poster: RGB, or RGBA
                 // only where the background is transparent.
                 let layout: PixelLayout = plan.keepsAlpha ? .gbrap : .gbrp
-                let writer = try VideoWriter(plan: plan.picturePlan, path: target.temporaryPath, inputLayout: layout)
+                let writer = try VideoWriter(plan: plan.picturePlan, path: target.temporaryPath, file: target.file, inputLayout: layout)
                 try writer.write(picture.planar(layout), index: 0)
                 try writer.finish()
             }

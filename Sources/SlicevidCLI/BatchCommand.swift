@@ -69,9 +69,16 @@ struct BatchCommand: ParsableCommand {
             var request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
                                        jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: SlicevidTool.version)
             request.verbose = options.verbose
+            if options.check || options.plan {
+                let view = options.check ? "--check" : "--plan"
+                SignalTrap.exitOnSignal { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written" }
+            }
             if options.check { return Self.check(request, console: console) }
             if options.plan { return BatchPlanView.print(BatchPlan.run(request), manifest: manifest.path, log: log) }
-            if let report = options.report { try Self.checkWritable(report) }
+            if let report = options.report {
+                try Self.checkWritable(report)
+                try BatchReport.checkReplaceable(report, force: options.force)
+            }
 
             let lock: ManifestLock
             switch try ManifestLock.acquire(manifest: manifest.path, shard: options.shard) {

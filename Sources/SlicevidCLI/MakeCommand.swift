@@ -143,6 +143,9 @@ struct MakeCommand: ParsableCommand {
         }
         let jobs = try SharedOptions.jobs(from: arguments)
         var outputs = arguments.all("output")
+        guard outputs.count <= MakeRequest.maxOutputs else {
+            throw SlicevidError(.usage, "-o: \(outputs.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
+        }
         if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
         var request = MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
                                   images: arguments.positionals, outputs: outputs,
@@ -182,7 +185,10 @@ struct MakeCommand: ParsableCommand {
                 for line in lines { console.output(line) }
                 return .success
             }
-            let cancellation = SignalTrap.install()
+            // A second signal ends the process at once: one line says so, the last it prints.
+            let cancellation = SignalTrap.install { signal in
+                console.error("slicevid: error: interrupted by \(signalName(signal)) again; stopped at once, its temporary files removed\n")
+            }
             let progress = MakeLog(log)
             let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }
             progress.finished(report)

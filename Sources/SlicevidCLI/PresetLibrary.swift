@@ -21,7 +21,11 @@ enum PresetLibrary {
         do {
             return try catalog.load(value)
         } catch {
-            throw SlicevidError(.usage, error.message)
+            switch error.file {
+            case .notRegular, .nameTooLong: throw SlicevidError(.inputMissing, error.message)
+            case .tooLarge: throw SlicevidError(.inputInvalid, error.message)
+            case .missing, nil: throw SlicevidError(.usage, error.message)
+            }
         }
     }
 }

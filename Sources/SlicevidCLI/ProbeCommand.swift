@@ -43,11 +43,6 @@ struct ProbeCommand: ParsableCommand {
     func run() -> ExitCode {
         FFmpegLog.configure(verbose: false)
         for path in arguments.positionals {
-            // A sequence pattern names files that exist only once expanded.
-            if !path.contains("%") && !FileManager.default.fileExists(atPath: path) {
-                Console.shared.error("slicevid: error: \(path): no such file\n")
-                return .inputMissing
-            }
             do {
                 let info = try MediaReader.info(path: path)
                 let facts = info.facts(path: path)

@@ -4,6 +4,7 @@
 
 import Dispatch
 import Glibc
+import SliceMedia
 import SlicePipeline
 import Synchronization
 
@@ -13,6 +14,22 @@ enum SignalTrap {
     // array only keeps the sources alive.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     private static let received = Atomic<Int>(0)
+
+    /// For runs that write nothing (`batch --check`, `--plan`): a stop signal prints `line`
+    /// (hearing the signal's number) and ends the process at once with 128 + that number,
+    /// instead of dying silently mid-check.
+    static func exitOnSignal(saying line: @escaping @Sendable (Int32) -> String) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                Console.shared.error(line(number))
+                _exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
 
     /// Installs the handlers and returns the flag they set. Call it once per process, from
     /// the command that renders.
@@ -36,6 +53,8 @@ enum SignalTrap {
                     OutputTarget.discardAllUnfinishedAndExit(status: 128 + number) { lastWords(number) }
                 }
                 cancellation.cancel(signal: number)
+                // A write to a stalled `-o -` reader would otherwise never notice.
+                OutputFile.wakeAll()
             }
             source.resume()
             sources.append(source)

@@ -3,4 +3,5 @@
 import Glibc
 import SlicevidCLI
 
+StandardStreams.reopenClosedOnDevNull()
 exit(SlicevidTool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

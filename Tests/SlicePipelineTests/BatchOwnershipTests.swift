@@ -186,7 +186,7 @@ import Testing
         // Stopped mid-file, a hash is no result and is not remembered as one.
         let big = scratch.path + "/big.png"
         try #require(FileManager.default.createFile(atPath: big, contents: nil) && truncate(big, 64 << 20) == 0)
-        var hashes = InputHashes()
+        let hashes = InputHashes()
         let stopped = Cancellation()
         stopped.cancel(signal: SIGTERM)
         #expect(try hashes.hash(big, cancellation: stopped) == nil)

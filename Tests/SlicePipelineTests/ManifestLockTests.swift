@@ -27,6 +27,24 @@ import Testing
         #expect(try acquire(manifest, .all) != nil)
     }
 
+    @Test func aManifestReachedThroughALinkSharesTheRealFilesLock() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let manifest = try scratch.text("campaign.json", "{}")
+        #expect(symlink(manifest, scratch.path + "/alias.json") == 0)
+        #expect(mkdir(scratch.path + "/sub", 0o755) == 0 && symlink(scratch.path, scratch.path + "/sub/up") == 0)
+        let first = try acquire(manifest, .all)
+        #expect(first != nil)
+        for other in [scratch.path + "/alias.json", scratch.path + "/sub/up/campaign.json"] {
+            guard case .busy(let file, _) = try ManifestLock.acquire(manifest: other, shard: .all) else {
+                Issue.record("\(other) got a lock of its own while the real file's was held")
+                continue
+            }
+            #expect(file == scratch.path + "/.campaign.json.lock")
+        }
+        withExtendedLifetime(first) {}
+    }
+
     @Test func shardsRunSideBySideButNotBesideAWholeRun() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -8,8 +8,9 @@ import Testing
 @testable import SlicePipeline
 
 @Suite struct OutputTargetCommitTests {
+    /// Writes in place (not atomically): a temporary must stay the file its target opened.
     private func write(_ path: String, _ text: String) {
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
     private func read(_ path: String) -> String? {
@@ -161,10 +162,10 @@ import Testing
         for move in [FileMove.withoutReplacing, FileMove.byLinking, FileMove.byPlaceholder] {
             write(from, "new")
             write(to, "theirs")
-            #expect(move(from, to) == .taken)
+            #expect(move(from, to, AT_FDCWD) == .taken)
             #expect(read(to) == "theirs" && read(from) == "new")
             unlink(to)
-            #expect(move(from, to) == .moved)
+            #expect(move(from, to, AT_FDCWD) == .moved)
             #expect(read(to) == "new" && !FileManager.default.fileExists(atPath: from))
             unlink(to)
         }

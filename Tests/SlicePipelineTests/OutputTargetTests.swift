@@ -21,7 +21,7 @@ import Testing
         let target = try OutputTarget(path: dir + "/clip.mp4", force: false)
         #expect(URL(fileURLWithPath: target.temporaryPath).deletingLastPathComponent().path == dir)
         #expect(URL(fileURLWithPath: target.temporaryPath).lastPathComponent.hasPrefix("."))
-        _ = FileManager.default.createFile(atPath: target.temporaryPath, contents: Data("video".utf8))
+        try Data("video".utf8).write(to: URL(fileURLWithPath: target.temporaryPath))
         #expect(!FileManager.default.fileExists(atPath: dir + "/clip.mp4"))
         try target.commit()
         #expect(contents(dir) == ["clip.mp4"])
@@ -36,7 +36,7 @@ import Testing
         let tooLong = dir + "/" + String(repeating: "x", count: OutputTarget.longestName - 3) + ".png"
         #expect(throws: Never.self) { try OutputTarget.check(path: longest, force: false) }
         let target = try OutputTarget(path: longest, force: false)
-        _ = FileManager.default.createFile(atPath: target.temporaryPath, contents: Data("png".utf8))
+        try Data("png".utf8).write(to: URL(fileURLWithPath: target.temporaryPath))
         try target.commit()
         #expect(contents(dir) == [URL(fileURLWithPath: longest).lastPathComponent])
         do {
@@ -55,7 +55,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: dir + "/clip.mp4", contents: Data("good".utf8))
         do {
             let target = try OutputTarget(path: dir + "/clip.mp4", force: true)
-            _ = FileManager.default.createFile(atPath: target.temporaryPath, contents: Data("partial".utf8))
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: target.temporaryPath))
             target.discard()
         }
         #expect(contents(dir) == ["clip.mp4"])

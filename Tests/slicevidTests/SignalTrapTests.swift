@@ -18,6 +18,8 @@ struct SignalTrapTests {
             let result = try interrupt(with: SIGTERM, then: [SIGINT], together: true, extra: [], in: folder)
             #expect([130, 143].contains(result.status) && !result.signalled, "\(result)")
             #expect(!result.stderr.contains("no output was written"), "the run wound down as after one signal: \(result)")
+            // One line says so, and it is the last.
+            #expect(result.stderr.hasSuffix("again; stopped at once, its temporary files removed\n"), "\(result)")
             #expect(leftovers(in: folder).isEmpty, "left behind: \(leftovers(in: folder))")
             #expect(FolderSnapshot(folder).entries.keys.sorted() == ["seq"])
         }

@@ -11,6 +11,14 @@
 /// Returns 0, or -1 with errno set.
 int cplatform_rename_noreplace(const char *from, const char *to);
 
+/// cplatform_rename_noreplace with both names relative to the open folder `folder` (or
+/// AT_FDCWD): a folder swapped for a link after it was opened cannot redirect the move.
+int cplatform_renameat_noreplace(int folder, const char *from, const char *to);
+
+/// Opens the folder at `path` to name files relative to (O_PATH | O_DIRECTORY: needs no read
+/// permission on it). Returns the descriptor, or -1 with errno set.
+int cplatform_open_folder(const char *path);
+
 /// Puts the calling thread's floating-point environment back to the default (fesetenv with
 /// FE_DFL_ENV): round to nearest, exceptions masked, x87 at extended precision, SSE without
 /// flush-to-zero. Threads inherit their creator's environment, and libx264 gives another

@@ -1,0 +1,86 @@
+// Writing `--report FILE`: atomically, through a temporary made O_EXCL beside it, and replacing
+// only an earlier slicevid report (recognised by its shape) unless `--force`, so a mistyped
+// path never wipes someone's file.
+
+import Foundation
+import Glibc
+import SliceKit
+
+extension BatchReport {
+    /// The largest existing file read to decide whether it is an earlier report.
+    static let largestEarlierReport = 64 << 20
+
+    /// Refuses a report path that holds something this run may not replace: a folder, a
+    /// link, or (without `force`) any file that is not an earlier slicevid report.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report` and the file.
+    package static func checkReplaceable(_ path: String, force: Bool) throws(SlicevidError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): is a folder; give a file name") }
+        if force { return }
+        let what = kind == S_IFLNK ? "is a link" : kind != S_IFREG ? "is not a regular file" : isEarlierReport(path) ? nil : "is not a slicevid report"
+        if let what {
+            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): \(what); nothing was replaced; pass --force to replace it")
+        }
+    }
+
+    /// Whether the regular file at `path` reads as a report slicevid wrote: a JSON object
+    /// with a report's keys (read without following a link, and only up to a bound).
+    static func isEarlierReport(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= largestEarlierReport,
+              let data = try? handle.read(upToCount: largestEarlierReport + 1),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return false }
+        return object["slicevid"] is String && object["manifest"] is String && object["jobs"] is [Any]
+            && object["counts"] is [String: Any] && object["status"] is String
+    }
+
+    /// Writes the report atomically: into a new hidden file beside `path` (never through a
+    /// link), then renamed over an earlier report, or (when none was there) into a free name
+    /// only, so a file that appeared meanwhile is never replaced without `force`.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report`.
+    package func write(to path: String) throws(SlicevidError) {
+        try BatchReport.checkReplaceable(path, force: force)
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temporary = folder + "/." + url.lastPathComponent + ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).report"
+        func failed(_ why: String) -> SlicevidError {
+            SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): cannot write the report (\(why))")
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failed(String(cString: strerror(errno))) }
+        let bytes = json
+        let wrote = bytes.withUnsafeBytes { buffer -> Int32 in
+            var done = 0
+            while done < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += count
+            }
+            return fsync(descriptor) == 0 ? 0 : errno
+        }
+        close(descriptor)
+        guard wrote == 0 else {
+            unlink(temporary)
+            throw failed(String(cString: strerror(wrote)))
+        }
+        var status = stat()
+        let replacing = lstat(path, &status) == 0
+        switch replacing ? FileMove.replacing(temporary, path) : FileMove.withoutReplacing(temporary, path) {
+        case .moved: return
+        case .taken:
+            unlink(temporary)
+            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): appeared while the batch ran; nothing was replaced; pass --force to replace it")
+        case .failed(let why):
+            unlink(temporary)
+            throw failed(why)
+        }
+    }
+}
