@@ -1,12 +1,12 @@
 # slicevid — build, demo, test, bench, install, package.
-# Every entry point installs FFmpeg's -dev packages first when pkg-config cannot find them,
+# Every entry point installs the -dev packages (FFmpeg, lcms2, libheif) first when pkg-config cannot find them,
 # so `make demo` and `make test` work on a fresh Debian 12 machine.
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-FFMPEG_DEV := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev zlib1g-dev
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev
 RELEASE := .build/release/slicevid
 # The man page and completion scripts, written by the release binary from its own command specs.
 GENERATED := .build/share
@@ -25,10 +25,10 @@ all: build
 
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || \
-	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib; then \
-	  echo "make: installing FFmpeg development packages ($(FFMPEG_DEV))"; \
+	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib lcms2 libheif; then \
+	  echo "make: installing FFmpeg, lcms2 and libheif development packages ($(DEV_PACKAGES))"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(FFMPEG_DEV) >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(DEV_PACKAGES) >/dev/null; \
 	fi
 
 # The Swift runtime and Foundation are linked in (--static-swift-stdlib), so the binary needs

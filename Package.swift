@@ -24,12 +24,23 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
         ),
+        // Little CMS 2: embedded ICC profiles and tagged primaries converted to sRGB.
+        .systemLibrary(
+            name: "CLcms2",
+            path: "Sources/CLcms2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+        // libheif (libheif-dev, which `make deps` installs): HEIC and AVIF stills, with their ICC
+        // profile or nclx tags, irot/imir and alpha. Opened with dlopen on the first HEIF, not
+        // linked, so other runs do not pay its start-up; the header gives the types.
+        .target(name: "CHeif"),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The library's public face: a few calls and the types they take and return.
@@ -40,10 +51,15 @@ let package = Package(
         // The executable: only the entry point.
         .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),
 
+        // Stills with colour profiles, HEICs and the like, made in code for the tests (no media
+        // is committed); the package's own types and the C libraries only.
+        .target(name: "StillFixtures", dependencies: ["SliceKit", "CFFmpeg", "CLcms2", "CHeif"], path: "Tests/StillFixtures",
+                swiftSettings: settings, linkerSettings: [.linkedLibrary("heif")]),
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
-        .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit"], swiftSettings: settings),
-        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
+        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
         .testTarget(name: "LibraryTests", dependencies: ["Slicevid"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceMedia", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"],
+                    swiftSettings: settings),
     ]
 )

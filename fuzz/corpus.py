@@ -125,7 +125,8 @@ def _read(path):
 
 
 def _heic(folder):
-    """A HEIC still when libheif's heif-enc is installed (FFmpeg 5.1 cannot write one)."""
+    """A HEIC still when libheif's heif-enc is installed (FFmpeg 5.1 cannot write one). slicevid
+    reads HEIC through libheif, so an unmutated one must render."""
     if shutil.which("heif-enc") is None:
         return []
     path = os.path.join(folder, "heic.heic")
@@ -134,7 +135,7 @@ def _heic(folder):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
         if not done:
             return []
-    return [Still("heic.heic", path, "heic", False)]
+    return [Still("heic.heic", path, "heic", True)]
 
 
 # Valid PNGs of extreme shape: thin ones stress fitting (--fit cover scales them up enormously),

@@ -34,6 +34,9 @@ mkdir -p "$work/debian"
 printf 'Source: slicevid\n\nPackage: slicevid\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"$stage/usr/bin/slicevid" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make-deb.sh: dpkg-shlibdeps found no dependencies for the binary" >&2; exit 1; }
+# libheif is opened with dlopen on the first HEIC/AVIF (so other runs skip its start-up), which
+# dpkg-shlibdeps cannot see: name its runtime package here (1.15 is Debian 12's, the API used).
+depends="$depends, libheif1 (>= 1.15)"
 
 mkdir -p "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" <<CONTROL

@@ -36,8 +36,8 @@ package struct Compositor: Sendable {
         self.plan = plan
         self.source = source
         self.destination = destination
-        // A sample is as wide as its fill pattern: one byte in every layout today.
-        let patterns = source.layout.fillValues(for: plan.spec.background).map { [$0] }
+        // A sample is as wide as its fill pattern: one byte, or two in 16-bit layouts.
+        let patterns = source.layout.fillPattern(for: plan.spec.background)
         sampleBytes = patterns.map(\.count)
         fill = FillRows(patterns, widths: source.planes.map(\.width))
         if plan.spec.direction == .vertical {

@@ -67,13 +67,20 @@ package struct MotionBlur: Sendable {
             compositor.render(content, into: target)
             return
         }
-        precondition(compositor.sampleBytes.allSatisfy { $0 == 1 }, "blur sums hold 8-bit samples")
         let drawings = sampleTimes(ofFrame: index).map { compositor.drawing(of: plan.content(atTime: $0)) }
         let set = scratch.take(samples: target.planes.map { $0.width }.max() ?? 1)
         defer { scratch.give(set) }
+        if target.layout.isDeep {
+            blend16(drawings, into: target, scratch: set)
+        } else {
+            blend8(drawings, into: target, scratch: set)
+        }
+    }
+
+    /// Band by band, every sample of the band is drawn and summed while the band is in cache,
+    /// so the frame's memory is written once and the stills read once per sample.
+    private func blend8(_ drawings: [[PlaneDrawing]], into target: PlanarImage, scratch set: ScratchPool.Buffers) {
         let mean = SampleMean(samples)
-        // Band by band, every sample of the band is drawn and summed while the band is in
-        // cache, so the frame's memory is written once and the stills read once per sample.
         for (p, plane) in target.planes.enumerated() {
             let width = plane.width
             let band = compositor.bandRows(plane: p, budget: ScratchPool.bandBytes)
@@ -88,6 +95,32 @@ package struct MotionBlur: Sendable {
                 for r in 0..<rows.count {
                     let row = plane.row(y + r), sum = sums + r * width
                     for x in 0..<width { row[x] = mean.of(sum[x]) }
+                }
+            }
+        }
+    }
+
+    /// `blend8` for 16-bit samples: 32-bit sums, and a rounded mean by a 64-bit multiply.
+    private func blend16(_ drawings: [[PlaneDrawing]], into target: PlanarImage, scratch set: ScratchPool.Buffers) {
+        let count64 = UInt64(samples), half = count64 / 2
+        // ⌈2^32 / count⌉ is exact for sums below 2^32 / count, far above 32 × 65535.
+        let reciprocal = ((1 << 32) + count64 - 1) / count64
+        for (p, plane) in target.planes.enumerated() {
+            let width = plane.width
+            let band = compositor.bandRows(plane: p, budget: ScratchPool.bandBytes)
+            for y in Swift.stride(from: 0, to: plane.height, by: band) {
+                let rows = y..<min(y + band, plane.height), count = rows.count * width
+                let picture = UnsafeMutableRawPointer(set.picture).assumingMemoryBound(to: UInt16.self), sums = set.wideSums
+                sums.update(repeating: 0, count: count)
+                for drawing in drawings {
+                    drawing[p].draw(rows: rows, into: set.picture, stride: width * 2)
+                    for i in 0..<count { sums[i] &+= UInt32(UInt16(littleEndian: picture[i])) }
+                }
+                for r in 0..<rows.count {
+                    let row = plane.row16(y + r), sum = sums + r * width
+                    for x in 0..<width {
+                        row[x] = UInt16(truncatingIfNeeded: ((UInt64(sum[x]) &+ half) &* reciprocal) >> 32).littleEndian
+                    }
                 }
             }
         }
@@ -125,17 +158,22 @@ final class ScratchPool: Sendable {
 
     final class Buffers: @unchecked Sendable {
         // @unchecked: a set belongs to one render thread between take() and give().
+        /// A band of one sample's picture: room for `capacity` samples of 16 bits.
         let picture: UnsafeMutablePointer<UInt8>
+        /// The band's running sums of 8-bit samples, and of 16-bit ones.
         let sums: UnsafeMutablePointer<UInt16>
+        let wideSums: UnsafeMutablePointer<UInt32>
         let capacity: Int
         init(samples: Int) {
             capacity = samples
-            picture = .allocate(capacity: samples)
+            picture = .allocate(capacity: 2 * samples)
             sums = .allocate(capacity: samples)
+            wideSums = .allocate(capacity: samples)
         }
         deinit {
             picture.deallocate()
             sums.deallocate()
+            wideSums.deallocate()
         }
     }
 

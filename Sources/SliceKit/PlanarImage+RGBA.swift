@@ -8,6 +8,8 @@ extension PlanarImage {
     /// - Precondition: 1 ≤ `width` ≤ the image's width, 1 ≤ `height` ≤ its height.
     package func rgba(width: Int, height: Int) -> RGBAImage {
         precondition((1...self.width).contains(width) && (1...self.height).contains(height), "rgba only scales down")
+        // A 16-bit frame (a run with a deeper output) is first rounded to its 8-bit twin, exactly.
+        if layout.isDeep { return reducedToEightBit().rgba(width: width, height: height) }
         var image = RGBAImage(width: width, height: height)
         image.pixels.withUnsafeMutableBufferPointer { pixels in
             var sums = [Int](repeating: 0, count: width * 4)
@@ -38,8 +40,8 @@ extension PlanarImage {
         return image
     }
 
-    /// The colour of pixel (`x`, `y`).
-    package func rgba(x: Int, y: Int) -> RGBAColor {
+    /// The colour of pixel (`x`, `y`) of an 8-bit frame.
+    private func rgba(x: Int, y: Int) -> RGBAColor {
         let alpha = layout.hasAlpha ? planes[3].row(y)[x] : 255
         switch layout {
         case .gbrp, .gbrap:
@@ -55,6 +57,8 @@ extension PlanarImage {
             let blue = luma + 1.8556 * cb
             func byte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
             return RGBAColor(red: byte(red), green: byte(green), blue: byte(blue), alpha: alpha)
+        case .yuv420p16, .yuva420p16, .yuv444p16, .gbrp16, .gbrap16:
+            preconditionFailure("16-bit frames are reduced to 8 bits first")
         }
     }
 }

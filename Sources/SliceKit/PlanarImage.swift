@@ -1,5 +1,6 @@
 // The frame buffer the compositor draws into and the sinks read from: plain memory, planar,
-// 64-byte aligned rows, owned by Swift and independent of FFmpeg.
+// 64-byte aligned rows, owned by Swift and independent of FFmpeg. Samples are 8 or 16 bits
+// (native little-endian), as the layout says.
 
 #if canImport(Glibc)
 import Glibc
@@ -9,21 +10,34 @@ import Musl
 import Darwin
 #endif
 
-/// One plane of a `PlanarImage`: `height` rows of `width` bytes, `stride` bytes apart.
+/// One plane of a `PlanarImage`: `height` rows of `width` samples, `stride` bytes apart.
 package struct Plane: @unchecked Sendable {
     // @unchecked: a Plane is a view into a PlanarImage's memory; whoever holds the image
     // (one renderer, or the sinks after it, never both at once) decides who may write.
     package let base: UnsafeMutablePointer<UInt8>
+    /// Samples in a row.
     package let width: Int
     package let height: Int
+    /// Bytes from one row to the next.
     package let stride: Int
+    /// Bytes of one sample: 1, or 2 in 16-bit layouts.
+    package let sampleBytes: Int
+
+    /// The bytes of a row's samples (padding excluded).
+    package var rowBytes: Int { width * sampleBytes }
 
     /// The start of row `y`.
     @inline(__always)
     package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * stride }
+
+    /// Row `y` as 16-bit samples (16-bit layouts only).
+    @inline(__always)
+    package func row16(_ y: Int) -> UnsafeMutablePointer<UInt16> {
+        UnsafeMutableRawPointer(base + y * stride).assumingMemoryBound(to: UInt16.self)
+    }
 }
 
-/// A planar 8-bit picture in one of the `PixelLayout`s.
+/// A planar picture in one of the `PixelLayout`s, 8 or 16 bits a sample.
 ///
 /// Buffers are allocated once (by the render window's pool) and reused for every frame, so
 /// this is a class with a single allocation freed in `deinit`.
@@ -51,9 +65,10 @@ package final class PlanarImage: @unchecked Sendable {
         self.height = height
         var offsets: [(offset: Int, width: Int, height: Int, stride: Int)] = []
         var total = 0
+        let sampleBytes = layout.bytesPerSample
         for p in 0..<layout.planeCount {
             let size = layout.planeSize(p, width: width, height: height)
-            let stride = (size.width + 63) & ~63
+            let stride = (size.width * sampleBytes + 63) & ~63
             offsets.append((total, size.width, size.height, stride))
             total += stride * size.height
         }
@@ -62,7 +77,9 @@ package final class PlanarImage: @unchecked Sendable {
         byteCount = total + 64
         storage = PlanarImage.allocate(byteCount)
         let bytes = storage.bindMemory(to: UInt8.self, capacity: total)
-        planes = offsets.map { Plane(base: bytes + $0.offset, width: $0.width, height: $0.height, stride: $0.stride) }
+        planes = offsets.map {
+            Plane(base: bytes + $0.offset, width: $0.width, height: $0.height, stride: $0.stride, sampleBytes: sampleBytes)
+        }
     }
 
     deinit { free(storage) }
@@ -90,7 +107,13 @@ package final class PlanarImage: @unchecked Sendable {
     /// Fills every plane with its value for `color`.
     package func fill(_ color: RGBAColor) {
         for (plane, value) in zip(planes, layout.fillValues(for: color)) {
-            for y in 0..<plane.height { plane.row(y).update(repeating: value, count: plane.width) }
+            for y in 0..<plane.height {
+                if layout.isDeep {
+                    plane.row16(y).update(repeating: UInt16(value).littleEndian, count: plane.width)
+                } else {
+                    plane.row(y).update(repeating: UInt8(value), count: plane.width)
+                }
+            }
         }
     }
 
@@ -99,15 +122,20 @@ package final class PlanarImage: @unchecked Sendable {
     package func copy(from other: PlanarImage) {
         precondition(other.width == width && other.height == height && other.layout == layout)
         for (dst, src) in zip(planes, other.planes) {
-            for y in 0..<dst.height { dst.row(y).update(from: src.row(y), count: dst.width) }
+            for y in 0..<dst.height { dst.row(y).update(from: src.row(y), count: dst.rowBytes) }
         }
+    }
+
+    /// The sample at (`x`, `y`) of plane `p`, whatever its size.
+    package func sample(plane p: Int, x: Int, y: Int) -> Int {
+        layout.isDeep ? Int(UInt16(littleEndian: planes[p].row16(y)[x])) : Int(planes[p].row(y)[x])
     }
 
     /// Whether both images hold the same pixels (padding ignored).
     package func hasSamePixels(as other: PlanarImage) -> Bool {
         guard other.width == width, other.height == height, other.layout == layout else { return false }
         for (a, b) in zip(planes, other.planes) {
-            for y in 0..<a.height where memcmp(a.row(y), b.row(y), a.width) != 0 { return false }
+            for y in 0..<a.height where memcmp(a.row(y), b.row(y), a.rowBytes) != 0 { return false }
         }
         return true
     }

@@ -27,7 +27,7 @@ extension Preset {
         case .hold, .duration, .endHold, .stagger, .seed, .motionBlur: .number
         case .fps, .slices: .numberOrString
         case .travel: .pair
-        case .size, .direction, .easing, .background, .fit: .string
+        case .size, .direction, .easing, .background, .fit, .focus: .string
         }
     }
 

@@ -18,9 +18,10 @@ package enum PackedOrder: Sendable {
 extension RGBAImage {
     /// This picture in `layout` at the same size: Y'CbCr (BT.709, limited range, chroma averaged
     /// over each subsampled block) for YUV layouts, a plain de-interleave for RGB layouts, and
-    /// alpha copied where the layout has it.
+    /// alpha copied where the layout has it. 16-bit layouts get every sample × 257 first.
     package func planar(_ layout: PixelLayout) -> PlanarImage {
-        pixels.withUnsafeBufferPointer { buffer in
+        if layout.isDeep { return RGBA16Image(expanding: self, alpha: layout.hasAlpha).planar(layout) }
+        return pixels.withUnsafeBufferPointer { buffer in
             PlanarImage.converting(buffer.baseAddress!, width: width, height: height, rowStride: width * 4,
                                    order: .rgba, into: layout)
         }
@@ -30,8 +31,10 @@ extension RGBAImage {
 extension PlanarImage {
     /// Packed pixels at `base` (`height` rows, `rowStride` bytes apart) converted to `layout`,
     /// exactly as `RGBAImage.planar` converts the same colours; an order without alpha is opaque.
+    /// - Precondition: an 8-bit layout.
     package static func converting(_ base: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int,
                                   order: PackedOrder, into layout: PixelLayout) -> PlanarImage {
+        precondition(!layout.isDeep, "packed 8-bit pixels convert into 8-bit layouts")
         let target = PlanarImage(width: width, height: height, layout: layout)
         let source = (base: base, width: width, height: height, stride: rowStride)
         // One specialised copy of the loops per byte order: the offsets are constants in each.
@@ -96,6 +99,8 @@ enum PackedConverter<Order: PixelOrder> {
 
     static func convert(_ source: Source, into target: PlanarImage) {
         switch target.layout {
+        case .yuv420p16, .yuva420p16, .yuv444p16, .gbrp16, .gbrap16:
+            preconditionFailure("packed 8-bit pixels convert into 8-bit layouts")
         case .gbrp, .gbrap:
             // FFmpeg's planar RGB order is G, B, R(, A).
             extract(Order.green, from: source, into: target.planes[0])

@@ -5,11 +5,13 @@
 ///
 /// Segment `k` is the transition from image `k` to image `k + 1`: its `hold` is how long image
 /// `k` is shown still first, and only the last segment has an `endHold` (the last image's
-/// hold). Every segment shares the frame's size, frame rate, background and fit, because they
+/// hold). Every segment shares the frame's size, frame rate, background, fit and focus, because they
 /// feed one video and the stills are fitted once.
 package struct SequenceSpec: Sendable, Equatable {
     /// One spec per consecutive pair of images, in order.
     package var segments: [TransitionSpec]
+    /// Images whose focus differs from the shared one (a manifest's `{"path": …, "focus": …}`).
+    package private(set) var focusOverrides: [Int: Focus] = [:]
 
     /// Derives the segments of a sequence from one spec, as `slicevid make a b c` does.
     ///
@@ -56,6 +58,17 @@ package struct SequenceSpec: Sendable, Equatable {
         }
     }
 
+    /// Sets the point of image `index` a cover crop keeps in view, for that image alone.
+    package mutating func setFocus(_ focus: Focus, ofImage index: Int) {
+        precondition((0..<imageCount).contains(index), "no such image")
+        focusOverrides[index] = focus
+    }
+
+    /// The focus of image `index`: its own, else the one every segment shares.
+    package func focus(ofImage index: Int) -> Focus {
+        focusOverrides[index] ?? segments[0].focus
+    }
+
     /// Seconds image `index` is shown still (see `setHold`).
     package func hold(ofImage index: Int) -> Double {
         index == segments.count ? segments[index - 1].endHold : segments[index].hold
@@ -63,7 +76,7 @@ package struct SequenceSpec: Sendable, Equatable {
 
     /// The fields every segment must share, since one video and one set of fitted stills
     /// serve them all.
-    package static let sharedFields: [SpecField] = [.size, .fps, .background, .fit]
+    package static let sharedFields: [SpecField] = [.size, .fps, .background, .fit, .focus]
 
     /// The longest video, in seconds: three hours. With at most 240 fps that bounds a video to
     /// `maximumFrames`, which keeps every frame and timestamp computation far inside 64 bits.

@@ -8,7 +8,7 @@ import Foundation
 public enum SpecField: String, Sendable, CaseIterable {
     case size, fps, hold, duration
     case endHold = "end-hold"
-    case slices, direction, travel, easing, stagger, seed, background, fit
+    case slices, direction, travel, easing, stagger, seed, background, fit, focus
     case motionBlur = "motion-blur"
 
     /// The longest value any field takes, in bytes; the longest real one, a physical spring
@@ -32,6 +32,7 @@ public enum SpecField: String, Sendable, CaseIterable {
         case .seed: "a whole number 0…18446744073709551615"
         case .background: "#RRGGBB, #RRGGBBAA or transparent (gaps see through; needs an output that keeps alpha)"
         case .fit: FitMode.allCases.map(\.rawValue).joined(separator: " or ")
+        case .focus: Focus.accepted
         case .motionBlur: "sub-frame samples averaged per moving frame, 1 (off) to \(MotionBlur.maximumSamples)"
         }
     }
@@ -94,6 +95,9 @@ extension TransitionSpec {
         case .fit:
             guard let value = FitMode(rawValue: text.lowercased()) else { throw bad }
             fit = value
+        case .focus:
+            guard let value = Focus(parsing: text) else { throw bad }
+            focus = value
         case .motionBlur:
             guard let samples = Int(text) else { throw bad }
             motionBlur = samples
@@ -120,6 +124,7 @@ extension TransitionSpec {
         case .seed: String(seed)
         case .background: background.description
         case .fit: fit.rawValue
+        case .focus: focus.description
         case .motionBlur: String(motionBlur)
         }
     }

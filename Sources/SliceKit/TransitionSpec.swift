@@ -3,7 +3,7 @@
 
 /// How a still of another aspect ratio is fitted to the frame.
 package enum FitMode: String, Sendable, CaseIterable {
-    /// Fill the frame, crop the overflow, centred.
+    /// Fill the frame, crop the overflow around the focus (the centre unless `--focus` says).
     case cover
     /// Fit inside the frame, letterbox onto the background.
     case contain
@@ -46,6 +46,8 @@ public struct TransitionSpec: Sendable, Equatable {
     public var seed: UInt64 = TransitionSpec.defaultSeed
     package var background: RGBAColor = .black
     package var fit: FitMode = .cover
+    /// The point of each still a cover crop keeps in view (the centre by default).
+    package var focus: Focus = .centre
     /// Sub-frame samples averaged into each moving frame (1: no motion blur). See `MotionBlur`.
     package var motionBlur: Int = 1
 

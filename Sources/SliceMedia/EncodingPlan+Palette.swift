@@ -13,7 +13,9 @@ extension EncodingPlan {
     /// - Throws: `MediaError` if libswscale refuses the conversion.
     package func palette(stills: [PlanarImage], background: RGBAColor) throws(MediaError) -> Palette {
         var pictures: [RGBAImage] = []
-        for still in stills {
+        for original in stills {
+            // The GIF's frames of a 16-bit render are reduced to 8 bits first; so are the stills.
+            let still = original.layout.isDeep ? original.reducedToEightBit() : original
             let scaler = try gifScaler(from: still.layout)
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             let stride = Int32(width * 4)

@@ -63,21 +63,73 @@ extension Frame {
             format = match.1
             fullRange = true
         }
-        let matrix: Int32 = pointer.pointee.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
-        return (format, ColorEncoding(matrix: matrix, fullRange: fullRange))
+        return (format, ColorEncoding(matrix: Self.matrix(of: pointer.pointee.colorspace), fullRange: fullRange))
     }
 
-    /// Whether any pixel of this packed 8-bit frame is less than opaque (false without alpha).
+    /// libswscale's matrix for a frame's colour-space tag. The tag's numbers are libswscale's
+    /// `SWS_CS_*` (1 BT.709, 4 FCC, 5 and 6 BT.601, 7 SMPTE 240M, 9 BT.2020); an untagged
+    /// picture, or one tagged with a matrix libswscale lacks, is read as BT.601, JPEG's.
+    static func matrix(of colorspace: AVColorSpace) -> Int32 {
+        switch colorspace {
+        case AVCOL_SPC_BT709, AVCOL_SPC_FCC, AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_SMPTE240M,
+             AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL:
+            Int32(colorspace.rawValue)
+        default:
+            SWS_CS_DEFAULT
+        }
+    }
+
+    /// Bits per sample of the picture's deepest component (8 for palettes).
+    var bitDepth: Int {
+        guard let descriptor = av_pix_fmt_desc_get(pixelFormat)?.pointee,
+              descriptor.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0 else { return 8 }
+        let components = [descriptor.comp.0, descriptor.comp.1, descriptor.comp.2, descriptor.comp.3]
+        return Int(components.prefix(Int(descriptor.nb_components)).map(\.depth).max() ?? 8)
+    }
+
+    /// Whether the picture is grey (one colour component, perhaps with alpha).
+    var isGrey: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(pixelFormat)?.pointee else { return false }
+        let alpha = descriptor.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 ? 1 : 0
+        return descriptor.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0 && Int(descriptor.nb_components) - alpha == 1
+    }
+
+    /// Whether any pixel is less than opaque (false without alpha): packed or planar, 8 or 16
+    /// bits, or a palette with translucent colours in use.
     var hasTranslucentPixel: Bool {
-        guard let descriptor = av_pix_fmt_desc_get(pixelFormat),
-              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0, descriptor.pointee.nb_components == 4,
-              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) == 0 else { return false }
-        let alpha = descriptor.pointee.comp.3
-        let plane = planes(count: 1)
-        guard alpha.depth == 8, let base = plane.data[0] else { return false }
+        guard let descriptor = av_pix_fmt_desc_get(pixelFormat)?.pointee,
+              descriptor.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 else { return false }
+        let plane = planes(count: 2)
+        if descriptor.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0 {
+            guard let indices = plane.data[0], let palette = plane.data[1] else { return false }
+            // The palette is 256 native-endian 32-bit ARGB entries.
+            let alphas = (0..<256).map { UnsafeRawPointer(palette).loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self) >> 24 }
+            guard alphas.contains(where: { $0 < 255 }) else { return false }
+            for y in 0..<height {
+                let row = indices + y * Int(plane.strides[0])
+                for x in 0..<width where alphas[Int(row[x])] < 255 { return true }
+            }
+            return false
+        }
+        let components = [descriptor.comp.0, descriptor.comp.1, descriptor.comp.2, descriptor.comp.3]
+        let alpha = components[Int(descriptor.nb_components) - 1]
+        let all = planes(count: Int(alpha.plane) + 1)
+        guard let base = all.data[Int(alpha.plane)], alpha.depth <= 16 else { return false }
+        let bigEndian = descriptor.flags & UInt64(AV_PIX_FMT_FLAG_BE) != 0
+        let opaque = (1 << Int(alpha.depth)) - 1
         for y in 0..<height {
-            let row = base + y * Int(plane.strides[0]) + Int(alpha.offset)
-            for x in 0..<width where row[x * Int(alpha.step)] < 255 { return true }
+            let row = UnsafeRawPointer(base + y * Int(all.strides[Int(alpha.plane)]) + Int(alpha.offset))
+            for x in 0..<width {
+                let at = x * Int(alpha.step)
+                let value: Int
+                if alpha.depth <= 8 {
+                    value = Int(row.load(fromByteOffset: at, as: UInt8.self))
+                } else {
+                    let word = row.loadUnaligned(fromByteOffset: at, as: UInt16.self)
+                    value = Int(bigEndian ? UInt16(bigEndian: word) : UInt16(littleEndian: word)) >> Int(alpha.shift)
+                }
+                if value < opaque { return true }
+            }
         }
         return false
     }

@@ -102,8 +102,37 @@ final class InputFile {
         return made
     }
 
+    /// Starts FFmpeg's reading over from the first byte (for a second decode of the same file).
+    /// - Throws: `MediaError` when the context cannot seek.
+    func rewind() throws(MediaError) {
+        position = 0
+        guard let context else { return }
+        try check(Int32(truncatingIfNeeded: avio_seek(context, 0, SEEK_SET)), "avio_seek", subject: path)
+    }
+
     /// Whether the decode this file feeds should stop.
     var cancelled: Bool { isCancelled() }
+
+    /// Where the next `readFully` starts (libheif's reader moves it with seeks).
+    var readPosition: Int64 {
+        get { position }
+        set { position = newValue }
+    }
+
+    /// Reads exactly `count` bytes at `readPosition` and moves past them.
+    /// - Returns: false when the file ends first, a read fails, or the decode was stopped.
+    func readFully(into buffer: UnsafeMutableRawPointer, count: Int) -> Bool {
+        var filled = 0
+        while filled < count {
+            if isCancelled() { return false }
+            let read = pread(descriptor, buffer + filled, count - filled, off_t(position) + off_t(filled))
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { return false }
+            filled += read
+        }
+        position += Int64(count)
+        return true
+    }
 
     /// The file behind a callback's opaque pointer (this object, unretained).
     static func from(_ opaque: UnsafeMutableRawPointer?) -> InputFile {

@@ -12,21 +12,18 @@ extension PixelLayout {
         case .yuv444p: AV_PIX_FMT_YUV444P
         case .gbrp: AV_PIX_FMT_GBRP
         case .gbrap: AV_PIX_FMT_GBRAP
-        }
-    }
-
-    /// Whether the planes hold Y'CbCr (as opposed to RGB).
-    var isYUV: Bool {
-        switch self {
-        case .yuv420p, .yuva420p, .yuv444p: true
-        case .gbrp, .gbrap: false
+        case .yuv420p16: AV_PIX_FMT_YUV420P16LE
+        case .yuva420p16: AV_PIX_FMT_YUVA420P16LE
+        case .yuv444p16: AV_PIX_FMT_YUV444P16LE
+        case .gbrp16: AV_PIX_FMT_GBRP16LE
+        case .gbrap16: AV_PIX_FMT_GBRAP16LE
         }
     }
 
     /// The layout to render in so that an encoder taking `pixelFormat` gets everything it can
     /// store: RGB for RGB and palette formats, full chroma for 4:4:4 and 4:2:2, alpha when the
-    /// format has it (ignored for palettes, whose transparency the caller decides). Deeper
-    /// formats (10-bit) are fed from the 8-bit layout.
+    /// format has it (ignored for palettes, whose transparency the caller decides), and 16-bit
+    /// samples when the format has more than 8 bits (10-bit video, ProRes, 16-bit PNG and FFV1).
     /// - Returns: nil for a name FFmpeg does not know.
     package static func rendering(pixelFormat name: String, alpha: Bool? = nil) -> PixelLayout? {
         let format = av_get_pix_fmt(name)
@@ -34,22 +31,34 @@ extension PixelLayout {
         let flags = descriptor.pointee.flags
         let isPalette = flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0
         let hasAlpha = alpha ?? (!isPalette && flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0)
-        if isPalette || flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 { return hasAlpha ? .gbrap : .gbrp }
-        let fullChroma = descriptor.pointee.nb_components >= 3 && descriptor.pointee.log2_chroma_h == 0
-        if fullChroma { return hasAlpha ? .gbrap : .yuv444p }
-        return hasAlpha ? .yuva420p : .yuv420p
+        let layout: PixelLayout
+        if isPalette || flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
+            layout = hasAlpha ? .gbrap : .gbrp
+        } else if descriptor.pointee.nb_components >= 3 && descriptor.pointee.log2_chroma_h == 0 {
+            layout = hasAlpha ? .gbrap : .yuv444p
+        } else {
+            layout = hasAlpha ? .yuva420p : .yuv420p
+        }
+        return !isPalette && descriptor.pointee.comp.0.depth > 8 ? layout.sixteenBit : layout
     }
 
     /// The one layout that feeds every layout in `layouts` without loss: RGB if any wants RGB,
     /// full chroma if any wants it, alpha if any wants it (there is no planar 4:4:4 YUV with
-    /// alpha, so that case is rendered as RGB with alpha).
+    /// alpha, so that case is rendered as RGB with alpha), 16-bit samples if any wants more
+    /// than 8 bits; 8-bit otherwise, today's fast path.
     package static func covering(_ layouts: [PixelLayout]) -> PixelLayout {
         let alpha = layouts.contains { $0.hasAlpha }
         let rgb = layouts.contains { !$0.isYUV }
-        let fullChroma = rgb || layouts.contains { $0 == .yuv444p }
-        if rgb || (fullChroma && alpha) { return alpha ? .gbrap : .gbrp }
-        if fullChroma { return .yuv444p }
-        return alpha ? .yuva420p : .yuv420p
+        let fullChroma = rgb || layouts.contains { $0.eightBit == .yuv444p }
+        let layout: PixelLayout
+        if rgb || (fullChroma && alpha) {
+            layout = alpha ? .gbrap : .gbrp
+        } else if fullChroma {
+            layout = .yuv444p
+        } else {
+            layout = alpha ? .yuva420p : .yuv420p
+        }
+        return layouts.contains(where: \.isDeep) ? layout.sixteenBit : layout
     }
 }
 

@@ -7,16 +7,51 @@
 import CFFmpeg
 
 extension StillDecoder {
-    /// The first picture of the still at `path`, decoded strictly.
-    /// - Parameter isCancelled: polled before every read and between packets; once it says yes
-    ///   the decode stops (a picture FFmpeg is already decoding finishes first).
+    /// The still at `path`, decoded strictly and described: HEIC and AVIF through libheif, the
+    /// rest through FFmpeg.
+    /// - Parameters:
+    ///   - raster: for a still drawn at any size (SVG): the size to draw it at, given its own
+    ///     size; nil keeps its own.
+    ///   - isCancelled: polled before every read and between packets; once it says yes the
+    ///     decode stops (a picture already inside a decoder finishes first).
     /// - Throws: `MediaError`: `.inputMissing` (missing, unreadable, not a regular file) or
-    ///   `.inputInvalid` (not an image, too large, damaged, or stopped), naming the file.
-    static func decodeFirstFrame(path: String, isCancelled: @escaping @Sendable () -> Bool) throws(MediaError) -> Frame {
+    ///   `.inputInvalid` (not an image, too large, damaged, HDR, an unusable profile, or stopped),
+    ///   naming the file.
+    static func decode(path: String, raster: ((width: Int, height: Int)) -> (width: Int, height: Int)? = { _ in nil },
+                       isCancelled: @escaping @Sendable () -> Bool) throws(MediaError) -> DecodedStill {
         let file = try InputFile(path: path, isCancelled: isCancelled)
+        if let format = HEIFReader.format(of: file.bytes(at: 0, count: 64)) {
+            if isCancelled() { throw MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped") }
+            if let still = try HEIFReader.decode(file, path: path, format: format) { return still }
+            file.readPosition = 0
+        }
         let header = StillHeader(reading: file)
-        let notAnImage = MediaError(.inputInvalid, subject: path,
-                                    message: "is not a readable image (accepted: \(StillHeader.Format.names))")
+        var picture = try decodeFirstFrame(file: file, header: header, isCancelled: isCancelled)
+        if header.format == .svg, let size = raster((picture.width, picture.height)),
+           size.width != picture.width || size.height != picture.height {
+            // librsvg draws at any size: drawn again at the size it is shown, never scaled up.
+            try file.rewind()
+            picture = try decodeFirstFrame(file: file, header: header, isCancelled: isCancelled,
+                                           options: [("width", String(size.width)), ("height", String(size.height)), ("keep_ar", "0")])
+        }
+        return try DecodedStill(ffmpeg: picture, header: header, file: file, path: path)
+    }
+
+    /// The first picture of the still at `path`, decoded strictly (tests look at it directly).
+    static func decodeFirstFrame(path: String, isCancelled: @escaping @Sendable () -> Bool) throws(MediaError) -> Frame {
+        try decode(path: path, isCancelled: isCancelled).picture
+    }
+
+    /// The first picture of `file`, decoded strictly by FFmpeg.
+    /// - Parameter options: the decoder's own options (an SVG's size).
+    private static func decodeFirstFrame(file: InputFile, header: StillHeader, isCancelled: @escaping @Sendable () -> Bool,
+                                         options: [(String, String)] = []) throws(MediaError) -> Frame {
+        let path = file.path
+        // Made only when thrown: listing what this build decodes asks libheif, a library load
+        // a run of good stills should not pay.
+        var notAnImage: MediaError {
+            MediaError(.inputInvalid, subject: path, message: "is not a readable image (accepted: \(StillHeader.Format.names))")
+        }
         let stopped = MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped")
         func damaged(_ reason: String) -> MediaError {
             MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt (\(reason))")
@@ -44,7 +79,14 @@ extension StillDecoder {
         let decoderName = String(cString: decoder.pointee.name)
         let log = FFmpegLog.Capture([UnsafeMutableRawPointer(codec.pointer), UnsafeMutableRawPointer(demuxer.pointer)])
         configureStrict(codec, isTIFF: decoder.pointee.id == AV_CODEC_ID_TIFF)
-        do { try codec.open() } catch { throw header.format == nil ? notAnImage : damaged("\(decoderName) decoder: \(error.message)") }
+        do {
+            var dictionary: OpaquePointer?
+            defer { av_dict_free(&dictionary) }
+            for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+            try codec.open(options: &dictionary)
+        } catch {
+            throw header.format == nil ? notAnImage : damaged("\(decoderName) decoder: \(error.message)")
+        }
 
         /// Why the decode failed, in FFmpeg's words: what the decoder logged, else its code.
         func refusal(_ code: Int32) -> MediaError {

@@ -1,6 +1,8 @@
-// Reads a still (PNG, JPEG, WebP, BMP, TIFF, GIF, AVIF, JPEG XL) with libavformat/libavcodec and
-// fits it to the frame with libswscale. Runs once per input, never per frame. Decoding itself,
-// strict and bounded, is in StillDecoder+Decoding.swift.
+// Reads a still (PNG, JPEG, WebP, BMP, TIFF, GIF, HEIC, AVIF, JPEG XL, SVG) and fits it to the
+// frame: turned upright, its colours converted to sRGB, cropped to what the frame shows and
+// scaled with libswscale. Runs once per input, never per frame. Decoding itself, strict and
+// bounded, is in StillDecoder+Decoding.swift; the 16-bit way (deep pictures, translucent
+// stills) in StillDecoder+Deep.swift.
 
 import CFFmpeg
 import Foundation
@@ -8,38 +10,48 @@ import SliceKit
 
 /// Decodes still images and fits them to the output frame.
 package enum StillDecoder {
+    /// The still formats this build decodes, by name ("PNG", "JPEG", …): what messages, help
+    /// and the README list.
+    package static var acceptedFormats: [String] { StillHeader.Format.accepted.map(\.rawValue) }
+
     /// Decodes the first picture of the file at `path` and fits it to `width` × `height`.
     /// - Parameters:
     ///   - fit: `.cover` fills the frame and crops the overflow; `.contain` letterboxes.
     ///   - background: shown around a contained picture and under translucent pixels.
-    ///   - focus: the point of the still cover keeps in view, as fractions of its upright
-    ///     width and height; the centre by default.
+    ///   - focus: the point of the still cover keeps in view; the centre by default.
     ///   - isCancelled: polled while the file is read; once it says yes decoding stops.
-    /// - Returns: an RGBA picture of exactly `width` × `height`.
+    /// - Returns: an RGBA picture of exactly `width` × `height`, 8 bits a sample.
     /// - Throws: `MediaError` of kind `.inputMissing` or `.inputInvalid`, naming the file.
     package static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
-                            focus: (x: Double, y: Double) = (0.5, 0.5),
+                            focus: Focus = .centre,
                             isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> RGBAImage {
-        let frame = try decodeFirstFrame(path: path, isCancelled: isCancelled)
-        return try fitted(frame, path: path, frame: (width, height), fit: fit, background: background, focus: focus)
+        let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: fit) }, isCancelled: isCancelled)
+        switch try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: false) {
+        case .rgba(let image): return image
+        case .deep(let image): return image.reduced()
+        }
     }
 
-    /// Like `load`, converted to the render's `layout`: what the compositor draws from. A still
-    /// that is already packed RGB at the frame's size and upright (a PNG made for the frame) is
-    /// converted straight from the decoder's picture, with no RGBA copy in between; the bytes
-    /// are the same either way.
+    /// Like `load`, converted to the render's `layout`: what the compositor draws from. A
+    /// 16-bit layout takes the 16-bit way whatever the still. An sRGB still that is already
+    /// packed RGB at the frame's size and upright (a PNG made for the frame) is converted
+    /// straight from the decoder's picture, with no RGBA copy in between; the bytes are the
+    /// same either way.
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
-                                  layout: PixelLayout, focus: (x: Double, y: Double) = (0.5, 0.5),
+                                  layout: PixelLayout, focus: Focus = .centre,
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
-        let frame = try decodeFirstFrame(path: path, isCancelled: isCancelled)
+        let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: fit) }, isCancelled: isCancelled)
+        let frame = still.picture
         let planes = frame.planes(count: 1)
-        if let order = frame.packedOrder, frame.width == width, frame.height == height,
-           frame.orientation == .upright, let base = planes.data[0] {
+        if !layout.isDeep, let order = frame.packedOrder, frame.width == width, frame.height == height,
+           still.orientation == .upright, try conversion(for: still, path: path) == nil, let base = planes.data[0] {
             return PlanarImage.converting(UnsafePointer(base), width: width, height: height,
                                           rowStride: Int(planes.strides[0]), order: order, into: layout)
         }
-        return try fitted(frame, path: path, frame: (width, height), fit: fit, background: background, focus: focus)
-            .planar(layout)
+        switch try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: layout.isDeep) {
+        case .rgba(let image): return image.planar(layout)
+        case .deep(let image): return image.planar(layout)
+        }
     }
 
     /// The size a picture is scaled to before it is placed: covering or contained, aspect
@@ -63,28 +75,87 @@ package enum StillDecoder {
         _ = try InputFile(path: path)
     }
 
-    /// A decoded picture turned upright, the part the frame shows scaled, and placed on a
-    /// `frame`-sized canvas. Only that part (and the filter's margin around it) is scaled, so
-    /// the memory this takes depends on the frame and the decoded still, never on how far
-    /// cover enlarges the still.
-    private static func fitted(_ picture: Frame, path: String, frame: (width: Int, height: Int), fit: FitMode,
-                               background: RGBAColor, focus: (x: Double, y: Double)) throws(MediaError) -> RGBAImage {
+    /// A still fitted to the frame, in 8 or 16 bits.
+    enum Fitted {
+        case rgba(RGBAImage)
+        case deep(RGBA16Image)
+    }
+
+    /// A decoded still turned upright, the part the frame shows converted to sRGB and scaled,
+    /// and placed on a `frame`-sized canvas. Only that part (and the filter's margin around
+    /// it) is converted and scaled, so the memory this takes depends on the frame and the
+    /// decoded still, never on how far cover enlarges the still.
+    ///
+    /// An 8-bit sRGB still without translucent pixels takes today's way exactly: one libswscale
+    /// pass from the decoder's picture. 8-bit stills with a colour profile or tags are
+    /// converted (at 8 bits, before scaling) and then scaled the same way. Stills with more
+    /// than 8 bits, translucent stills and every still of a `deep` render take the 16-bit way.
+    static func fitted(_ still: DecodedStill, path: String, frame: (width: Int, height: Int), fit: FitMode,
+                       background: RGBAColor, focus: Focus, deep: Bool) throws(MediaError) -> Fitted {
+        let picture = still.picture
         // A photo stored sideways with an EXIF orientation is fitted as it is meant to be seen.
-        let orientation = picture.orientation
+        let orientation = still.orientation
         let stored = (width: picture.width, height: picture.height)
         let upright = orientation.turnedSize(width: stored.width, height: stored.height)
-        let placement = StillFit(source: upright, frame: frame, fit: fit, focus: focus)
+        let placement = StillFit(source: upright, frame: frame, fit: fit, focus: (focus.x, focus.y))
         let window = placement.window(source: upright, rules: edgeRules(picture, orientation))
         let crop = try picture.cropped(to: orientation.storedRect(of: window.source, stored: stored), subject: path)
         // Scaled as stored, to the size that is the window's once turned; turning is then an
         // exact reshuffle of the small picture, not of the full-size photo.
         let target = orientation.turnedSize(width: window.scaledWidth, height: window.scaledHeight)
-        let scaled = orientation.apply(to: try convertToRGBA(crop, width: target.width, height: target.height, path: path))
+        let conversion = try conversion(for: still, path: path)
+        let translucent = crop.hasAlphaChannel && crop.hasTranslucentPixel
+        if deep || picture.bitDepth > 8 || translucent {
+            let scaled = try deepScaled(crop, conversion: conversion, translucent: translucent,
+                                        premultiplied: still.premultiplied, width: target.width, height: target.height, path: path)
+            let visible = scaled.turned(orientation).cropped(x: window.offsetX, y: window.offsetY,
+                                                             width: placement.visible.width, height: placement.visible.height)
+            return .deep(visible.placed(onCanvasWidth: frame.width, height: frame.height, background: background))
+        }
+        var source = crop
+        if let conversion {
+            var managed = try convertToRGBA(crop, width: crop.width, height: crop.height, path: path)
+            conversion.apply(to: &managed)
+            source = try managed.frame(subject: path)
+        }
+        let scaled = orientation.apply(to: try convertToRGBA(source, width: target.width, height: target.height, path: path))
         let visible = scaled.cropped(x: window.offsetX, y: window.offsetY,
                                      width: placement.visible.width, height: placement.visible.height)
         // An opaque picture that already fills the frame needs no placing: skip the copy.
-        if visible.width == frame.width && visible.height == frame.height && !picture.hasAlphaChannel { return visible }
-        return visible.centred(onCanvasWidth: frame.width, height: frame.height, background: background)
+        if visible.width == frame.width && visible.height == frame.height && !picture.hasAlphaChannel { return .rgba(visible) }
+        return .rgba(visible.centred(onCanvasWidth: frame.width, height: frame.height, background: background))
+    }
+
+    /// The conversion a still's colours need, or nil when they are sRGB already.
+    /// - Throws: `MediaError(.inputInvalid)` naming the file when they cannot be converted.
+    static func conversion(for still: DecodedStill, path: String) throws(MediaError) -> ColourConversion? {
+        let conversion: ColourConversion?
+        do {
+            conversion = try ColourConversion.of(still.colour)
+        } catch {
+            throw MediaError(.inputInvalid, subject: path, message: error.message)
+        }
+        guard let conversion, !conversion.isIdentity else { return nil }
+        if conversion.isGrey && !still.picture.isGrey {
+            throw MediaError(.inputInvalid, subject: path,
+                             message: "has colour pixels but a grey ICC colour profile; slicevid cannot tell what its colours are")
+        }
+        return conversion
+    }
+
+    /// The size to draw a still of any size (SVG) at: the size it is shown at, fitted from its
+    /// own size, but at most four frames' worth of pixels (a thin SVG covering the frame is
+    /// drawn smaller and scaled up the rest of the way) and within the still limits.
+    static func rasterSize(_ own: (width: Int, height: Int), frame: (width: Int, height: Int),
+                           fit: FitMode) -> (width: Int, height: Int)? {
+        guard own.width > 0, own.height > 0 else { return nil }
+        let shown = fittedSize(source: own, frame: frame, fit: fit)
+        let budget = min(Double(StillLimits.maxPixels), 4 * Double(frame.width) * Double(frame.height))
+        let pixels = Double(shown.width) * Double(shown.height)
+        let shrink = pixels > budget ? (budget / pixels).squareRoot() : 1
+        let side = Double(StillLimits.maxSide)
+        let scale = min(shrink, side / Double(shown.width), side / Double(shown.height))
+        return (max(1, Int(Double(shown.width) * scale)), max(1, Int(Double(shown.height) * scale)))
     }
 
     /// Where the crop's edges may fall on each upright axis: on whole chroma samples (and

@@ -2,22 +2,53 @@
 // the picture size it declares. The size is checked against the limits before FFmpeg is asked
 // for anything, so a still too large to decode is refused without allocating its picture.
 
+import CFFmpeg
+
 /// A still's format and declared size, from its header.
 struct StillHeader {
     /// The image formats slicevid reads, by their signatures.
     enum Format: String, CaseIterable {
         case png = "PNG", jpeg = "JPEG", webp = "WebP", bmp = "BMP", tiff = "TIFF", gif = "GIF"
-        case avif = "AVIF", jpegXL = "JPEG XL"
+        case heic = "HEIC", avif = "AVIF", jpegXL = "JPEG XL", svg = "SVG"
 
-        /// libavformat's demuxers for these formats, the only ones a still is opened with
-        /// (`image2` takes a file whose name's extension outscores its content's signature).
-        static let demuxers = "image2,png_pipe,jpeg_pipe,webp_pipe,bmp_pipe,tiff_pipe,gif,gif_pipe,mov,jpegxl_pipe"
+        /// libavformat's demuxers for the formats FFmpeg reads, the only ones a still is opened
+        /// with (`image2` takes a file whose name's extension outscores its content's signature).
+        static let demuxers = "image2,png_pipe,jpeg_pipe,webp_pipe,bmp_pipe,tiff_pipe,gif,gif_pipe,mov,jpegxl_pipe,svg_pipe"
 
-        /// libavcodec's decoders for these formats, the only ones a still is decoded with.
-        static let decoders = "png,mjpeg,webp,bmp,tiff,gif,libdav1d,libaom-av1,av1,libjxl"
+        /// libavcodec's decoders for those formats, the only ones a still is decoded with.
+        static let decoders = "png,mjpeg,webp,bmp,tiff,gif,libdav1d,libaom-av1,av1,libjxl,librsvg"
 
-        /// The names as a user reads them: "PNG, JPEG, …, JPEG XL".
-        static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+        /// Whether this build can decode the format: libheif's decoders for HEIC (and AVIF),
+        /// libavcodec's for the rest.
+        var isDecodable: Bool {
+            switch self {
+            case .heic: HEIFReader.decodesHEVC
+            case .avif: HEIFReader.decodesAV1 || avcodec_find_decoder_by_name("libdav1d") != nil || avcodec_find_decoder_by_name("libaom-av1") != nil
+            default: avcodec_find_decoder_by_name(decoder) != nil
+            }
+        }
+
+        /// The libavcodec decoder that reads the format (HEIC's and AVIF's when FFmpeg reads them).
+        private var decoder: String {
+            switch self {
+            case .png: "png"
+            case .jpeg: "mjpeg"
+            case .webp: "webp"
+            case .bmp: "bmp"
+            case .tiff: "tiff"
+            case .gif: "gif"
+            case .heic: "hevc"
+            case .avif: "libdav1d"
+            case .jpegXL: "libjxl"
+            case .svg: "librsvg"
+            }
+        }
+
+        /// The formats this build decodes, in a fixed order.
+        static var accepted: [Format] { allCases.filter(\.isDecodable) }
+
+        /// Their names as a user reads them: "PNG, JPEG, …, SVG".
+        static var names: String { accepted.map(\.rawValue).joined(separator: ", ") }
     }
 
     /// The format its signature says, or nil for a file that does not start like an image.
@@ -31,7 +62,7 @@ struct StillHeader {
 
     init(reading file: InputFile) {
         let head = file.bytes(at: 0, count: 64)
-        let format = Self.format(of: head)
+        let format = Self.format(of: head) ?? (Self.isSVG(file) ? .svg : nil)
         self.format = format
         tiff = format == .tiff ? TIFFDirectory(reading: file) : nil
         switch format {
@@ -41,7 +72,7 @@ struct StillHeader {
         case .bmp: size = Self.bmpSize(head)
         case .tiff: size = tiff.map { ($0.width, $0.height) }
         case .gif: size = head.count >= 10 ? (Int(head.le16(6)), Int(head.le16(8))) : nil
-        case .avif, .jpegXL, nil: size = nil
+        case .heic, .avif, .jpegXL, .svg, nil: size = nil
         }
     }
 
@@ -58,8 +89,20 @@ struct StillHeader {
         if starts(Array("ftyp".utf8), at: 4) && (starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8)) {
             return .avif
         }
+        if starts(Array("ftyp".utf8), at: 4),
+           ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(where: { starts(Array($0.utf8), at: 8) }) {
+            return .heic
+        }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jpegXL }
         return nil
+    }
+
+    /// SVG text: `<svg` first (after blanks), or after an XML declaration or comment within
+    /// the first 4 KB; what libavformat's SVG probe looks for.
+    private static func isSVG(_ file: InputFile) -> Bool {
+        let text = String(decoding: file.bytes(at: 0, count: 4096), as: UTF8.self).drop { $0.isWhitespace }
+        if text.hasPrefix("<svg") { return true }
+        return (text.hasPrefix("<?xml") || text.hasPrefix("<!--")) && text.contains("<svg")
     }
 
     /// IHDR, which must be the first chunk: width and height, big-endian, at 16 and 20.

@@ -19,6 +19,8 @@ struct TIFFDirectory {
     var stripOffsets: [Int] = []
     var stripByteCounts: [Int] = []
     var isTiled = false
+    /// Orientation (274), 1…8 as in EXIF; FFmpeg's decoder does not pass it on.
+    var orientation = 1
 
     /// Reads IFD0; nil when the file is not a classic TIFF or its directory is unreadable
     /// (FFmpeg's decoder then has its say).
@@ -44,6 +46,7 @@ struct TIFFDirectory {
             case 259: compression = values().first ?? 1
             case 262: subsampledYCbCr = subsampledYCbCr || values().first == 6
             case 273: stripOffsets = values()
+            case 274: orientation = values().first ?? 1
             case 277: samplesPerPixel = values().first ?? 1
             case 278: rowsPerStrip = values().first ?? Int(UInt32.max)
             case 279: stripByteCounts = values()

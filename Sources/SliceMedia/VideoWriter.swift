@@ -27,6 +27,10 @@ package final class VideoWriter {
     private var converter: Scaler?
     private var quantizer: FrameQuantizer?
     private let inputLayout: PixelLayout
+    /// Where a 16-bit frame is reduced to 8 bits first, for an output of 8 bits or fewer: in
+    /// our own code, which rounds exactly (libswscale's reduction is off by one level in half
+    /// the samples).
+    private var reduced: PlanarImage?
     private var written = 0
     private let loans = Loans()
     /// The music bed's stream and packets, written in step with the video.
@@ -165,11 +169,16 @@ package final class VideoWriter {
         let resized = plan.width != plan.renderWidth || plan.height != plan.renderHeight
         // Area averaging for downscales: no ringing, so no colours the stills never had.
         let flags = Scaler.qualityFlags(resizing: resized)
-        let source = (plan.renderWidth, plan.renderHeight, inputLayout.avPixelFormat, ColorEncoding.of(inputLayout))
+        let shallow = plan.codec == .gif || (av_pix_fmt_desc_get(pixelFormat)?.pointee.comp.0.depth ?? 8) <= 8
+        if inputLayout.isDeep && shallow {
+            reduced = PlanarImage(width: plan.renderWidth, height: plan.renderHeight, layout: inputLayout.eightBit)
+        }
+        let fed = reduced?.layout ?? inputLayout
+        let source = (plan.renderWidth, plan.renderHeight, fed.avPixelFormat, ColorEncoding.of(fed))
         if plan.codec == .gif {
-            converter = try plan.gifScaler(from: inputLayout)
+            converter = try plan.gifScaler(from: fed)
             quantizer = FrameQuantizer(palette: palette ?? .uniform(transparent: plan.keepsAlpha), width: plan.width, height: plan.height)
-        } else if pixelFormat != inputLayout.avPixelFormat || resized {
+        } else if pixelFormat != fed.avPixelFormat || resized {
             let target: ColorEncoding = plan.colorTags == .bt709Limited ? .videoBT709 : .rgb
             converter = try Scaler(from: source, to: (plan.width, plan.height, pixelFormat, target), flags: flags)
         }
@@ -198,6 +207,7 @@ package final class VideoWriter {
     /// - Throws: `MediaError` if encoding or writing fails.
     package func write(_ image: PlanarImage, index: Int) throws(MediaError) {
         precondition(image.layout == inputLayout, "frame layout changed mid-stream")
+        let image = reduced.map { image.reducedToEightBit(into: $0) } ?? image
         if lendsFrames { return try lend(image, index: index) }
         // The writer's own picture is allocated at the first frame that needs it: a writer
         // that lends every frame never does.
@@ -218,7 +228,7 @@ package final class VideoWriter {
             for (p, plane) in image.planes.enumerated() {
                 guard let to = target.data[p] else { continue }
                 for y in 0..<plane.height {
-                    (to + y * Int(target.strides[p])).update(from: plane.row(y), count: plane.width)
+                    (to + y * Int(target.strides[p])).update(from: plane.row(y), count: plane.rowBytes)
                 }
             }
         }

@@ -8,9 +8,10 @@ import SliceMedia
 /// The facts that decide an output's bytes, one per line, and their SHA-256.
 ///
 /// Lines, in order: `slicevid VERSION`; `image K SHA256` for each still's bytes (its path does
-/// not matter, its content and position do); `transition K field=value …` with every spec field
-/// of each transition in `SpecField` order and text form; `audio SHA256 stream=… start=… …` for a
-/// music bed (its bytes and every setting, not its path); and, for one output,
+/// not matter, its content and position do), plus ` focus=X,Y` when that image has its own;
+/// `transition K field=value …` with every spec field of each transition in `SpecField` order
+/// and text form; `audio SHA256 stream=… start=… …` for a music bed (its bytes and every
+/// setting, not its path); and, for one output,
 /// `output FORMAT canvas=LAYOUT` plus its plan as `make --dry-run` prints it (codec, encoder,
 /// pixel format, size, frames, quality, speed, …). The lines are kept in the sidecar so a user
 /// can see what a fingerprint covers.
@@ -26,7 +27,10 @@ package struct Fingerprint: Sendable, Equatable {
     ///   - audio: the music bed's settings and SHA-256 (hex) of its file's bytes, when it has one.
     package init(sequence: SequenceSpec, imageHashes: [String], version: String, audio: (settings: AudioSettings, hash: String)? = nil) {
         var lines = ["slicevid \(version)"]
-        lines += imageHashes.enumerated().map { "image \($0) \($1)" }
+        // An image's own focus (a manifest's per-image "focus") changes its crop, so it counts.
+        lines += imageHashes.enumerated().map { index, hash in
+            "image \(index) \(hash)" + (sequence.focusOverrides[index].map { " focus=\($0)" } ?? "")
+        }
         if let audio {
             lines.append((["audio \(audio.hash)"] + audio.settings.pairs.map { "\($0.key)=\($0.value)" }).joined(separator: " "))
         }

@@ -26,20 +26,23 @@ extension MakeJob {
         // Stills decode while the encoders open, `jobs` at a time and in order (still k on
         // decoder k mod jobs): a two-image clip decodes both at once, and a 40-photo sequence
         // never holds 40 full-size decodes in memory together. A still that comes back later
-        // in a sequence (a → b → a) is decoded once and shared.
+        // in a sequence (a → b → a) with the same focus is decoded once and shared.
         let decoders = (0..<max(1, request.jobs)).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
         var pending: [String: DeferredStill] = [:]
         var decoding = 0
         let stills = (0..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
-            if let path, let shared = pending[path] { return shared }
+            let focus = sequence.focus(ofImage: index)
+            let key = path.map { "\(focus) \($0)" }
+            if let key, let shared = pending[key] { return shared }
             let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
                 // A still queued behind others is not decoded once the run is stopping.
                 if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
-                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, layout: layout, cancellation: cancellation)
+                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layout: layout,
+                                            cancellation: cancellation)
             }
             decoding += 1
-            if let path { pending[path] = still }
+            if let key { pending[key] = still }
             return still
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }

@@ -64,7 +64,7 @@ package struct ManifestJob: Sendable {
             throw reader.error("description", "expected a string")
         }
 
-        let (images, holds) = try ManifestJob.images(object, reader: reader, context: context)
+        let (images, holds, focuses) = try ManifestJob.images(object, reader: reader, context: context)
         self.images = images
 
         // Settings: preset, then defaults' fields, then the job's fields.
@@ -78,6 +78,7 @@ package struct ManifestJob: Sendable {
 
         var sequence = SequenceSpec(base: spec, imageCount: images.count)
         for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }
+        for focus in focuses { sequence.setFocus(focus.focus, ofImage: focus.image) }
         try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
         self.sequence = sequence
         let given = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
@@ -85,9 +86,10 @@ package struct ManifestJob: Sendable {
         outputArguments = given.map(\.argument)
     }
 
-    /// The stills (strings, or `{"path": …, "hold": seconds}`), absolute, and the holds given.
-    private static func images(_ object: [String: Any], reader: ManifestReader,
-                               context: ManifestContext) throws(SlicevidError) -> ([String], [(image: Int, seconds: Double)]) {
+    /// The stills (strings, or `{"path": …, "hold": seconds, "focus": "X,Y"}`), absolute, and
+    /// the holds and focal points given.
+    private static func images(_ object: [String: Any], reader: ManifestReader, context: ManifestContext)
+        throws(SlicevidError) -> ([String], [(image: Int, seconds: Double)], [(image: Int, focus: Focus)]) {
         guard let entries = object["images"] as? [Any] else {
             throw reader.error("images", object["images"] == nil ? "missing; give at least two stills" : "expected an array of image paths")
         }
@@ -96,22 +98,29 @@ package struct ManifestJob: Sendable {
         }
         var images: [String] = []
         var holds: [(image: Int, seconds: Double)] = []
+        var focuses: [(image: Int, focus: Focus)] = []
         for (position, item) in entries.enumerated() {
             let field = "images[\(position)]"
             if let path = item as? String, !path.isEmpty {
                 images.append(context.absolute(path))
             } else if let still = item as? [String: Any] {
-                try reader.refuseUnknownKeys(still, accepted: ["path", "hold"], in: field)
+                try reader.refuseUnknownKeys(still, accepted: ["path", "hold", "focus"], in: field)
                 guard let path = still["path"] as? String, !path.isEmpty else {
                     throw reader.error("\(field).path", "expected the image's path")
                 }
                 images.append(context.absolute(path))
                 if let hold = still["hold"] { holds.append((position, try reader.seconds(hold, field: "\(field).hold"))) }
+                if let value = still["focus"] {
+                    guard let text = value as? String, let focus = Focus(parsing: text) else {
+                        throw reader.error("\(field).focus", "expected \(Focus.accepted)")
+                    }
+                    focuses.append((position, focus))
+                }
             } else {
-                throw reader.error(field, "expected a path, or {\"path\": …, \"hold\": seconds}")
+                throw reader.error(field, "expected a path, or {\"path\": …, \"hold\": seconds, \"focus\": \"X,Y\"}")
             }
         }
-        return (images, holds)
+        return (images, holds, focuses)
     }
 
     /// Applies `transitions` (one object per pair, `transitionFields` only), then checks the

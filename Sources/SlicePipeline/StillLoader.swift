@@ -11,11 +11,12 @@ import Synchronization
 enum StillLoader {
     /// A still decoded from `path`, or without one the demo card for its role.
     /// Decoding stops soon after `cancellation` is set (a signal, another still's failure).
-    static func load(_ path: String?, role: StillRole, spec: TransitionSpec, layout: PixelLayout,
+    /// `focus` is the point of the still a cover crop keeps in view.
+    static func load(_ path: String?, role: StillRole, spec: TransitionSpec, focus: Focus, layout: PixelLayout,
                      cancellation: Cancellation) throws(MediaError) -> PlanarImage {
         if let path {
             return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
-                                               fit: spec.fit, background: spec.background, layout: layout,
+                                               fit: spec.fit, background: spec.background, layout: layout, focus: focus,
                                                isCancelled: { cancellation.isCancelled })
         }
         let card = role == .outgoing ? DemoCards.source(width: spec.width, height: spec.height)

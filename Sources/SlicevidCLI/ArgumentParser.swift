@@ -12,19 +12,22 @@ struct OptionSpec {
     var short: Character?
     /// The placeholder shown in help (`PATH`); nil for a flag that takes no value.
     var valueName: String?
-    let help: String
+    /// The help text, made when shown: some (the still formats libheif decodes) cost a library
+    /// load that a plain run should not pay.
+    var help: String { helpText() }
+    private let helpText: @Sendable () -> String
     /// May be given more than once (values accumulate).
     var repeatable = false
     /// What the value is, so shell completions can offer the right words.
     var kind: ValueKind
 
     init(_ name: String, short: Character? = nil, value: String? = nil, kind: ValueKind = .text, repeatable: Bool = false,
-         help: String) {
+         help: @autoclosure @escaping @Sendable () -> String) {
         self.name = name
         self.short = short
         self.valueName = value
         self.kind = kind
-        self.help = help
+        self.helpText = help
         self.repeatable = repeatable
     }
 }

@@ -12,7 +12,7 @@ struct MakeCommand: ParsableCommand {
         abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
         usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [
-            OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (PNG, JPEG, WebP, BMP, TIFF). Omit with --to for the demo cards."),
+            OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(StillDecoder.acceptedFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards."),
             OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still."),
             OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
                        help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
@@ -64,6 +64,7 @@ struct MakeCommand: ParsableCommand {
         case .seed: "N"
         case .background: "#RRGGBB"
         case .fit: "MODE"
+        case .focus: "X,Y"
         }
     }
 

@@ -63,7 +63,7 @@ struct CompositorReferenceTests {
     /// A buffer painted with `value`, so a pixel left unwritten shows.
     static func canvas(like still: PlanarImage, painted value: UInt8) -> PlanarImage {
         let image = PlanarImage(width: still.width, height: still.height, layout: still.layout)
-        for plane in image.planes { for y in 0..<plane.height { plane.row(y).update(repeating: value, count: plane.width) } }
+        for plane in image.planes { for y in 0..<plane.height { plane.row(y).update(repeating: value, count: plane.rowBytes) } }
         return image
     }
 
@@ -90,6 +90,7 @@ struct CompositorReferenceTests {
 
     @Test("a blurred frame is the rounded mean of the reference's samples", arguments: [
         (PixelLayout.yuv420p, StripDirection.vertical), (.yuva420p, .horizontal), (.gbrap, .vertical), (.yuv444p, .horizontal),
+        (.yuv420p16, .vertical), (.gbrap16, .horizontal),
     ])
     func blurMatchesTheReference(layout: PixelLayout, direction: StripDirection) {
         // 161 pixels wide: a blur band of 32 KiB holds 203 such rows, so a taller frame spans bands.
@@ -112,8 +113,8 @@ struct CompositorReferenceTests {
             for (p, plane) in blurred.planes.enumerated() {
                 for y in 0..<plane.height {
                     for x in 0..<plane.width {
-                        let sum = samples.reduce(0) { $0 + Int($1.planes[p].row(y)[x]) }
-                        same = same && Int(plane.row(y)[x]) == (sum + 2) / 5
+                        let sum = samples.reduce(0) { $0 + $1.sample(plane: p, x: x, y: y) }
+                        same = same && blurred.sample(plane: p, x: x, y: y) == (sum + 2) / 5
                     }
                 }
             }

@@ -83,7 +83,7 @@ struct CompositorTests {
                         } else if (0..<along).contains(b - shiftOut) {
                             value = at(source, b - shiftOut); origins.append(.source)
                         } else {
-                            value = fill[plane]; origins.append(.background)
+                            value = UInt8(fill[plane]); origins.append(.background)
                         }
                         if vertical { pixels[b][a] = value } else { pixels[a][b] = value }
                     }

@@ -24,7 +24,7 @@ import Testing
         for (field, text) in [(SpecField.size, "1080x1920"), (.fps, "30000/1001"), (.hold, "0.25"), (.duration, "1.5"),
                               (.endHold, "0.5"), (.slices, "24px"), (.direction, "horizontal"), (.travel, "0.5,2.25"),
                               (.easing, "spring(stiffness: 170, damping: 26, mass: 1)"), (.stagger, "0.0125"),
-                              (.seed, "18446744073709551615"), (.background, "#1a2b3c"), (.fit, "contain"), (.motionBlur, "6")] {
+                              (.seed, "18446744073709551615"), (.background, "#1a2b3c"), (.fit, "contain"), (.focus, "top-left"), (.motionBlur, "6")] {
             try spec.set(field, to: text)
         }
         #expect(SpecField.allCases.allSatisfy { spec.text(of: $0) != TransitionSpec().text(of: $0) })
@@ -49,7 +49,7 @@ import Testing
         ("{\"hold\": 1,\n \"hold\": 2}", "house.json: line 2, column 2: \"hold\" is given twice in one object; give each key once"),
         ("[1, 2]", "house.json: expected a JSON object of preset fields, e.g. {\"easing\": \"ease-out-bounce\"}, got an array"),
         // Unknown keys, likely typos.
-        (#"{"slice": 40}"#, "house.json: slice: unknown field; accepted: description, size, fps, hold, duration, end-hold, slices, direction, travel, easing, stagger, seed, background, fit, motion-blur"),
+        (#"{"slice": 40}"#, "house.json: slice: unknown field; accepted: description, size, fps, hold, duration, end-hold, slices, direction, travel, easing, stagger, seed, background, fit, focus, motion-blur"),
         // Wrong types.
         (#"{"hold": "1"}"#, "house.json: hold: wrong type: expected a number (seconds the source is held before the transition, 0…3600), got a string"),
         (#"{"slices": true}"#, "house.json: slices: wrong type: expected a number or a string (number of strips 1…8192, or a strip width in pixels such as 24px), got true"),

@@ -29,7 +29,7 @@ struct ReferenceCompositor {
     }
 
     /// Each column strip, row by row: incoming still if it covers the row, else outgoing, else fill.
-    private func vertical(_ planes: (Plane, Plane, Plane), _ outgoing: [Double], _ incoming: [Double], _ fill: UInt8) {
+    private func vertical(_ planes: (Plane, Plane, Plane), _ outgoing: [Double], _ incoming: [Double], _ fill: Int) {
         let (dst, src, dest) = planes
         let scale = Double(dst.height) / Double(plan.spec.height)
         for s in 0..<plan.layout.count {
@@ -38,11 +38,11 @@ struct ReferenceCompositor {
             for y in 0..<dst.height {
                 for x in x0..<x1 {
                     if (0..<dst.height).contains(y - dyIn) {
-                        dst.row(y)[x] = dest.row(y - dyIn)[x]
+                        Self.set(dst, x, y, Self.get(dest, x, y - dyIn))
                     } else if (0..<dst.height).contains(y - dyOut) {
-                        dst.row(y)[x] = src.row(y - dyOut)[x]
+                        Self.set(dst, x, y, Self.get(src, x, y - dyOut))
                     } else {
-                        dst.row(y)[x] = fill
+                        Self.set(dst, x, y, fill)
                     }
                 }
             }
@@ -50,7 +50,7 @@ struct ReferenceCompositor {
     }
 
     /// Each band of rows: fill, then the outgoing still shifted sideways, the incoming over it.
-    private func horizontal(_ planes: (Plane, Plane, Plane), _ outgoing: [Double], _ incoming: [Double], _ fill: UInt8) {
+    private func horizontal(_ planes: (Plane, Plane, Plane), _ outgoing: [Double], _ incoming: [Double], _ fill: Int) {
         let (dst, src, dest) = planes
         let scale = Double(dst.width) / Double(plan.spec.width)
         for s in 0..<plan.layout.count {
@@ -59,14 +59,23 @@ struct ReferenceCompositor {
             for y in y0..<y1 {
                 for x in 0..<dst.width {
                     if (0..<dst.width).contains(x - dxIn) {
-                        dst.row(y)[x] = dest.row(y)[x - dxIn]
+                        Self.set(dst, x, y, Self.get(dest, x - dxIn, y))
                     } else if (0..<dst.width).contains(x - dxOut) {
-                        dst.row(y)[x] = src.row(y)[x - dxOut]
+                        Self.set(dst, x, y, Self.get(src, x - dxOut, y))
                     } else {
-                        dst.row(y)[x] = fill
+                        Self.set(dst, x, y, fill)
                     }
                 }
             }
         }
+    }
+
+    /// The sample at (x, y) of a plane of 8- or 16-bit samples.
+    static func get(_ plane: Plane, _ x: Int, _ y: Int) -> Int {
+        plane.sampleBytes == 2 ? Int(UInt16(littleEndian: plane.row16(y)[x])) : Int(plane.row(y)[x])
+    }
+
+    static func set(_ plane: Plane, _ x: Int, _ y: Int, _ value: Int) {
+        if plane.sampleBytes == 2 { plane.row16(y)[x] = UInt16(value).littleEndian } else { plane.row(y)[x] = UInt8(value) }
     }
 }

@@ -9,7 +9,7 @@ struct SpecFieldTests {
     func names() {
         #expect(SpecField.allCases.map(\.rawValue) == [
             "size", "fps", "hold", "duration", "end-hold", "slices", "direction", "travel", "easing", "stagger", "seed",
-            "background", "fit", "motion-blur",
+            "background", "fit", "focus", "motion-blur",
         ])
     }
 
@@ -28,6 +28,7 @@ struct SpecFieldTests {
         try spec.set(.seed, to: "18446744073709551615")
         try spec.set(.background, to: "#336699")
         try spec.set(.fit, to: "contain")
+        try spec.set(.focus, to: " 0.3, 0.6 ")
         #expect(spec.width == 1080 && spec.height == 1920)
         #expect(spec.frameRate == FrameRate(30000, 1001))
         #expect(spec.hold == 0.5 && spec.duration == 1.25 && spec.endHold == 2)
@@ -38,6 +39,7 @@ struct SpecFieldTests {
         #expect(spec.seed == .max)
         #expect(spec.background == RGBAColor(red: 0x33, green: 0x66, blue: 0x99))
         #expect(spec.fit == .contain)
+        #expect(spec.focus == Focus(x: 0.3, y: 0.6))
         try spec.validate()
     }
 
@@ -59,7 +61,7 @@ struct SpecFieldTests {
         (SpecField.size, "1920"), (.size, "1920x"), (.size, "widexhigh"), (.fps, "fast"), (.hold, "soon"), (.hold, "nan"),
         (.duration, "inf"), (.endHold, "x"), (.slices, "4.5"), (.direction, "diagonal"), (.travel, "4"),
         (.travel, "4,1"), (.travel, "1,2,3"), (.travel, "1,x,4"), (.seed, "-1"), (.background, "red"),
-        (.background, "#12345"), (.fit, "stretch"),
+        (.background, "#12345"), (.fit, "stretch"), (.focus, "1.01,0"), (.focus, "0,-0.1"), (.focus, "0.5"), (.focus, "0x1,0"),
     ])
     func refusals(field: SpecField, text: String) throws {
         var spec = TransitionSpec()

@@ -18,6 +18,7 @@ extension TransitionSpec {
         spec.seed = 7
         spec.background = RGBAColor(red: 1, green: 2, blue: 3)
         spec.fit = .contain
+        spec.focus = Focus(x: 0.25, y: 1)!
         spec.stagger = 0.02
         spec.motionBlur = 4
         return spec

@@ -34,7 +34,8 @@ struct OutputFormatTests {
     func properties() {
         #expect(OutputFormat.mp4.preferredLayout == .yuv420p)
         #expect(OutputFormat.pngSequence.preferredLayout == .gbrp)
-        #expect(OutputFormat.mov.preferredLayout == .yuv444p)
+        // ProRes is 10-bit: rendered in 16 bits.
+        #expect(OutputFormat.mov.preferredLayout == .yuv444p16)
         #expect(OutputFormat.gif.preferredLayout == .gbrp)
         #expect(OutputFormat.mp4.encoderName == "libx264" && OutputFormat.pngSequence.encoderName == "png")
         #expect(OutputFormat.webm.encoderName == "libvpx-vp9" && OutputFormat.mov.encoderName == "prores_ks")
@@ -56,8 +57,9 @@ struct OutputFormatTests {
 @Suite("PixelLayout for encoders")
 struct PixelLayoutRenderingTests {
     @Test("the layout each pixel format is fed from", arguments: [
-        ("yuv420p", PixelLayout.yuv420p), ("yuv420p10le", .yuv420p), ("yuva420p", .yuva420p), ("yuv422p10le", .yuv444p),
-        ("yuv444p", .yuv444p), ("yuva444p10le", .gbrap), ("rgb24", .gbrp), ("rgba", .gbrap), ("bgr0", .gbrp), ("pal8", .gbrp),
+        ("yuv420p", PixelLayout.yuv420p), ("yuv420p10le", .yuv420p16), ("yuva420p", .yuva420p), ("yuv422p10le", .yuv444p16),
+        ("yuv444p", .yuv444p), ("yuva444p10le", .gbrap16), ("rgb24", .gbrp), ("rgba", .gbrap), ("bgr0", .gbrp), ("pal8", .gbrp),
+        ("rgb48be", .gbrp16), ("gbrp16le", .gbrp16), ("yuv444p16le", .yuv444p16), ("yuv420p12le", .yuv420p16),
     ])
     func rendering(name: String, layout: PixelLayout) {
         #expect(PixelLayout.rendering(pixelFormat: name) == layout)
@@ -72,5 +74,10 @@ struct PixelLayoutRenderingTests {
         #expect(PixelLayout.covering([.yuva420p, .yuv420p]) == .yuva420p)
         #expect(PixelLayout.covering([.yuva420p, .yuv444p]) == .gbrap)
         #expect(PixelLayout.covering([.yuva420p, .gbrp]) == .gbrap)
+        // Any output deeper than 8 bits makes the whole render 16-bit; otherwise it stays 8-bit.
+        #expect(PixelLayout.covering([.yuv420p, .yuv420p16]) == .yuv420p16)
+        #expect(PixelLayout.covering([.gbrp, .yuv444p16]) == .gbrp16)
+        #expect(PixelLayout.covering([.yuva420p, .yuv444p16]) == .gbrap16)
+        #expect(PixelLayout.covering([.yuv420p, .gbrap, .yuv444p]) == .gbrap)
     }
 }

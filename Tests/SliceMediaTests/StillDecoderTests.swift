@@ -333,8 +333,9 @@ struct StillDecoderOrientationTests {
 @Suite("StillDecoder straight to planar")
 struct StillDecoderPlanarTests {
     /// An RGB PNG of the frame's size converts in place; anything else through RGBA. Either way
-    /// the planar still must be the one `load(…).planar(layout)` gives.
-    @Test("the in-place conversion gives the same bytes as the RGBA path", arguments: PixelLayout.allCases)
+    /// the planar still must be the one `load(…).planar(layout)` gives. (16-bit layouts take
+    /// the 16-bit way, which `load`'s 8-bit result cannot match.)
+    @Test("the in-place conversion gives the same bytes as the RGBA path", arguments: PixelLayout.allCases.filter { !$0.isDeep })
     func sameBytes(layout: PixelLayout) throws {
         try withTemporaryDirectory { dir in
             let picture = Fixture.noise(width: 66, height: 38)

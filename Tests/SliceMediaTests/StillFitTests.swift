@@ -81,8 +81,8 @@ struct StillFitTests {
         try withTemporaryDirectory { dir in
             let path = "\(dir)/bands.png"
             try StillWriter.write(Fixture.bands(height: 32, [(red, 32), (green, 32), (blue, 32)]), to: path, format: .png)
-            let left = try StillDecoder.load(path: path, width: 32, height: 32, fit: .cover, background: .black, focus: (0, 0.5))
-            let right = try StillDecoder.load(path: path, width: 32, height: 32, fit: .cover, background: .black, focus: (1, 0.5))
+            let left = try StillDecoder.load(path: path, width: 32, height: 32, fit: .cover, background: .black, focus: Focus(x: 0, y: 0.5)!)
+            let right = try StillDecoder.load(path: path, width: 32, height: 32, fit: .cover, background: .black, focus: Focus(x: 1, y: 0.5)!)
             #expect(isClose(left[8, 16], red, within: 2) && isClose(right[24, 16], blue, within: 2))
         }
     }

@@ -38,11 +38,17 @@ import Testing
         slower.segments[1].easing = .linear
         var held = sequence
         held.setHold(2, ofImage: 2)
+        var focused = sequence
+        focused.setFocus(Focus(x: 0, y: 1)!, ofImage: 1)
+        var allFocused = sequence
+        for k in allFocused.segments.indices { allFocused.segments[k].focus = Focus(x: 0.5, y: 0)! }
         let variants = [
             try value(hashes: ["aa", "bb", "cd"]),
             try value(hashes: ["bb", "aa", "cc"]),
             try value(slower),
             try value(held),
+            try value(focused),
+            try value(allFocused),
             try value(version: "1.1"),
             try value(format: .pngSequence),
             try value(canvas: .gbrp),

@@ -17,14 +17,16 @@ import Testing
             return try MakeJob.plan(MakeRequest(spec: spec, outputs: outputs.map { $0 == "null" ? $0 : dir + "/" + $0 })).renderLayout
         }
         #expect(try layout(["a.mp4"]) == .yuv420p)
-        #expect(try layout(["a.mp4:pix-fmt=yuv420p10le"]) == .yuv420p)
+        // More than 8 bits anywhere: the render is 16-bit (8-bit outputs reduce it exactly).
+        #expect(try layout(["a.mp4:pix-fmt=yuv420p10le"]) == .yuv420p16)
+        #expect(try layout(["a.mp4", "b.mp4:pix-fmt=yuv420p10le"]) == .yuv420p16)
         #expect(try layout(["%03d.png"]) == .gbrp)
         #expect(try layout(["a.mp4", "%03d.png"]) == .gbrp)
         #expect(try layout(["a.gif", "a.mp4"]) == .gbrp)
         #expect(try layout(["a.mp4:pix-fmt=yuv444p"]) == .yuv444p)
-        #expect(try layout(["a.mov"]) == .yuv444p)
+        #expect(try layout(["a.mov"]) == .yuv444p16)
         #expect(try layout(["a.webm"], background: "transparent") == .yuva420p)
-        #expect(try layout(["a.webm", "a.mov"], background: "transparent") == .gbrap)
+        #expect(try layout(["a.webm", "a.mov"], background: "transparent") == .gbrap16)
         #expect(try layout(["a.webm", "poster.png"], background: "transparent") == .gbrap)
         #expect(try layout(["null"]) == .yuv420p)
     }

@@ -1,0 +1,36 @@
+// libheif through dlopen: each slicevid_heif_* function calls libheif's function of the same
+// name, resolved once by slicevid_heif_load(). Nothing here runs until a HEIF is met.
+
+#include "CHeif.h"
+#include <dlfcn.h>
+#include <pthread.h>
+
+#define SLICEVID_HEIF_POINTER(result, name, parameters, arguments) static result (*p_##name) parameters;
+SLICEVID_HEIF_FUNCTIONS(SLICEVID_HEIF_POINTER)
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+
+static void load(void) {
+    // RTLD_LOCAL: libheif's symbols stay out of the global namespace; the handle is kept for
+    // the process's life (libheif's plugins are never unloaded).
+    void* library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    int all = 1;
+#define SLICEVID_HEIF_RESOLVE(result, name, parameters, arguments) \
+    p_##name = (result (*) parameters)dlsym(library, #name); \
+    all = all && p_##name != 0;
+    SLICEVID_HEIF_FUNCTIONS(SLICEVID_HEIF_RESOLVE)
+#undef SLICEVID_HEIF_RESOLVE
+    loaded = all;
+}
+
+int slicevid_heif_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
+
+// Callers check slicevid_heif_load() first; the functions are only reached once it said 1.
+#define SLICEVID_HEIF_DEFINE(result, name, parameters, arguments) \
+    result slicevid_##name parameters { return p_##name arguments; }
+SLICEVID_HEIF_FUNCTIONS(SLICEVID_HEIF_DEFINE)
