@@ -35,19 +35,20 @@ import Testing
         func category(_ request: MakeRequest) -> SlicevidError.Category? {
             do { _ = try MakeJob.run(request); return nil } catch { return error.category }
         }
-        let dir = NSTemporaryDirectory()
-        #expect(category(MakeRequest(from: "a.png", outputs: [dir + "x.mp4"])) == .usage)
+        // A name no other process uses: an existing file there would be refused (73) first.
+        let dir = NSTemporaryDirectory(), name = "slicevid-never-\(UUID().uuidString).mp4"
+        #expect(category(MakeRequest(from: "a.png", outputs: [dir + name])) == .usage)
         #expect(category(MakeRequest(outputs: [])) == .usage)
-        #expect(category(MakeRequest(outputs: [dir + "x.mp4", dir + "./x.mp4"])) == .usage)
+        #expect(category(MakeRequest(outputs: [dir + name, dir + "./" + name])) == .usage)
         // Two streams on one stdout would interleave: refused before anything is written.
         #expect(category(MakeRequest(outputs: ["-", "-"])) == .usage)
         #expect(category(MakeRequest(outputs: ["-:crf=20", "-"])) == .usage)
-        #expect(category(MakeRequest(outputs: [dir + "x.mp4"], jobs: 0)) == .usage)
-        #expect(category(MakeRequest(outputs: [dir + "x.mp4"], encoder: EncoderSettings(crf: 60))) == .usage)
+        #expect(category(MakeRequest(outputs: [dir + name], jobs: 0)) == .usage)
+        #expect(category(MakeRequest(outputs: [dir + name], encoder: EncoderSettings(crf: 60))) == .usage)
         var odd = TransitionSpec()
         odd.width = 33
-        #expect(category(MakeRequest(spec: odd, outputs: [dir + "x.mp4"])) == .usage)
-        #expect(!FileManager.default.fileExists(atPath: dir + "x.mp4"))
+        #expect(category(MakeRequest(spec: odd, outputs: [dir + name])) == .usage)
+        #expect(!FileManager.default.fileExists(atPath: dir + name))
     }
 
     @Test func rendersTheDemoToAPNGSequenceLosslessly() throws {
