@@ -6,11 +6,11 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev
 RELEASE := .build/release/slicevid
 # The man page and completion scripts, written by the release binary from its own command specs.
 GENERATED := .build/share
-VERSION := $(shell sed -n 's/^ *static let version = "\(.*\)"/\1/p' Sources/slicevid/main.swift)
+VERSION := $(shell sed -n 's/^ *public static let version = "\(.*\)"/\1/p' Sources/Slicevid/Slicevid.swift)
 ARCH    := $(shell dpkg --print-architecture 2>/dev/null || uname -m)
 DEB     := slicevid_$(VERSION)_$(ARCH).deb
 # Installs a Debian package's tool when its command is missing: $(call tool,COMMAND,PACKAGE).

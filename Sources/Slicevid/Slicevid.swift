@@ -29,7 +29,7 @@ import SlicePipeline
 /// with the `Cancellation` you pass in.
 public enum Slicevid {
     /// The version outputs and batch records carry.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 
     /// Renders one clip, as `slicevid make` does: the outputs appear under their final names
     /// only when every one of them is complete.
