@@ -96,39 +96,37 @@ struct CommandLineParsingTests {
         }
     }
 
-    @Test("every transition field's bad value is refused naming its flag", arguments: SpecField.allCases)
-    func badFieldValue(_ field: SpecField) throws {
-        let parsed = try MakeCommand.spec.parse(["--\(field.rawValue)", "not a value;\u{1B}"])
+    /// The error make's request refuses `arguments` with; nil, with an issue recorded, when it
+    /// accepts them.
+    private func refusal(_ arguments: [String]) throws -> SlicevidError? {
+        let parsed = try MakeCommand.spec.parse(arguments)
         do {
             _ = try MakeCommand.request(from: parsed)
-            Issue.record("--\(field.rawValue) a value of no accepted form was accepted")
+            Issue.record("\(arguments) was accepted")
+            return nil
         } catch {
-            #expect(error.category == .usage)
-            #expect(error.message.contains("--\(field.rawValue)") || error.message.hasPrefix(field.rawValue), "\(error.message)")
-            #expect(!error.message.contains("\u{1B}"), "control characters are escaped")
+            return error
         }
+    }
+
+    @Test("every transition field's bad value is refused naming its flag", arguments: SpecField.allCases)
+    func badFieldValue(_ field: SpecField) throws {
+        guard let error = try refusal(["--\(field.rawValue)", "not a value;\u{1B}"]) else { return }
+        #expect(error.category == .usage)
+        #expect(error.message.contains("--\(field.rawValue)") || error.message.hasPrefix(field.rawValue), "\(error.message)")
+        #expect(!error.message.contains("\u{1B}"), "control characters are escaped")
     }
 
     @Test("every encoding flag's bad value is refused naming its flag", arguments: OutputOption.allCases)
     func badEncodingValue(_ option: OutputOption) throws {
-        let parsed = try MakeCommand.spec.parse(["--\(option.rawValue)", "not a value;"])
-        do {
-            _ = try MakeCommand.request(from: parsed)
-            Issue.record("--\(option.rawValue) a value of no accepted form was accepted")
-        } catch {
-            #expect(error.category == .usage && error.message.hasPrefix("--\(option.rawValue): "), "\(error.message)")
-        }
+        guard let error = try refusal(["--\(option.rawValue)", "not a value;"]) else { return }
+        #expect(error.category == .usage && error.message.hasPrefix("--\(option.rawValue): "), "\(error.message)")
     }
 
     @Test("--jobs outside its range is refused naming it", arguments: ["0", "-1", "100000", "four"])
     func badJobs(_ value: String) throws {
-        let parsed = try MakeCommand.spec.parse(["--jobs", value])
-        #expect(throws: SlicevidError.self) { try MakeCommand.request(from: parsed) }
-        do {
-            _ = try MakeCommand.request(from: parsed)
-        } catch {
-            #expect(error.message.hasPrefix("--jobs: "), "\(error.message)")
-        }
+        guard let error = try refusal(["--jobs", value]) else { return }
+        #expect(error.category == .usage && error.message.hasPrefix("--jobs: "), "\(error.message)")
     }
 
     @Test("reading and validating refuse, before anything runs, what each command cannot take", arguments: [
