@@ -17,10 +17,9 @@ def oracle(path):
     picture with `ffmpeg -v error -i FILE -frames:v 1 -f null -` prints nothing and exits 0 for a
     sound file. Only the first picture: slicevid shows a still's first picture, so bytes after a
     whole picture (the image demuxers read them as a second, broken one) are no damage to it."""
-    # FFmpeg's PNG and WebP parsers still read past the picture's end with -frames:v 1 and report
-    # the bytes there as a broken next picture; a PNG ends at IEND and a WebP with its RIFF
-    # chunk, so FFmpeg is asked about the picture alone.
-    whole = _without_trailer(path)
+    # FFmpeg's PNG parser still reads past IEND with -frames:v 1 and reports the bytes there as a
+    # broken next picture; a PNG ends at IEND, so FFmpeg is asked about the picture alone.
+    whole = _png_without_trailer(path)
     if whole != path:
         try:
             return oracle(whole)
@@ -41,23 +40,19 @@ def oracle(path):
     return done.returncode != 0 or bool(lines), (lines[0] if lines else "")[:200]
 
 
-def _without_trailer(path):
-    """For a PNG with bytes after its IEND chunk, or a WebP with bytes after its RIFF chunk, a
-    copy that ends where the picture ends; otherwise `path`."""
+def _png_without_trailer(path):
+    """For a PNG with bytes after its IEND chunk, a copy that ends at IEND; otherwise `path`."""
     with open(path, "rb") as f:
         data = f.read()
-    end = None
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        iend = data.find(b"IEND")
-        # The chunk's type, then its 4-byte CRC: the picture's last byte.
-        end = iend + 8 if iend >= 0 else None
-    elif data.startswith(b"RIFF") and data[8:12] == b"WEBP":
-        end = 8 + int.from_bytes(data[4:8], "little")
-    if end is None or end >= len(data):
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
         return path
-    copy = path + ".whole" + os.path.splitext(path)[1]
+    end = data.find(b"IEND")
+    # The chunk's type, then its 4-byte CRC: the picture's last byte.
+    if end < 0 or end + 8 >= len(data):
+        return path
+    copy = path + ".iend.png"
     with open(copy, "wb") as f:
-        f.write(data[:end])
+        f.write(data[:end + 8])
     return copy
 
 
