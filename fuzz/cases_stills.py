@@ -17,9 +17,10 @@ def oracle(path):
     picture with `ffmpeg -v error -i FILE -frames:v 1 -f null -` prints nothing and exits 0 for a
     sound file. Only the first picture: slicevid shows a still's first picture, so bytes after a
     whole picture (the image demuxers read them as a second, broken one) are no damage to it."""
-    # FFmpeg's PNG parser still reads past IEND with -frames:v 1 and reports the bytes there as a
-    # broken next picture; a PNG ends at IEND, so FFmpeg is asked about the picture alone.
-    whole = _png_without_trailer(path)
+    # FFmpeg's PNG and WebP parsers still read past the picture's end (IEND; the RIFF chunk)
+    # with -frames:v 1 and report the bytes there as a broken next picture; slicevid reads a
+    # still up to that end, so FFmpeg is asked about the picture alone.
+    whole = _without_trailer(path)
     if whole != path:
         try:
             return oracle(whole)
@@ -40,19 +41,25 @@ def oracle(path):
     return done.returncode != 0 or bool(lines), (lines[0] if lines else "")[:200]
 
 
-def _png_without_trailer(path):
-    """For a PNG with bytes after its IEND chunk, a copy that ends at IEND; otherwise `path`."""
+def _without_trailer(path):
+    """For a PNG with bytes after its IEND chunk, or a WebP with bytes after its RIFF chunk, a
+    copy that ends with the picture; otherwise `path`. A WebP whose RIFF size lies (its chunks
+    overrun it) is refused by slicevid whatever FFmpeg says of the copy, which is right either
+    way for a mutated still."""
     with open(path, "rb") as f:
         data = f.read()
-    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+    end = None
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        at = data.find(b"IEND")
+        # The chunk's type, then its 4-byte CRC: the picture's last byte.
+        end = at + 8 if at >= 0 else None
+    elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        end = 8 + int.from_bytes(data[4:8], "little")
+    if end is None or end < 12 or end >= len(data):
         return path
-    end = data.find(b"IEND")
-    # The chunk's type, then its 4-byte CRC: the picture's last byte.
-    if end < 0 or end + 8 >= len(data):
-        return path
-    copy = path + ".iend.png"
+    copy = path + ".picture" + os.path.splitext(path)[1]
     with open(copy, "wb") as f:
-        f.write(data[:end + 8])
+        f.write(data[:end])
     return copy
 
 

@@ -59,6 +59,7 @@ extension StillDecoder {
         // Size first: nothing about a still too large to decode is worth reading further.
         if let size = header.size { try StillLimits.check(width: size.width, height: size.height, path: path) }
         if let tiff = header.tiff, let problem = tiff.strippedPictureProblem(in: file) { throw damaged(problem) }
+        if let problem = header.webp?.problem { throw damaged(problem) }
         if isCancelled() { throw stopped }
 
         let demuxer: Demuxer

@@ -59,12 +59,15 @@ struct StillHeader {
     let size: (width: Int, height: Int)?
     /// A TIFF's first directory, which says what its strips must hold.
     let tiff: TIFFDirectory?
+    /// A WebP's RIFF container: where the picture ends and whether its chunks fit.
+    let webp: WebPContainer?
 
     init(reading file: InputFile) {
         let head = file.bytes(at: 0, count: 64)
         let format = Self.format(of: head) ?? (Self.isSVG(file) ? .svg : nil)
         self.format = format
         tiff = format == .tiff ? TIFFDirectory(reading: file) : nil
+        webp = format == .webp ? WebPContainer(reading: file) : nil
         switch format {
         case .png: size = Self.pngSize(head)
         case .jpeg: size = Self.jpegSize(file)

@@ -48,6 +48,16 @@ struct StillStrictnessTests {
     static let writeAVIF: @Sendable (String) throws -> Void = { try StillEncoding.avif(picture, to: $0) }
     static let writeJXL: @Sendable (String) throws -> Void = { try StillEncoding.jpegXL(picture, to: $0) }
 
+    /// A second RIFF chunk: a WebP header and a lossless chunk of zeros, no picture.
+    static let brokenRIFF: [UInt8] = Array("RIFF".utf8) + DamagedStills.littleEndian(30) + Array("WEBPVP8L".utf8)
+        + DamagedStills.littleEndian(18) + [UInt8](repeating: 0, count: 18)
+
+    /// A WebP with its RIFF size field changed by `change`.
+    static func riffSize(_ webp: [UInt8], _ change: (UInt32) -> UInt32) -> [UInt8] {
+        let size = UInt32(webp[4]) | UInt32(webp[5]) << 8 | UInt32(webp[6]) << 16 | UInt32(webp[7]) << 24
+        return Array(webp[0..<4]) + DamagedStills.littleEndian(change(size)) + Array(webp[8...])
+    }
+
     /// Four colours in runs, for the RLE BMP.
     static let rlePalette = [Fixture.palette[0], Fixture.palette[1], Fixture.palette[2], Fixture.palette[3]]
     static let rleRows: [[UInt8]] = (0..<12).map { y in (0..<16).map { x in UInt8((x / 4 + y / 3) % 4) } }
@@ -69,6 +79,10 @@ struct StillStrictnessTests {
         ("PNG (libavcodec)", picture, 0, damaged("whole-rgba.png", writePNG) { $0 }),
         ("JPEG", blocks, 4, damaged("whole.jpg", { try StillWriter.write(blocks, to: $0, format: .jpeg) }) { $0 }),
         ("WebP", blocks, 10, damaged("whole.webp", { try StillWriter.write(blocks, to: $0, format: .webp) }) { $0 }),
+        // The picture ends with its RIFF chunk, as a PNG's with IEND; named .dat so the content
+        // picks FFmpeg's WebP demuxer, whose parser reads the bytes after as a second picture.
+        ("WebP with a broken second RIFF chunk after it", blocks, 10,
+         damaged("trailer.dat", { try StillWriter.write(blocks, to: $0, format: .webp) }) { $0 + brokenRIFF }),
         ("BMP", picture, 0, damaged("whole.bmp", writeBMP) { $0 }),
         ("BMP RLE8", rlePicture, 0, made("whole-rle.bmp") { DamagedStills.rleBMP(width: 16, rows: rleRows, palette: rlePalette) }),
         ("TIFF raw", picture, 0, damaged("whole-raw.tiff", writeTIFF("raw")) { $0 }),
@@ -92,6 +106,9 @@ struct StillStrictnessTests {
             return bytes
         }),
         ("WebP: cut in its picture data", damaged("cut.webp", writeWebP) { Array($0.prefix($0.count * 2 / 3)) }),
+        // FFmpeg's decoder walks the chunks past a RIFF size that is too small and draws them.
+        ("WebP: its chunks overrun its RIFF size", damaged("small.webp", writeWebP) { riffSize($0) { $0 - 16 } }),
+        ("WebP: its RIFF size overruns the file", damaged("big.webp", writeWebP) { riffSize($0) { $0 + 16 } }),
         ("BMP: pixel rows cut short", damaged("cut.bmp", writeBMP) { Array($0.prefix($0.count - 200)) }),
         ("BMP RLE8: a skip beyond picture bounds", made("overrun.bmp") {
             DamagedStills.rleBMP(width: 16, rows: rleRows, palette: rlePalette, skipRows: 40)
