@@ -84,7 +84,7 @@ fuzz: build
 
 .build/bench/floor: bench/floor.c | deps
 	@mkdir -p $(@D)
-	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil)
+	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil lcms2)
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 test: deps

@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "Slicevid", targets: ["Slicevid"]),
     ],
     targets: [
-        // C floor: FFmpeg's headers (libavfilter's for the audio bed) (and zlib's, to check a TIFF's deflated strips) plus shims
+        // C floor: FFmpeg's headers (and zlib's, to check a TIFF's deflated strips) plus shims
         // for the macros Swift cannot import.
         .systemLibrary(
             name: "CFFmpeg",
@@ -35,12 +35,15 @@ let package = Package(
         // profile or nclx tags, irot/imir and alpha. Opened with dlopen on the first HEIF, not
         // linked, so other runs do not pay its start-up; the header gives the types.
         .target(name: "CHeif"),
+        // libavfilter's C API for the audio bed, opened with dlopen on the first song: its thirty
+        // or so libraries doubled every run's start-up when linked. FFmpeg's headers give the types.
+        .target(name: "CAVFilter"),
         // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The library's public face: a few calls and the types they take and return.

@@ -3,7 +3,7 @@
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
-                              [--tools DIR] [--markdown] [--only parallel-batch|audio-bed]
+                              [--tools DIR] [--markdown] [--only start-up|parallel-batch|audio-bed]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -14,7 +14,8 @@ child (ru_maxrss, KiB). The ffmpeg CLI is a peer and a checker only: slicevid ne
 Render targets are ratios to yardsticks measured in the same run, so they mean the same on any
 machine: the machine limit (bench/framecopy.c: whole frames copied per second with one memcpy
 each, on all cores), interleaved with the render runs themselves, and ffmpeg's xfade. Start-up
-is measured against bench/floor.c, a program that links slicevid's FFmpeg libraries and exits.
+is measured against bench/floor.c, a program that links the libraries slicevid links (FFmpeg's,
+lcms2) and exits.
 `make bench` compiles both into .build/bench.
 """
 
@@ -150,7 +151,7 @@ class Bench:
         self.row(f"render {size} --motion-blur {samples} vs plain, wall s", f"{t_blur:.2f}", f"{t_plain:.2f} (plain)",
                  f"{t_blur / t_plain:.1f}x", f"<= {limit}x", t_blur / t_plain <= limit)
 
-    # 7. Start-up against the floor: a C program linking the same FFmpeg libraries, exiting at once.
+    # 7. Start-up against the floor: a C program linking the same libraries, exiting at once.
     def startup(self):
         floor = lambda: run([os.path.join(self.tools, "floor")])
         cases = [("slicevid --help", [self.binary, "--help"]),
@@ -283,7 +284,7 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", choices=["parallel-batch", "audio-bed"], help="run this case alone")
+    parser.add_argument("--only", choices=["start-up", "parallel-batch", "audio-bed"], help="run this case alone")
     args = parser.parse_args()
     for name in ("runs", "encode_runs", "render_runs"):
         if getattr(args, name) < 1:
@@ -300,7 +301,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="slicevid-bench-") as work:
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
         if args.only:
-            {"parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed}[args.only]()
+            {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed}[args.only]()
             runs = args.encode_runs if args.only == "audio-bed" else args.runs
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))

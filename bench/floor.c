@@ -1,5 +1,7 @@
-/* The floor for slicevid's start-up, for bench.py: a program that links the FFmpeg libraries
- * slicevid links (so the dynamic loader maps and relocates the same ones) and exits. */
+/* The floor for slicevid's start-up, for bench.py: a program that links the libraries slicevid
+ * links (FFmpeg's, lcms2; libavfilter and libheif are opened only when a run needs them), so the
+ * dynamic loader maps and relocates the same ones, and exits. */
+#include <lcms2.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
@@ -7,5 +9,6 @@
 
 int main(void) {
     /* One call into each library keeps the linker from dropping it. */
-    return (avformat_version() && avcodec_version() && swscale_version() && avutil_version()) ? 0 : 1;
+    return (avformat_version() && avcodec_version() && swscale_version() && avutil_version() &&
+            cmsGetEncodedCMMversion()) ? 0 : 1;
 }

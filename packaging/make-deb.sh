@@ -37,6 +37,11 @@ depends=$(cd "$work" && dpkg-shlibdeps -O -e"$stage/usr/bin/slicevid" 2>/dev/nul
 # libheif is opened with dlopen on the first HEIC/AVIF (so other runs skip its start-up), which
 # dpkg-shlibdeps cannot see: name its runtime package here (1.15 is Debian 12's, the API used).
 depends="$depends, libheif1 (>= 1.15)"
+# libavfilter is opened the same way, on the first run with a song: its package, by the major
+# version slicevid was compiled against (libavfilter8 on Debian 12).
+avfilter_major=$(sed -n 's/^#define LIBAVFILTER_VERSION_MAJOR *\([0-9]*\).*/\1/p' "$(pkg-config --variable=includedir libavfilter)/libavfilter/version_major.h")
+[ -n "$avfilter_major" ] || { echo "make-deb.sh: cannot read libavfilter's major version from its headers" >&2; exit 1; }
+depends="$depends, libavfilter$avfilter_major"
 
 mkdir -p "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" <<CONTROL

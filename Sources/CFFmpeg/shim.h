@@ -1,4 +1,6 @@
 // FFmpeg's public headers and zlib's, plus inline functions for the macros Swift cannot import.
+// libavfilter's headers give its types and constants only: it is not linked, its functions are
+// called through CAVFilter's slicevid_* twins once it is opened.
 #ifndef SLICEVID_CFFMPEG_SHIM_H
 #define SLICEVID_CFFMPEG_SHIM_H
 

@@ -2,6 +2,7 @@
 // FFmpeg's doc/examples/filter_audio.c builds one. The music bed, its loudness measurement and
 // each encoder's framing are all graphs of this shape; only the description differs.
 
+import CAVFilter
 import CFFmpeg
 
 /// An audio filter graph with one input and one output.
@@ -52,11 +53,13 @@ final class AudioGraph {
     ///   - description: the filters between input and output, in libavfilter's syntax.
     ///   - input: what will be fed (time base 1/sample rate).
     ///   - frameSize: samples per output frame (an encoder's frame size), or nil for any.
-    /// - Throws: `MediaError(.output)` naming the failing call; a description is ours, so a
-    ///   refusal here is a fault, not bad input.
+    /// - Throws: `MediaError(.unavailable)` when libavfilter cannot be loaded;
+    ///   `MediaError(.output)` naming the failing call (a description is ours, so a refusal
+    ///   here is a fault, not bad input).
     init(description: String, input: Input, frameSize: Int? = nil, subject: String) throws(MediaError) {
         self.subject = subject
-        guard let made = avfilter_graph_alloc() else { throw MediaError.outOfMemory(subject: subject) }
+        try Self.requireLibrary()
+        guard let made = slicevid_avfilter_graph_alloc() else { throw MediaError.outOfMemory(subject: subject) }
         graph = made
         // One thread: the graphs are small, and the same samples must come out whatever the machine.
         made.pointee.nb_threads = 1
@@ -65,47 +68,59 @@ final class AudioGraph {
         var source: UnsafeMutablePointer<AVFilterContext>?
         var sink: UnsafeMutablePointer<AVFilterContext>?
         do {
-            try check(avfilter_graph_create_filter(&source, avfilter_get_by_name("abuffer"), "in", arguments, nil, made),
+            try check(slicevid_avfilter_graph_create_filter(&source, slicevid_avfilter_get_by_name("abuffer"), "in", arguments, nil, made),
                       "avfilter_graph_create_filter(abuffer)", subject: subject)
-            try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name("abuffersink"), "out", nil, nil, made),
+            try check(slicevid_avfilter_graph_create_filter(&sink, slicevid_avfilter_get_by_name("abuffersink"), "out", nil, nil, made),
                       "avfilter_graph_create_filter(abuffersink)", subject: subject)
         } catch {
-            avfilter_graph_free(&graph)
+            slicevid_avfilter_graph_free(&graph)
             throw error
         }
         guard let source, let sink else {
-            avfilter_graph_free(&graph)
+            slicevid_avfilter_graph_free(&graph)
             throw MediaError(.output, subject: subject, message: "cannot create the audio graph's ends")
         }
         self.source = source
         self.sink = sink
         // The description's open ends: its input is fed by "in", its output drains into "out".
-        var outputs = avfilter_inout_alloc()
-        var inputs = avfilter_inout_alloc()
+        var outputs = slicevid_avfilter_inout_alloc()
+        var inputs = slicevid_avfilter_inout_alloc()
         // parse_ptr replaces both lists with what it left unlinked; whatever they hold is freed.
         defer {
-            avfilter_inout_free(&outputs)
-            avfilter_inout_free(&inputs)
+            slicevid_avfilter_inout_free(&outputs)
+            slicevid_avfilter_inout_free(&inputs)
         }
         guard let opening = outputs, let closing = inputs else { throw MediaError.outOfMemory(subject: subject) }
         opening.pointee.name = av_strdup("in")
         opening.pointee.filter_ctx = source
         closing.pointee.name = av_strdup("out")
         closing.pointee.filter_ctx = sink
-        try check(avfilter_graph_parse_ptr(made, description, &inputs, &outputs, nil),
+        try check(slicevid_avfilter_graph_parse_ptr(made, description, &inputs, &outputs, nil),
                   "avfilter_graph_parse_ptr(\(description))", subject: subject)
-        try check(avfilter_graph_config(made, nil), "avfilter_graph_config", subject: subject)
-        if let frameSize { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
+        try check(slicevid_avfilter_graph_config(made, nil), "avfilter_graph_config", subject: subject)
+        if let frameSize { slicevid_av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
+    }
+
+    /// Opens libavfilter on the first graph (it is not linked: see CAVFilter.h).
+    /// - Throws: `MediaError(.unavailable)` naming the library and why it did not load.
+    static func requireLibrary() throws(MediaError) {
+        guard slicevid_avfilter_load() == 0 else { return }
+        let why = String(cString: slicevid_avfilter_error())
+        let soname = String(cString: slicevid_avfilter_soname())
+        // Debian names the package after the library and its major version: libavfilter8.
+        let package = soname.replacingOccurrences(of: ".so.", with: "")
+        throw MediaError(.unavailable, subject: soname,
+                         message: "audio needs this library, which did not load (\(FFmpegLog.quoted(why))); install \(package)")
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        slicevid_avfilter_graph_free(&graph)
     }
 
     /// Feeds one frame without taking it (the caller keeps its reference), or nil for the end.
     /// - Throws: `MediaError(.output)` naming `av_buffersrc_add_frame_flags`.
     func feed(_ frame: Frame?) throws(MediaError) {
-        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)),
+        try check(slicevid_av_buffersrc_add_frame_flags(source, frame?.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)),
                   "av_buffersrc_add_frame_flags", subject: subject)
     }
 
@@ -113,7 +128,7 @@ final class AudioGraph {
     /// - Returns: `.ready`, `.needsInput` (feed more), or `.drained` after the end was fed.
     /// - Throws: `MediaError(.output)` for any other result.
     func pull(into frame: Frame) throws(MediaError) -> CodecContext.Received {
-        let code = av_buffersink_get_frame(sink, frame.pointer)
+        let code = slicevid_av_buffersink_get_frame(sink, frame.pointer)
         if code >= 0 { return .ready }
         if code == AVStatus.again { return .needsInput }
         if code == AVStatus.endOfFile { return .drained }
