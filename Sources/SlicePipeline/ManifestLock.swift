@@ -14,6 +14,10 @@ import Glibc
 /// never beside a whole run or a second copy of themselves. Lock files are left in place;
 /// deleting a lock file another process may be about to lock would let two runs in.
 ///
+/// The manifest file itself is also flocked (exclusively by a whole run, shared by a shard):
+/// a manifest hard-linked under a second name has a second lock file but the same inode, so
+/// the two names cannot run at once. (Two copies of one shard through two such names can.)
+///
 /// A lock file holds at most one line: an exclusive holder's pid, space-padded to a fixed
 /// width, written with pwrite (never ftruncate) and blanked on release. A lock file that is a
 /// symlink, not a regular file, hard-linked elsewhere, or holds anything else is refused.
@@ -28,6 +32,8 @@ package final class ManifestLock: Sendable {
         case acquired(ManifestLock)
         /// Another run holds a conflicting lock; `holder` is its pid when it recorded one.
         case busy(lockFile: String, holder: Int32?)
+        /// Another run holds the manifest's file through another name (a hard link of it).
+        case busyUnderAnotherName
     }
 
     private init(descriptors: [Int32], exclusive: [Int32]) {
@@ -91,6 +97,18 @@ package final class ManifestLock: Sendable {
         }
         // Exclusive holders note their pid so a refused run can say who holds the manifest.
         let exclusive = zip(wanted, taken).filter { $0.0.1 == LOCK_EX }.map(\.1)
+        // The manifest's own inode is flocked too: a hard link gives it a second name, and so
+        // a second lock file, but never a second inode. flock leaves the file's bytes alone.
+        let real = real(manifest).path
+        let inode = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if inode >= 0 {
+            if flock(inode, (shard == .all ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+                close(inode)
+                for held in taken { close(held) }
+                return .busyUnderAnotherName
+            }
+            taken.append(inode)
+        }
         for descriptor in exclusive {
             let pid = String(getpid())
             let record = Array((pid + String(repeating: " ", count: max(0, recordWidth - 1 - pid.count))).utf8) + [0x0A]

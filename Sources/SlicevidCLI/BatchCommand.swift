@@ -88,6 +88,9 @@ struct BatchCommand: ParsableCommand {
                 let by = holder.map { "another slicevid batch (pid \($0))" } ?? "another slicevid batch"
                 console.error("slicevid: \(manifest.path): \(by) is rendering it (lock \(file)); nothing done, try again later\n")
                 return .busy
+            case .busyUnderAnotherName:
+                console.error("slicevid: \(manifest.path): another slicevid batch is rendering this file under another name (a hard link to it); nothing done, try again later\n")
+                return .busy
             }
             defer { withExtendedLifetime(lock) {} }
 

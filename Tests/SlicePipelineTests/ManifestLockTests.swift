@@ -45,6 +45,27 @@ import Testing
         withExtendedLifetime(first) {}
     }
 
+    @Test func aManifestHardLinkedUnderAnotherNameCannotRunBesideIt() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let manifest = try scratch.text("campaign.json", "{}")
+        let other = scratch.path + "/copy.json"
+        #expect(link(manifest, other) == 0)
+        var first = try acquire(manifest, .all)
+        #expect(first != nil)
+        guard case .busyUnderAnotherName = try ManifestLock.acquire(manifest: other, shard: .all) else {
+            Issue.record("a hard link of a manifest being rendered got a lock of its own")
+            return
+        }
+        // The refused run wrote no pid into its own lock file, and the manifest is untouched.
+        #expect(try String(contentsOfFile: scratch.path + "/.copy.json.lock", encoding: .utf8).allSatisfy { $0 == " " || $0 == "\n" })
+        #expect(try String(contentsOfFile: manifest, encoding: .utf8) == "{}")
+        let shard = try Shard(parsing: "0/2", environment: [:])
+        #expect(try acquire(other, shard) == nil, "a shard through the second name beside a whole run")
+        first = nil
+        #expect(try acquire(other, .all) != nil)
+    }
+
     @Test func shardsRunSideBySideButNotBesideAWholeRun() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
