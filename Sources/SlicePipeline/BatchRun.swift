@@ -68,6 +68,9 @@ package enum BatchEvent: Sendable {
     case jobWithoutAudio(id: String, position: Int, count: Int, outputs: [String])
     /// A job's render has `done` of `total` frames through every output.
     case jobProgress(id: String, position: Int, count: Int, done: Int, total: Int)
+    /// A job's stills (paths) or music bed changed after they were hashed: its outputs were
+    /// committed with sidecars that make the next run render them again.
+    case jobInputsChanged(id: String, position: Int, count: Int, inputs: [String])
     /// A job's frames are all with its encoders, which are flushing.
     case jobFinishing(id: String, position: Int, count: Int)
     /// A job ended: rendered, skipped, failed or interrupted.
@@ -159,8 +162,20 @@ package enum BatchRun {
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
         let fingerprints = Dictionary(survey.outputs.map { ($0.path, $0.fingerprint) }) { first, _ in first }
+        // A still replaced since it was hashed may be what the frames were made from: the
+        // sidecar then records no hash for it, so the next run renders again (and says why).
+        let firstChange = Once()
         render.sidecar = { path, files, written in
-            OutputRecord(files: files, fingerprint: fingerprints[path] ?? survey.fingerprint, written: written)
+            let fingerprint = fingerprints[path] ?? survey.fingerprint
+            let changed = survey.inputsChangedSinceHashing()
+            guard !changed.stills.isEmpty || changed.audio else {
+                return OutputRecord(files: files, fingerprint: fingerprint, written: written)
+            }
+            if firstChange.claim() {
+                let inputs = changed.stills.map { "still \($0) (\(job.images[$0]))" } + (changed.audio ? job.audio.file.map { ["music \($0)"] } ?? [] : [])
+                events(.jobInputsChanged(id: job.id, position: position, count: count, inputs: inputs))
+            }
+            return OutputRecord(files: files, fingerprint: fingerprint.marking(stills: changed.stills, audio: changed.audio), written: written)
         }
         render.onCommit = { path, record in journal.committed(path, record: record, at: index) }
         do {
@@ -181,6 +196,13 @@ package enum BatchRun {
         }
         return finish(.rendered)
     }
+}
+
+/// True for the first caller of `claim` only, whatever thread it is on.
+private final class Once: Sendable {
+    private let claimed = Atomic(false)
+
+    func claim() -> Bool { !claimed.exchange(true, ordering: .relaxed) }
 }
 
 extension Duration {

@@ -53,6 +53,27 @@ package struct Fingerprint: Sendable, Equatable {
         return Fingerprint(lines: lines + [line])
     }
 
+    /// The word a marked line carries where its file's hash was.
+    static let changedWhileRendering = "changed-while-rendering"
+
+    /// This fingerprint with the hash of each input in `stills` (positions) and of the music
+    /// bed (`audio`) replaced by a word no hash equals: a sidecar written from it never
+    /// matches a later run, which renders again and names the input that changed. For a file
+    /// replaced after it was hashed, when the bytes the frames came from are not known.
+    func marking(stills: [Int], audio: Bool) -> Fingerprint {
+        Fingerprint(lines: lines.map { line in
+            var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            if words.count >= 3, words[0] == "image", let index = Int(words[1]), stills.contains(index) {
+                words[2] = Self.changedWhileRendering
+            } else if audio, words.count >= 2, words[0] == "audio" {
+                words[1] = Self.changedWhileRendering
+            } else {
+                return line
+            }
+            return words.joined(separator: " ")
+        })
+    }
+
     /// SHA-256 of the lines (each ending in a newline), as 64 hex digits.
     package var value: String { SHA256.hex(of: lines.map { $0 + "\n" }.joined()) }
 }

@@ -3,6 +3,7 @@
 // `batch` acts on it; `batch --check` reports it.
 
 import Dispatch
+import Glibc
 import SliceKit
 import SliceMedia
 import Synchronization
@@ -45,6 +46,10 @@ struct JobSurvey {
 
     let fingerprint: Fingerprint
     let outputs: [Output]
+    /// The job's stills, and its music bed, as they were when hashed: whether one changed
+    /// before the job's outputs were committed is looked at again then.
+    private let stills: [(path: String, stamp: InputStamp?)]
+    private let audio: (path: String, stamp: InputStamp?)?
 
     /// Whether every output is up to date, so the job can be skipped.
     var isUpToDate: Bool { outputs.allSatisfy(\.isUpToDate) }
@@ -68,6 +73,15 @@ struct JobSurvey {
             licences[output.path] = force ? .anything : .recorded(output.record?.licence(output: output.path, format: output.format) ?? [])
         }
         return licences
+    }
+
+    /// The inputs whose file is no longer the one hashed (replaced, rewritten or gone): their
+    /// positions among the stills, and whether the music bed is one of them.
+    func inputsChangedSinceHashing() -> (stills: [Int], audio: Bool) {
+        func changed(_ input: (path: String, stamp: InputStamp?)) -> Bool {
+            input.stamp == nil || InputStamp(path: input.path) != input.stamp
+        }
+        return (stills.indices.filter { changed(stills[$0]) }, audio.map(changed) ?? false)
     }
 
     /// Hashes the job's stills, plans its outputs and reads their sidecars.
@@ -96,6 +110,8 @@ struct JobSurvey {
             guard let hash else { throw .stopped }
             audio = (job.audio, hash)
         }
+        stills = job.images.map { ($0, hashes.stamp(of: $0)) }
+        self.audio = job.audio.file.map { ($0, hashes.stamp(of: $0)) }
         fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio)
         // The plans say what each output would be; their facts are part of its fingerprint.
         let planned: MakePlan
@@ -111,11 +127,35 @@ struct JobSurvey {
     }
 }
 
+/// What tells whether a file at a path is still the one that was read, without reading it:
+/// `stat` through links (a still may be a link) — device, inode, size, and the modification
+/// and status-change times, which a rewrite in place or a rename over it moves.
+struct InputStamp: Equatable, Sendable {
+    private let device: UInt64
+    private let inode: UInt64
+    private let bytes: Int64
+    private let modified: [Int]
+    private let changed: [Int]
+
+    /// nil when nothing can be examined at `path`.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        bytes = Int64(info.st_size)
+        modified = [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+        changed = [Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
+    }
+}
+
 /// SHA-256 of each input file, read once per run even when many jobs share a still, and
 /// jobs running side by side ask for it at the same moment: the second waits for the first.
 final class InputHashes: Sendable {
     private struct State {
         var known: [String: Result<String, MediaError>] = [:]
+        /// Each hashed file as it was just before its bytes were read.
+        var stamps: [String: InputStamp] = [:]
         /// Files being hashed, and the group their hasher leaves when done.
         var hashing: [String: DispatchGroup] = [:]
     }
@@ -128,6 +168,9 @@ final class InputHashes: Sendable {
         case wait(DispatchGroup)
         case hash(DispatchGroup)
     }
+
+    /// The file at `path` as it was when `hash` began to read it; nil before that.
+    func stamp(of path: String) -> InputStamp? { state.withLock { $0.stamps[path] } }
 
     /// The hex SHA-256 of the file at `path`, or nil when `cancellation` stopped it (which is
     /// not remembered: a stopped hash is no result).
@@ -159,6 +202,9 @@ final class InputHashes: Sendable {
                 let result: Result<String, MediaError>
                 do {
                     try StillDecoder.checkReadable(path: path)
+                    // Noted before the first byte is read: a change while hashing shows too.
+                    let stamp = InputStamp(path: path)
+                    state.withLock { $0.stamps[path] = stamp }
                     guard let hash = try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled }) else { return nil }
                     result = .success(hash)
                 } catch {

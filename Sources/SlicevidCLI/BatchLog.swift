@@ -76,6 +76,14 @@ final class BatchLog: Sendable {
             } else {
                 log.line("[\(position)/\(count)] \(id): no audio in \(outputs.joined(separator: ", ")): \(outputs.count == 1 ? "it carries" : "they carry") none")
             }
+        case .jobInputsChanged(let id, let position, let count, let inputs):
+            // Said even with -q: the outputs may show the new file while the report says the old.
+            if log.format == .json {
+                log.emit(["event": "inputs-changed", "job": id, "position": position, "count": count, "inputs": inputs])
+            } else {
+                log.line("[\(position)/\(count)] \(id): \(inputs.joined(separator: ", ")) changed while the job ran; "
+                         + "its outputs will render again on the next run")
+            }
         case .jobProgress(_, let position, _, let done, let total):
             progress.withLock { state in
                 state.running[position]?.done = done

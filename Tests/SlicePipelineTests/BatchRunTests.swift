@@ -55,6 +55,43 @@ import Testing
         #expect(scratch.files(in: "out").filter { $0.hasSuffix(".partial") || $0.contains(".slicevid-") }.isEmpty)
     }
 
+    @Test func aStillReplacedWhileItsJobRendersMakesTheNextRunRenderAgain() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        let original = try #require(FileManager.default.contents(atPath: scratch.path + "/s1.png"))
+        let path = try scratch.json("campaign.json", [
+            "defaults": tinyDefaults,
+            "jobs": [["id": "pair", "images": ["s0.png", "s1.png"], "outputs": ["out/pair.mp4"]]],
+        ])
+        // Hashed as A, replaced by B before its frames are made, A again before the commit: the
+        // next run hashes A, as the sidecar would record, yet the video may show B.
+        let changes = Mutex<[[String]]>([])
+        let first = try run(path) { event in
+            switch event {
+            case .jobRendering: _ = try? scratch.still("s1.png", index: 5)
+            case .jobFinishing: try? original.write(to: URL(fileURLWithPath: scratch.path + "/s1.png"))
+            case .jobInputsChanged(_, _, _, let inputs): changes.withLock { $0.append(inputs) }
+            default: break
+            }
+        }
+        #expect(statuses(first) == ["pair": .rendered])
+        #expect(changes.withLock { $0 } == [["still 1 (\(scratch.path)/s1.png)"]])
+
+        let reasons = Mutex<[RenderReason]>([])
+        let second = try run(path) { event in
+            if case .jobRendering(_, _, _, let why) = event { reasons.withLock { $0 += why } }
+        }
+        #expect(statuses(second) == ["pair": .rendered])
+        #expect(reasons.withLock { $0.map(\.description) } == ["still 1 (\(scratch.path)/s1.png) changed"])
+        // Left alone, the still is the one hashed: the third run skips and tells of no change.
+        let third = try run(path) { event in
+            if case .jobInputsChanged = event { changes.withLock { $0.append(["again"]) } }
+        }
+        #expect(statuses(third) == ["pair": .skipped])
+        #expect(changes.withLock { $0.count } == 1)
+    }
+
     @Test func aReRunSkipsEverythingAndAChangeReRendersOnlyItsJob() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
