@@ -5,7 +5,7 @@
 import SlicePipeline
 
 /// One `slicevid` command.
-protocol ParsableCommand {
+protocol ParsableCommand: SendableMetatype {
     /// Options, usage and help text: parsing, `--help`, completions and the man page all come
     /// from it.
     static var spec: CommandSpec { get }
