@@ -12,6 +12,15 @@ enum HEIFReader {
     /// HEIF (or list of accepted formats), never for runs of other stills.
     private static let ready: Bool = slicevid_heif_load() != 0 && slicevid_heif_init(nil).code == heif_error_Ok
 
+    /// Why a HEIC cannot be read on this machine when libheif did not load (it is opened, not
+    /// linked, so a machine without it still runs); nil when it did.
+    static func missingLibrary(path: String) -> MediaError? {
+        guard !ready else { return nil }
+        let why = String(cString: slicevid_heif_error())
+        return MediaError(.unavailable, subject: path,
+                          message: "is HEIC, which needs libheif.so.1, and it did not load (\(FFmpegLog.quoted(why.isEmpty ? "heif_init failed" : why))); install libheif1")
+    }
+
     /// Which compressions this build's libheif can decode.
     static var decodesHEVC: Bool { ready && slicevid_heif_have_decoder_for_format(heif_compression_HEVC) != 0 }
     static var decodesAV1: Bool { ready && slicevid_heif_have_decoder_for_format(heif_compression_AV1) != 0 }

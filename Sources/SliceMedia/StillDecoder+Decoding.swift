@@ -16,7 +16,7 @@ extension StillDecoder {
     ///     decode stops (a picture already inside a decoder finishes first).
     /// - Throws: `MediaError`: `.inputMissing` (missing, unreadable, not a regular file) or
     ///   `.inputInvalid` (not an image, too large, damaged, HDR, an unusable profile, or stopped),
-    ///   naming the file.
+    ///   naming the file; `.unavailable` for a HEIC on a machine without libheif.
     static func decode(path: String, raster: ((width: Int, height: Int)) -> (width: Int, height: Int)? = { _ in nil },
                        isCancelled: @escaping @Sendable () -> Bool) throws(MediaError) -> DecodedStill {
         let file = try InputFile(path: path, isCancelled: isCancelled)
@@ -26,6 +26,8 @@ extension StillDecoder {
             file.readPosition = 0
         }
         let header = StillHeader(reading: file)
+        // FFmpeg would call it damaged: the machine lacks the library, not the file its bytes.
+        if header.format == .heic, let missing = HEIFReader.missingLibrary(path: path) { throw missing }
         var picture = try decodeFirstFrame(file: file, header: header, isCancelled: isCancelled)
         if header.format == .svg, let size = raster((picture.width, picture.height)),
            size.width != picture.width || size.height != picture.height {

@@ -11,6 +11,9 @@
 /// Returns 1 when all are there, 0 otherwise (HEIC is then not decoded).
 int slicevid_heif_load(void);
 
+/// Why slicevid_heif_load() said 0 (the dynamic loader's message); empty when it said 1.
+const char* slicevid_heif_error(void);
+
 #define SLICEVID_HEIF_FUNCTIONS(X) \
     X(struct heif_error, heif_init, (struct heif_init_params* params), (params)) \
     X(int, heif_have_decoder_for_format, (enum heif_compression_format format), (format)) \
