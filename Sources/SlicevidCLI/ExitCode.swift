@@ -58,7 +58,7 @@ package enum ExitCode: Int32, CaseIterable {
         case .usage: "usage"
         case .inputInvalid: "input not readable media"
         case .inputMissing: "input missing"
-        case .unavailable: "encoder missing"
+        case .unavailable: "encoder or library missing"
         case .outputBlocked: "output blocked (exists, folder not writable, lock not slicevid's)"
         case .outputFailed: "write failed"
         case .busy: "another run holds the lock"
