@@ -302,7 +302,7 @@ def main():
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
         if args.only:
             {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed}[args.only]()
-            runs = args.encode_runs if args.only == "audio-bed" else args.runs
+            runs = {"audio-bed": args.encode_runs, "start-up": 2 * args.runs + 1}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
             return
@@ -327,7 +327,7 @@ def main():
         ffmpeg_version = subprocess.run(["ffmpeg", "-version"], capture_output=True, text=True).stdout.split("\n")[0]
         print(f"machine: {os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}; {ffmpeg_version}")
         print(f"median of {args.runs} alternating runs per command ({args.encode_runs} end to end, "
-              f"{args.render_runs} for render throughput); total {time.perf_counter() - started:.0f} s\n")
+              f"{args.render_runs} for render throughput, {2 * args.runs + 1} for start-up); total {time.perf_counter() - started:.0f} s\n")
         print(bench.table(args.markdown))
         passed = sum(1 for r in bench.rows if r[5] == "pass")
         failed = sum(1 for r in bench.rows if r[5] == "FAIL")
