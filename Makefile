@@ -105,7 +105,7 @@ uninstall:
 install-check: build
 	packaging/install-check.sh
 
-# slicevid_VERSION_ARCH.deb, Depends computed by dpkg-shlibdeps from the binary's libraries.
+# slicevid_VERSION_ARCH.deb, Depends computed by dpkg-shlibdeps from the binary's libraries, plus libheif1 and libavfilter8 (opened at run time).
 deb: build
 	$(call tool,dpkg-shlibdeps,dpkg-dev)
 	packaging/make-deb.sh $(VERSION) $(ARCH) $(DEB)
