@@ -87,7 +87,9 @@ fuzz: build
 	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil lcms2)
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
+# The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it).
 test: deps
+	$(call tool,ffmpeg,ffmpeg)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
