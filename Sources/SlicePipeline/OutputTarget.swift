@@ -174,6 +174,15 @@ package final class OutputTarget: Sendable {
         }
     }
 
+    /// Ends the process with `status` (a run's own end) once no commit, discard or
+    /// second-signal exit is under way, and holds them off while it ends: a second signal
+    /// whose last words (a batch's report) are half-written when the run finishes gets to
+    /// finish them and exit with its own status, instead of the process vanishing under them
+    /// and leaving their temporary file (seen by make fuzz: SIGINT twice as a batch ended).
+    package static func exitWhenIdle(status: Int32) -> Never {
+        unfinished.withLock { _ -> Never in exit(status) }
+    }
+
     /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what
     /// `body` writes (a batch's report) is whole when the process ends, however it ends.
     package static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {

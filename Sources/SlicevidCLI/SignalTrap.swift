@@ -33,9 +33,9 @@ enum SignalTrap {
 
     /// Installs the handlers and returns the flag they set. Call it once per process, from
     /// the command that renders.
-    /// - Parameter lastWords: runs on a second signal, after the temporary files are removed
-    ///   and before the process exits, with no commit under way (a batch writes its report);
-    ///   hears the second signal's number.
+    /// - Parameter lastWords: runs on a second signal, just before the temporary files are
+    ///   removed and the process exits, with no commit and no ending of the run under way (a
+    ///   batch writes its report); hears the second signal's number.
     static func install(lastWords: @escaping @Sendable (Int32) -> Void = { _ in }) -> Cancellation {
         let cancellation = Cancellation()
         // A reader that closes `-o -` early (`| head`) must not kill us with SIGPIPE before the

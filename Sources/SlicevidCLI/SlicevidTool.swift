@@ -4,6 +4,7 @@
 import Foundation
 import Slicevid
 import SliceKit
+import SlicePipeline
 
 /// The top-level command table. `--help`, `help COMMAND`, the shell completions and the man
 /// page are all generated from it and from each command's `spec`.
@@ -42,6 +43,12 @@ package enum SlicevidTool {
             + ["", "OPTIONS:"] + optionLines
             + ["", "See 'slicevid help <command>' or 'slicevid <command> --help' for a command's options.", ""])
             .joined(separator: "\n") + "\n"
+    }
+
+    /// Ends the process with `code` once no commit or second-signal exit is under way (see
+    /// `OutputTarget.exitWhenIdle`): the entry point's last call.
+    package static func exit(_ code: ExitCode) -> Never {
+        OutputTarget.exitWhenIdle(status: code.rawValue)
     }
 
     package static func main(_ arguments: [String]) -> ExitCode {

@@ -4,4 +4,4 @@ import Glibc
 import SlicevidCLI
 
 StandardStreams.reopenClosedOnDevNull()
-exit(SlicevidTool.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+SlicevidTool.exit(SlicevidTool.main(Array(CommandLine.arguments.dropFirst())))
