@@ -65,6 +65,20 @@ package enum OutputFormat: String, Sendable, CaseIterable {
         return framePatternCount(Substring(path)) == 1 && framePatternCount(name) == 1
     }
 
+    /// Why `path` names no output slicevid writes (the message after the path): a `.png` path
+    /// with a `%` is a frame pattern gone wrong; anything else an unknown type.
+    package static func refusal(_ path: String) -> String {
+        path.lowercased().hasSuffix(".png") && path.contains("%")
+            ? "is not a frame pattern slicevid writes; a PNG sequence's name holds \(framePatternForm)"
+            : "unknown output type; accepted: \(acceptedForms)"
+    }
+
+    /// The widest zero-padded frame number a pattern may ask for (`%018d`).
+    package static let widestFrameNumber = 18
+
+    /// What a frame pattern may hold, for messages that refuse one.
+    package static let framePatternForm = "one %d, %Nd or %0Nd (N at most \(widestFrameNumber)) in the file name and no other %, e.g. frames/%05d.png"
+
     /// How many `%d`-style patterns `text` holds, or nil when it has a `%` sequence image2 refuses.
     private static func framePatternCount(_ text: Substring) -> Int? {
         var count = 0
@@ -74,8 +88,12 @@ package enum OutputFormat: String, Sendable, CaseIterable {
             // `%%` (a literal `%` to image2) is refused: every other reader of the pattern
             // (overwrite checks, batch records) would see a different name than image2 writes.
             if rest.first == "%" { return nil }
-            rest = rest.drop { $0.isASCII && $0.isNumber }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(digits.count)
             guard rest.first == "d" else { return nil }
+            // image2 prints the number into 19 characters at most (`%1000d` wrote every frame
+            // to one name of 19 zeros): wider numbers are refused, as FFmpeg cannot write them.
+            guard digits.isEmpty || (digits.count <= 4 && Int(digits).map { $0 <= widestFrameNumber } == true) else { return nil }
             rest = rest.dropFirst()
             count += 1
         }

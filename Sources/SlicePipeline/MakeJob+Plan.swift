@@ -54,7 +54,7 @@ extension MakeJob {
             paths.append(argument.path)
             if argument.path == OutputTarget.discard { continue }
             guard let format = OutputFormat(path: argument.path) else {
-                throw SlicevidError(.usage, "-o \(argument.path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
+                throw SlicevidError(.usage, "-o \(argument.path): " + OutputFormat.refusal(argument.path))
             }
             do {
                 var plan = try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,

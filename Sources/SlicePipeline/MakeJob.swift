@@ -164,7 +164,7 @@ package enum MakeJob {
             var written: [WrittenOutput] = []
             for (plan, target) in zip(planned.outputs, targets) {
                 let facts = WrittenOutput(plan: plan, bytes: 0)
-                try target.commit(recording: request.sidecar.map { sidecar in { files in sidecar(target.path, files, facts) } },
+                try target.commit(frames: plan.format.isSequence ? plan.frameCount : nil, recording: request.sidecar.map { sidecar in { files in sidecar(target.path, files, facts) } },
                                   then: request.onCommit.map { onCommit in { record in onCommit(target.path, record) } })
                 written.append(WrittenOutput(plan: plan, bytes: target.bytesOnDisk(frames: plan.frameCount)))
             }

@@ -173,7 +173,7 @@ package struct ManifestJob: Sendable {
                 throw reader.error("outputs[\(position)]", "\(InputText.quoted(path)) is for slicevid make; a batch job writes files")
             }
             guard OutputFormat(path: path) != nil else {
-                throw reader.error("outputs", "\(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
+                throw reader.error("outputs", "\(path): " + OutputFormat.refusal(path))
             }
             let absolute = context.absolute(path)
             guard !outputs.contains(where: { $0.path == absolute }) else { throw reader.error("outputs", "\(path) is given twice") }

@@ -25,7 +25,7 @@ extension OutputTarget {
     ///     inside the commit (a batch's journal, so a second signal's report agrees with disk).
     /// - Throws: `SlicevidError`: outputBlocked (73) when a final name is taken by something
     ///   the licence does not cover; outputFailed (74) when a move or the sidecar fails.
-    package func commit(recording record: (([FileStamp]) -> OutputRecord)? = nil,
+    package func commit(frames: Int? = nil, recording record: (([FileStamp]) -> OutputRecord)? = nil,
                        then committed: ((OutputRecord) -> Void)? = nil) throws(SlicevidError) {
         guard !isStream else { return }
         // Under the registry's lock: an exit on a second signal waits for the move to finish.
@@ -35,7 +35,7 @@ extension OutputTarget {
             guard places.contains(place) else {
                 throw SlicevidError(.outputFailed, "-o \(path): its temporary files are gone; nothing was moved into place")
             }
-            let moves = try finishedFiles()
+            let moves = try finishedFiles(frames: frames)
             var sidecar: (path: String, record: OutputRecord)?
             if let record {
                 let stamps = moves.compactMap { FileStamp(path: $0.temporary) }
@@ -74,8 +74,9 @@ extension OutputTarget {
     }
 
     /// The finished files and their final names: the one file, or a sequence's frames, which
-    /// must be numbered from 0 without a gap.
-    private func finishedFiles() throws(SlicevidError) -> [Move] {
+    /// must be numbered from 0 without a gap, `frames` of them when given, and at least one:
+    /// a muxer that wrote its frames under other names must fail the run, not commit nothing.
+    private func finishedFiles(frames: Int?) throws(SlicevidError) -> [Move] {
         guard let temporaryFolder, let written = FramePattern(temporaryPath), let final = FramePattern(path) else {
             // What was written went through the descriptor: the name must still be that file,
             // or the move would put someone else's file (or link) in place.
@@ -88,8 +89,10 @@ extension OutputTarget {
             throw SlicevidError(.outputFailed, "-o \(path): cannot read its temporary folder \(temporaryFolder)")
         }
         let indices = listed.compactMap { written.index(of: $0) }.sorted()
-        guard indices == Array(0..<indices.count) else {
-            throw SlicevidError(.outputFailed, "-o \(path): its temporary folder does not hold frames 0…\(indices.count - 1)")
+        let expected = frames ?? max(1, indices.count)
+        guard indices == Array(0..<expected) else {
+            throw SlicevidError(.outputFailed, "-o \(path): its temporary folder holds \(indices.count) of the \(expected) frames written "
+                + "(numbered 0…\(expected - 1)); nothing was moved into place")
         }
         return indices.map { Move(temporary: written.path($0), final: final.path($0), index: $0) }
     }

@@ -207,13 +207,27 @@ package final class OutputTarget: Sendable {
     @discardableResult
     package static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
         guard let format = OutputFormat(path: path) else {
-            throw SlicevidError(.usage, "-o \(path): unknown output type; accepted: \(OutputFormat.acceptedForms)")
+            throw SlicevidError(.usage, "-o \(path): " + OutputFormat.refusal(path))
         }
         if path == OutputTarget.standardOutput { return format }
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let url = URL(fileURLWithPath: path)
+        // A sequence's longest frame name, as written: its number padded, up to the last frame
+        // of the longest video.
+        let pattern = format.isSequence ? FramePattern(path) : nil
+        let name = pattern?.name(SequenceSpec.maximumFrames - 1) ?? url.lastPathComponent
         guard name.utf8.count <= longestName else {
-            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes; at most \(longestName), "
+            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes"
+                + (pattern == nil ? "" : " with its frame number") + "; at most \(longestName), "
                 + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
+        }
+        if pattern != nil {
+            // FFmpeg's image2 muxer forms each frame's path in 1024 bytes; a longer one is cut
+            // short and written there (outside the temporary folder) before the muxer fails.
+            let framePath = url.deletingLastPathComponent().path + "/.slicevid-\(Int32.max)-\(UInt32.max)/" + name
+            guard framePath.utf8.count <= longestFramePath else {
+                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): its frames' paths reach \(framePath.utf8.count) bytes in slicevid's "
+                    + "temporary folder; FFmpeg writes image sequences to paths of at most \(longestFramePath) bytes (use a folder with a shorter path)")
+            }
         }
         // A folder that will be created holds nothing yet: nothing there to judge.
         guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
@@ -239,6 +253,10 @@ package final class OutputTarget: Sendable {
     /// `.NAME.slicevid-PID-N.replaced` at its longest, must still fit NAME_MAX (a longer name
     /// would fail mid-run with an I/O error instead of being refused up front).
     package static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
+
+    /// The longest path of a sequence frame: libavformat's image2 muxer forms it in a
+    /// 1024-byte buffer.
+    package static let longestFramePath = 1023
 
     /// `check(path:replacing:)` with `force` choosing between replacing anything and nothing.
     @discardableResult

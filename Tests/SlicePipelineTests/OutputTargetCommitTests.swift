@@ -56,6 +56,27 @@ import Testing
         #expect(scratch.files() == ["o.mp4"])
     }
 
+    @Test("a sequence commits only when its temporary folder holds every frame written, numbered from 0",
+          arguments: [0, 2, 4])
+    func aSequenceMissingFramesIsNotCommitted(written: Int) throws {
+        // A muxer that wrote its frames under other names (or not at all) must fail the run,
+        // not report a sequence of 0 bytes as written.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let target = try OutputTarget(path: scratch.path + "/f%03d.png", force: false)
+        try writeFrames(target, written, "new")
+        do {
+            try target.commit(frames: 3)
+            Issue.record("committed \(written) of 3 frames")
+        } catch {
+            #expect(error.category == .outputFailed)
+            #expect(error.message.contains("holds \(written) of the 3 frames written"), "\(error.message)")
+        }
+        #expect(scratch.files().filter { !$0.hasPrefix(".") }.isEmpty)
+        target.discard()
+        #expect(scratch.files().isEmpty)
+    }
+
     @Test func aSequenceFrameTakenMeanwhileUndoesTheWholeCommit() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -37,6 +37,30 @@ import Testing
         }
     }
 
+    @Test("a sequence FFmpeg's image2 muxer cannot write is refused before rendering, and nothing is written anywhere")
+    func aSequenceImage2CannotWriteIsRefusedUpFront() throws {
+        try withScratchFolder { folder in
+            // Four folders of 250 bytes: the frames' paths, in the temporary folder, pass 1023
+            // bytes. image2 cut such a path short and wrote the first frame there (beside the
+            // temporary folder), then failed with "Invalid argument".
+            let deep = (0..<4).map { String(repeating: "\($0)", count: 250) }.joined(separator: "/")
+            try FileManager.default.createDirectory(atPath: folder + "/" + deep, withIntermediateDirectories: true)
+            for (output, status, words) in [("wide/f%1000d.png", Int32(64), "is not a frame pattern slicevid writes"),
+                                            ("wide/f%19d.png", 64, "(N at most 18)"),
+                                            (deep + "/f%05d.png", 73, "FFmpeg writes image sequences to paths of at most 1023 bytes")] {
+                for dryRun in [false, true] {
+                    let run = try CLI.make(tinyClip + ["-o", output] + (dryRun ? ["--dry-run"] : []), in: folder)
+                    #expect(run.status == status, "\(output): \(run)")
+                    #expect(run.stderrIsOneLine && run.stderr.contains(words), "\(output): \(run)")
+                }
+            }
+            let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }
+                .filter { path in (try? FileManager.default.attributesOfItem(atPath: folder + "/" + path)[.type] as? FileAttributeType) != .typeDirectory }
+            #expect(files == [], "\(files ?? [])")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/wide"))
+        }
+    }
+
     @Test func aBrokenPresetFileIsNotListedAsTheBuiltInItShadows() throws {
         try withScratchFolder { folder in
             try FileManager.default.createDirectory(atPath: folder + "/presets", withIntermediateDirectories: true)
