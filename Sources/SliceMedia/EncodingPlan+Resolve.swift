@@ -51,7 +51,7 @@ extension EncodingPlan {
 
         // Transparency.
         if clip.isTransparent && !codec.carriesAlpha {
-            throw PlanError(.usage, "\(codec.displayName) in \(format.displayName) cannot keep the transparent --background; "
+            throw PlanError(.usage, "\(codec.displayName) in \(format.displayName) cannot keep the transparent \(clip.backgroundSource); "
                 + "outputs that keep alpha: .webm (VP9), .mov (ProRes 4444), .mkv (FFV1), .png, .gif (on/off); or give an opaque --background")
         }
 

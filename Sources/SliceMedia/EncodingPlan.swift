@@ -14,6 +14,9 @@ package struct Clip: Sendable, Equatable {
     package var frameCount: Int
     /// Whether the background lets what lies behind show through (alpha below 255).
     package var isTransparent: Bool
+    /// Where the background was given, for a refusal to name: the flag, a preset file's field,
+    /// a manifest's field.
+    package var backgroundSource = "--background"
 
     package init(width: Int, height: Int, frameRate: FrameRate, frameCount: Int, isTransparent: Bool = false) {
         self.width = width

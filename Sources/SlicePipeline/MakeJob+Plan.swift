@@ -40,8 +40,9 @@ extension MakeJob {
             throw SlicevidError(.usage, "--crf and --bitrate are two ways to set quality; give one (or give them to different outputs: -o a.mp4:crf=20 -o b.webm:bitrate=2M)")
         }
         let spec = request.spec
-        let clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
+        var clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
                         frameCount: SequencePlan(spec: sequence).frameCount, isTransparent: spec.background.alpha < 255)
+        clip.backgroundSource = request.backgroundSource
         var paths: [String] = []
         var plans: [EncodingPlan] = []
         for text in request.outputs {

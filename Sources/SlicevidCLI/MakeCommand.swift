@@ -152,6 +152,9 @@ struct MakeCommand: ParsableCommand {
                                   encoder: encoder, force: arguments.has("force"), jobs: jobs)
         request.verbose = arguments.has("verbose")
         request.audio = audio
+        if arguments.value("background") == nil, let named = arguments.value("preset"), spec.background.alpha < 255 {
+            request.backgroundSource = "background of preset \(InputText.quoted(named))"
+        }
         return request
     }
 

@@ -93,6 +93,20 @@ import Testing
         #expect(list.stderr.contains(folder + "/house.json: "))
     }
 
+    @Test func aTransparentBackgroundFromAPresetIsNamedAsThePresetsWhenAnOutputCannotKeepIt() throws {
+        // The user gave no --background: the refusal must point at the preset that did.
+        let folder = try PresetCLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #"{"background": "transparent"}"#.write(toFile: folder + "/house.json", atomically: true, encoding: .utf8)
+        for (flags, source) in [([String](), "the transparent background of preset 'house.json'"),
+                                (["--background", "transparent"], "the transparent --background")] {
+            let run = try PresetCLI.run(["make", "--preset", "house.json", "-o", "out.mp4"] + flags, directory: folder)
+            #expect(run.status == 64)
+            #expect(run.stderr.filter { $0 == "\n" }.count == 1 && run.stderr.contains("-o out.mp4: H.264 in MP4 cannot keep " + source), "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+    }
+
     @Test func anUnknownPresetNameListsTheAvailableOnes() throws {
         let run = try PresetCLI.run(["make", "--preset", "sprnig", "-o", "/tmp/never-written.mp4"])
         #expect(run.status == 64)
