@@ -143,7 +143,7 @@ def odd_output(rng, root, ctx):
     force = rng.random() < 0.4
     how = rng.choice(["odd-name", "odd-name", "colon", "exists", "link-to-victim", "folder", "input", "missing-folder",
                       "linked-folder", "dangling-folder", "file-as-folder", "frames-exist", "long-name", "stdout",
-                      "stale", "stale"])
+                      "stale", "stale", "wide-pattern", "deep-folder"])
     protected, gone, expect, owner = [], [], {0}, FILES_OWNER
     if how == "odd-name":
         output, owner = rng.choice(["out\nx.mp4", "out\x1b[2Jx.png", "é🙂.gif", "out\rx.y4m", "-out.png",
@@ -183,6 +183,17 @@ def odd_output(rng, root, ctx):
         expect, protected = ({0} if force else {73}), (["frames/notes.txt"] + ([] if force else frames))
     elif how == "long-name":
         output, expect = "x" * rng.choice([200, 230, 251]) + ".png", {0, 73}
+    elif how == "wide-pattern":
+        # image2 prints a frame number into 19 characters at most.
+        width = rng.choice(["18", "018", "19", "0019", "1000", "0999999999999999999999"])
+        output, expect = "frames/f%" + width + "d.png", ({0} if int(width) <= 18 else {64})
+        os.makedirs(os.path.join(root, "frames"), exist_ok=True)
+    elif how == "deep-folder":
+        # image2 forms each frame's path in 1024 bytes: the case folder plus 4 x 250 passes it.
+        deep = "/".join(str(level) * 250 for level in range(4))
+        os.makedirs(os.path.join(root, deep))
+        output = rng.choice([deep + "/f%05d.png", deep + "/out.mp4"])
+        expect = {73} if "%" in output else {0}
     elif how == "stdout":
         output = "-"
     else:

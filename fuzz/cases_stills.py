@@ -17,7 +17,7 @@ def oracle(path):
     picture with `ffmpeg -v error -i FILE -frames:v 1 -f null -` prints nothing and exits 0 for a
     sound file. Only the first picture: slicevid shows a still's first picture, so bytes after a
     whole picture (the image demuxers read them as a second, broken one) are no damage to it."""
-    # FFmpeg's PNG and WebP parsers still read past the picture's end (IEND; the RIFF chunk)
+    # FFmpeg's PNG, WebP and MJPEG parsers still read past the picture's end (IEND; the RIFF chunk; EOI)
     # with -frames:v 1 and report the bytes there as a broken next picture; slicevid reads a
     # still up to that end, so FFmpeg is asked about the picture alone.
     whole = _without_trailer(path)
@@ -42,8 +42,8 @@ def oracle(path):
 
 
 def _without_trailer(path):
-    """For a PNG with bytes after its IEND chunk, or a WebP with bytes after its RIFF chunk, a
-    copy that ends with the picture; otherwise `path`. A WebP whose RIFF size lies (its chunks
+    """For a PNG with bytes after its IEND chunk, a WebP with bytes after its RIFF chunk, or a
+    JPEG with bytes after its EOI, a copy that ends with the picture; otherwise `path`. A WebP whose RIFF size lies (its chunks
     overrun it) is refused by slicevid whatever FFmpeg says of the copy, which is right either
     way for a mutated still."""
     with open(path, "rb") as f:
@@ -55,12 +55,41 @@ def _without_trailer(path):
         end = at + 8 if at >= 0 else None
     elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         end = 8 + int.from_bytes(data[4:8], "little")
+    elif data.startswith(b"\xff\xd8"):
+        end = _jpeg_end(data)
     if end is None or end < 12 or end >= len(data):
         return path
     copy = path + ".picture" + os.path.splitext(path)[1]
     with open(copy, "wb") as f:
         f.write(data[:end])
     return copy
+
+
+def _jpeg_end(data):
+    """Where a JPEG's first picture ends (just past its EOI), walking its segments as
+    FFmpeg's MJPEG parser does: lengths for marker segments, entropy-coded data after each
+    scan up to the next marker that is not a stuffed 0xFF or a restart. None without an EOI.
+    Bytes after it (a phone's second picture, a mutation's tail) are no part of the still."""
+    i = 2
+    while i + 1 < len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1                       # fill byte before a marker
+            continue
+        if marker == 0xD9:
+            return i + 2
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:
+            i += 2
+            continue
+        if i + 4 > len(data):
+            return None
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+        if marker == 0xDA:
+            while i + 1 < len(data) and not (data[i] == 0xFF and data[i + 1] != 0x00 and not 0xD0 <= data[i + 1] <= 0xD7):
+                i += 1
+    return None
 
 
 def decoded_pixels(path):

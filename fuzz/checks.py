@@ -50,7 +50,7 @@ def judge(case, results, before, after, root, max_rss_mib, oracle, pixels):
         findings += check_memory(result, bound)
         findings += check_stderr(case, result)
     findings += check_tree(case, results, before, after, root)
-    findings += check_together(case, results, after)
+    findings += check_together(case, results, after, root)
     return findings
 
 
@@ -258,7 +258,7 @@ def _physical_folder(root, output):
     return "" if relative == "." else relative
 
 
-def check_together(case, results, after):
+def check_together(case, results, after, root):
     """Rules about the runs of a case together: racing runs without --force cannot both
     succeed; an interrupted batch still writes its report."""
     findings = []
@@ -266,4 +266,36 @@ def check_together(case, results, after):
         findings.append(Finding("race", f"{len(results)} runs wrote the same output without --force and all exited 0"))
     if case.report and any(r.code in (130, 143) for r in results) and os.path.normpath(case.report) not in after:
         findings.append(Finding("report-missing", f"interrupted batch wrote no report at {case.report}"))
+    findings += _claimed_but_missing(case, results, after, root)
     return findings
+
+
+def _claimed_but_missing(case, results, after, root):
+    """A lone `make` that exits 0 has written every output it names, a sequence at least one
+    frame (`-o f%1000d.png` once reported 61 frames written and left none)."""
+    if case.batch or len(results) != 1 or results[0].code != 0 or "make" not in results[0].argv:
+        return []
+    if any(flag in results[0].argv for flag in ("--dry-run", "--help", "-h")):
+        return []
+    missing = []
+    for output in case.outputs:
+        # Streams, and names whose ':' may start options, are judged elsewhere.
+        if output in ("-", "null") or ":" in output:
+            continue
+        name = os.path.basename(output)
+        sequence = re.fullmatch(r"(.*?)%0?(\d*)d(.*)", name)
+        # Where the file system puts it: through a linked folder, the link's target.
+        folder = _physical_folder(root, output)
+        if folder is None:
+            continue
+        if sequence:
+            head, _, tail = sequence.groups()
+            frame = re.compile(re.escape(head) + r"\d+" + re.escape(tail) + r"\Z")
+            present = any(os.path.dirname(p) == folder and frame.match(os.path.basename(p)) for p in after)
+        else:
+            present = os.path.normpath(os.path.join(folder, name)) in after
+        if not present:
+            missing.append(output)
+    if not missing:
+        return []
+    return [Finding("not-written", f"exit 0 but no file at {missing[0]!r}")]
