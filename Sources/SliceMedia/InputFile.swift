@@ -16,6 +16,10 @@ final class InputFile {
     private let isCancelled: @Sendable () -> Bool
     /// Where FFmpeg's next read starts (reads go through `pread`, so header reads never move it).
     private var position: Int64 = 0
+    /// Where FFmpeg's reading ends when the picture ends before the file does (a WebP's RIFF
+    /// chunk): FFmpeg sees a file of this size, so bytes after the picture never reach a
+    /// decoder (whose bit readers look a few bytes past a chunk's end). nil: the whole file.
+    var pictureEnd: Int64?
     /// The AVIOContext FFmpeg reads through, made on first use and freed with the file.
     private var context: UnsafeMutablePointer<AVIOContext>?
 
@@ -142,8 +146,13 @@ final class InputFile {
     private func read(into buffer: UnsafeMutablePointer<UInt8>?, size: Int32) -> Int32 {
         if isCancelled() { return AVStatus.exit }
         guard let buffer, size > 0 else { return 0 }
+        var wanted = Int(size)
+        if let pictureEnd {
+            guard position < pictureEnd else { return AVStatus.endOfFile }
+            wanted = Int(min(Int64(wanted), pictureEnd - position))
+        }
         while true {
-            let read = pread(descriptor, buffer, Int(size), off_t(position))
+            let read = pread(descriptor, buffer, wanted, off_t(position))
             if read < 0 && errno == EINTR { continue }
             if read < 0 { return cffmpeg_error_from_errno(errno) }
             if read == 0 { return AVStatus.endOfFile }
@@ -154,6 +163,7 @@ final class InputFile {
 
     private func seek(to offset: Int64, whence: Int32) -> Int64 {
         let whence = whence & ~Int32(AVSEEK_FORCE)
+        let size = pictureEnd.map { min($0, self.size) } ?? self.size
         if whence & Int32(AVSEEK_SIZE) != 0 { return size }
         let target: Int64
         switch whence {

@@ -62,6 +62,8 @@ extension StillDecoder {
         if let size = header.size { try StillLimits.check(width: size.width, height: size.height, path: path) }
         if let tiff = header.tiff, let problem = tiff.strippedPictureProblem(in: file) { throw damaged(problem) }
         if let problem = header.webp?.problem { throw damaged(problem) }
+        // The picture is the RIFF chunk: FFmpeg reads it alone (see WebPContainer).
+        if let webp = header.webp { file.pictureEnd = webp.end }
         if isCancelled() { throw stopped }
 
         let demuxer: Demuxer

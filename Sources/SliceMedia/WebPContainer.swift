@@ -2,14 +2,17 @@
 // picture ends where the RIFF header's size says, as a PNG's ends at IEND. FFmpeg's WebP decoder
 // does not hold the file to that size: given a size too small for the chunks inside, it walks on
 // past it and draws the picture anyway. Here the chunks must fill the RIFF chunk exactly. Bytes
-// after the RIFF chunk are no part of the picture: FFmpeg's demuxer hands the RIFF chunk on as
-// the first picture (or the whole file, whose first image chunk the decoder stops at), and
-// slicevid decodes only the first.
+// after the RIFF chunk are no part of the picture, and FFmpeg never sees them: its demuxer would
+// hand the decoder the whole file as one packet, and the decoder's bit reader looks past the end
+// of an image chunk into whatever follows, so the same RIFF chunk could decode or not by the bytes
+// after it (make fuzz seed 2 case 4033).
 
 /// What is wrong with a WebP's chunk structure, if anything.
 struct WebPContainer {
     /// Why the container is damaged, in words for a message; nil for a sound one.
     let problem: String?
+    /// Where the picture ends: just past the RIFF chunk (nil when the header is cut short).
+    let end: Int64?
 
     /// More chunks than any WebP still has (a few, or one per frame of an animation); walking
     /// more would read a damaged file's garbage 8 bytes at a time.
@@ -21,10 +24,12 @@ struct WebPContainer {
         let head = file.bytes(at: 0, count: 12)
         guard head.count == 12 else {
             problem = "its RIFF header is cut short"
+            end = nil
             return
         }
         // The size field counts the bytes after it: "WEBP" and the chunks.
         let declared = Int64(head.le32(4))
+        end = 8 + declared
         problem = Self.structureProblem(file, declared: declared, end: 8 + declared, fileSize: fileSize)
     }
 

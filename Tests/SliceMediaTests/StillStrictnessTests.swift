@@ -8,6 +8,7 @@
 import Foundation
 import SliceKit
 @testable import SliceMedia
+import StillFixtures
 import Testing
 
 @Suite("StillDecoder strictness")
@@ -148,6 +149,37 @@ struct StillStrictnessTests {
                                                 fit: .cover, background: .black)
             let error = meanAbsoluteError(expected, decoded)
             #expect(error <= tolerance, "\(name): mean error \(error)")
+        }
+    }
+
+    @Test("a WebP is its RIFF chunk: the bytes after it never decide whether or how its picture decodes")
+    func webpBytesAfterTheRIFFChunkNeverReachTheDecoder() throws {
+        // FFmpeg's demuxer hands the decoder the whole file, and the VP8L bit reader looks past
+        // its chunk's end: a chunk a byte short decoded, or not, by what followed it (fuzz seed 2
+        // case 4033; the ffmpeg CLI even aborts on one of these). Each lossless chunk is cut
+        // short by a few bytes and followed by zeros or by 0xFF: the two files must decode alike.
+        try withTemporaryDirectory { dir in
+            try FixtureFiles.losslessWebP(Self.picture, to: dir + "/whole.webp")
+            let whole = try DamagedStills.read(dir + "/whole.webp")
+            #expect(Array(whole[12..<16]) == Array("VP8L".utf8))
+            let length = Int(whole[16]) | Int(whole[17]) << 8 | Int(whole[18]) << 16 | Int(whole[19]) << 24
+            for short in 1...4 {
+                let kept = length - short
+                let chunk = Array("VP8L".utf8) + DamagedStills.littleEndian(UInt32(kept)) + Array(whole[20..<(20 + kept)]) + (kept % 2 == 1 ? [0] : [])
+                let riff = Array("RIFF".utf8) + DamagedStills.littleEndian(UInt32(4 + chunk.count)) + Array("WEBP".utf8) + chunk
+                var outcomes: [String] = []
+                for filler: UInt8 in [0x00, 0xFF] {
+                    let path = dir + "/short-\(short)-\(filler).webp"
+                    try DamagedStills.write(riff + [UInt8](repeating: filler, count: 32), to: path)
+                    do {
+                        let picture = try StillDecoder.load(path: path, width: 48, height: 32, fit: .cover, background: .black)
+                        outcomes.append("decoded \(picture.pixels.hashValue)")
+                    } catch let error as MediaError {
+                        outcomes.append("refused: " + error.message)
+                    }
+                }
+                #expect(outcomes[0] == outcomes[1], "\(short) bytes short: \(outcomes)")
+            }
         }
     }
 

@@ -7,6 +7,11 @@ import Foundation
 import SliceKit
 
 extension FixtureFiles {
+    /// `image` as a simple lossless WebP (libwebp): RIFF, then one VP8L chunk.
+    package static func losslessWebP(_ image: RGBAImage, to path: String) throws {
+        try encode(image, encoder: "libwebp", format: AV_PIX_FMT_BGRA, profile: nil, options: [("lossless", "1")], to: path)
+    }
+
     /// `image` as a lossless WebP (libwebp), with `profile` in an ICCP chunk.
     package static func webp(_ image: RGBAImage, to path: String, profile: [UInt8]) throws {
         try encode(image, encoder: "libwebp", format: AV_PIX_FMT_BGRA, profile: nil, options: [("lossless", "1")], to: path)
