@@ -185,8 +185,8 @@ def odd_output(rng, root, ctx):
         output, expect = "x" * rng.choice([200, 230, 251]) + ".png", {0, 73}
     elif how == "wide-pattern":
         # image2 prints a frame number into 19 characters at most.
-        width = rng.choice(["18", "018", "19", "0019", "1000", "0999999999999999999999"])
-        output, expect = "frames/f%" + width + "d.png", ({0} if int(width) <= 18 else {64})
+        width = rng.choice(["19", "019", "20", "0020", "1000", "0999999999999999999999"])
+        output, expect = "frames/f%" + width + "d.png", ({0} if int(width) <= 19 else {64})
         os.makedirs(os.path.join(root, "frames"), exist_ok=True)
     elif how == "deep-folder":
         # image2 forms each frame's path in 1024 bytes: the case folder plus 4 x 250 passes it.

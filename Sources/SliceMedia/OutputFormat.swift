@@ -73,8 +73,8 @@ package enum OutputFormat: String, Sendable, CaseIterable {
             : "unknown output type; accepted: \(acceptedForms)"
     }
 
-    /// The widest zero-padded frame number a pattern may ask for (`%018d`).
-    package static let widestFrameNumber = 18
+    /// The widest zero-padded frame number a pattern may ask for (`%019d`).
+    package static let widestFrameNumber = 19
 
     /// What a frame pattern may hold, for messages that refuse one.
     package static let framePatternForm = "one %d, %Nd or %0Nd (N at most \(widestFrameNumber)) in the file name and no other %, e.g. frames/%05d.png"

@@ -119,7 +119,7 @@ extension StillDecoder {
                 if decoder.pointee.id == AV_CODEC_ID_MJPEG && !JPEGMarkers.hasScan(in: file) {
                     throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
                 }
-                if decoder.pointee.id == AV_CODEC_ID_MJPEG && !jpegEndsWithEndOfImage(file) {
+                if decoder.pointee.id == AV_CODEC_ID_MJPEG && JPEGMarkers.pictureEnd(in: file) == nil {
                     throw damaged("the last scan has no end-of-image marker")
                 }
                 return frame
@@ -160,28 +160,5 @@ extension StillDecoder {
         settings.pointee.thread_count = 1
         settings.pointee.max_pixels = StillLimits.decoderMaxPixels
         settings.pointee.codec_whitelist = av_strdup(StillHeader.Format.decoders)
-    }
-
-    /// Whether a JPEG file's last scan is followed by an end-of-image marker. FFmpeg's MJPEG
-    /// decoder "emulates" a missing EOI and returns a picture whose tail was never coded, even
-    /// with `AV_EF_EXPLODE`, so a file cut inside its last scan must be caught from its bytes.
-    private static func jpegEndsWithEndOfImage(_ file: InputFile) -> Bool {
-        // In entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so walking
-        // back from the end meets EOI (FF D9) first in a whole file and SOS (FF DA) first in a cut one.
-        var end = file.size
-        var next: UInt8?   // the byte after the chunk being searched
-        while end > 0 {
-            let start = max(0, end - (1 << 16))
-            let chunk = file.bytes(at: start, count: Int(end - start))
-            guard !chunk.isEmpty else { return false }
-            for i in stride(from: chunk.count - 1, through: 0, by: -1) where chunk[i] == 0xFF {
-                let following = i + 1 < chunk.count ? chunk[i + 1] : next
-                if following == 0xD9 { return true }
-                if following == 0xDA { return false }
-            }
-            next = chunk[0]
-            end = start
-        }
-        return false
     }
 }

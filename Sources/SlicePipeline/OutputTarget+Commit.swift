@@ -91,8 +91,8 @@ extension OutputTarget {
         let indices = listed.compactMap { written.index(of: $0) }.sorted()
         let expected = frames ?? max(1, indices.count)
         guard indices == Array(0..<expected) else {
-            throw SlicevidError(.outputFailed, "-o \(path): its temporary folder holds \(indices.count) of the \(expected) frames written "
-                + "(numbered 0…\(expected - 1)); nothing was moved into place")
+            throw SlicevidError(.outputFailed, "-o \(path): its temporary folder holds \(indices.count) frames where frames 0…\(expected - 1) "
+                + "were written; nothing was moved into place")
         }
         return indices.map { Move(temporary: written.path($0), final: final.path($0), index: $0) }
     }

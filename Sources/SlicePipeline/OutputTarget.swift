@@ -225,7 +225,7 @@ package final class OutputTarget: Sendable {
             // short and written there (outside the temporary folder) before the muxer fails.
             let framePath = url.deletingLastPathComponent().path + "/.slicevid-\(Int32.max)-\(UInt32.max)/" + name
             guard framePath.utf8.count <= longestFramePath else {
-                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): its frames' paths reach \(framePath.utf8.count) bytes in slicevid's "
+                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
                     + "temporary folder; FFmpeg writes image sequences to paths of at most \(longestFramePath) bytes (use a folder with a shorter path)")
             }
         }

@@ -25,7 +25,7 @@ struct OutputFormatTests {
     @Test("one pattern, in the file name, and no other %, not even a literal %%", arguments: [
         ("frames/%05d.png", true), ("run-%d/frame.png", false), ("run-%d/frame%04d.png", false),
         ("50%%/frame%d.png", false), ("50%/frame%d.png", false), ("frame%%d.png", false), ("f%d-%%.png", false),
-        ("frame%018d.png", true), ("frame%19d.png", false), ("frame%1000d.png", false),
+        ("frame%019d.png", true), ("frame%20d.png", false), ("frame%1000d.png", false),
     ])
     func wholePath(path: String, isPattern: Bool) {
         #expect(OutputFormat.hasFramePattern(path) == isPattern)

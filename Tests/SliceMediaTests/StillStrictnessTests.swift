@@ -79,6 +79,12 @@ struct StillStrictnessTests {
         ("PNG", picture, 0, made("whole.png") { DamagedStills.png(picture) }),
         ("PNG (libavcodec)", picture, 0, damaged("whole-rgba.png", writePNG) { $0 }),
         ("JPEG", blocks, 4, damaged("whole.jpg", { try StillWriter.write(blocks, to: $0, format: .jpeg) }) { $0 }),
+        // A JPEG ends at its EOI: a phone's second picture after it (here cut short, so the file
+        // ends inside a scan) or a trailer holding FF DA is no part of the still.
+        ("JPEG with half a second picture after it", blocks, 4,
+         damaged("second.jpg", { try StillWriter.write(blocks, to: $0, format: .jpeg) }) { $0 + Array($0.prefix($0.count / 2)) }),
+        ("JPEG with FF DA in a trailer", blocks, 4,
+         damaged("trailer.jpg", { try StillWriter.write(blocks, to: $0, format: .jpeg) }) { $0 + [0xFF, 0xDA, 0x00, 0x08, 1, 2, 3, 4] }),
         ("WebP", blocks, 10, damaged("whole.webp", { try StillWriter.write(blocks, to: $0, format: .webp) }) { $0 }),
         // The picture ends with its RIFF chunk, as a PNG's with IEND; named .dat so the content
         // picks FFmpeg's WebP demuxer, whose parser reads the bytes after as a second picture.
@@ -106,6 +112,9 @@ struct StillStrictnessTests {
             for i in start..<(start + 64) { bytes[i] = 0xFF }
             return bytes
         }),
+        // FFmpeg's decoder draws a JPEG cut inside its last scan (it emulates the missing EOI).
+        ("JPEG: cut in its last scan", damaged("cut.jpg", writeJPEG) { Array($0.prefix($0.count - 40)) }),
+        ("JPEG: cut, then a whole second picture", damaged("cut-then-whole.jpg", writeJPEG) { Array($0.prefix($0.count - 40)) + $0 }),
         ("WebP: cut in its picture data", damaged("cut.webp", writeWebP) { Array($0.prefix($0.count * 2 / 3)) }),
         // FFmpeg's decoder walks the chunks past a RIFF size that is too small and draws them.
         ("WebP: its chunks overrun its RIFF size", damaged("small.webp", writeWebP) { riffSize($0) { $0 - 16 } }),

@@ -28,7 +28,7 @@ import Testing
         // image2 forms the name with av_get_frame_filename2; slicevid finds, commits and
         // licenses frames by FramePattern's names, so the two must never differ (`%1000d` made
         // image2 write every frame to one name of 19 zeros, and slicevid committed nothing).
-        for width in ["", "1", "5", "05", "018", "18", "0018"] {
+        for width in ["", "1", "5", "05", "018", "19", "019", "0019"] {
             let path = "/out/frame%\(width)d.png"
             #expect(OutputFormat.hasFramePattern(path), "\(path)")
             let pattern = try #require(FramePattern(path))
@@ -36,7 +36,7 @@ import Testing
                 #expect(ffmpegName(path, index) == pattern.path(Int(index)), "\(path) frame \(index)")
             }
         }
-        for width in ["19", "019", "1000", "0999999999999999999999"] {
+        for width in ["20", "020", "1000", "0999999999999999999999"] {
             #expect(!OutputFormat.hasFramePattern("/out/frame%\(width)d.png"), "\(width)")
         }
     }

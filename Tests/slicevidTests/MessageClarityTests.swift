@@ -46,7 +46,7 @@ import Testing
             let deep = (0..<4).map { String(repeating: "\($0)", count: 250) }.joined(separator: "/")
             try FileManager.default.createDirectory(atPath: folder + "/" + deep, withIntermediateDirectories: true)
             for (output, status, words) in [("wide/f%1000d.png", Int32(64), "is not a frame pattern slicevid writes"),
-                                            ("wide/f%19d.png", 64, "(N at most 18)"),
+                                            ("wide/f%20d.png", 64, "(N at most 19)"),
                                             (deep + "/f%05d.png", 73, "FFmpeg writes image sequences to paths of at most 1023 bytes")] {
                 for dryRun in [false, true] {
                     let run = try CLI.make(tinyClip + ["-o", output] + (dryRun ? ["--dry-run"] : []), in: folder)
