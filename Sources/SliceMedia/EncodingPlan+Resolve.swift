@@ -51,9 +51,8 @@ extension EncodingPlan {
 
         // Transparency.
         if clip.isTransparent && !codec.carriesAlpha {
-            throw PlanError(.usage, "\(codec.displayName) in \(format.displayName) cannot keep the transparent \(clip.backgroundSource); "
-                + "outputs that keep alpha: .webm (VP9), .mov (ProRes 4444), .mkv (FFV1), .png, .gif (on/off); or give an opaque "
-                + (clip.backgroundSource.hasPrefix("--") || clip.backgroundSource.contains("preset") ? "--background" : clip.backgroundSource))
+            throw PlanError(.usage, "\(codec.displayName) in \(format.displayName) cannot keep the transparent \(clip.backgroundSource.described); "
+                + "outputs that keep alpha: .webm (VP9), .mov (ProRes 4444), .mkv (FFV1), .png, .gif (on/off); or give an opaque \(clip.backgroundSource.remedy)")
         }
 
         // Pixel format.

@@ -5,6 +5,28 @@
 import Foundation
 import SliceKit
 
+/// Where a run's background was given, so a refusal of it names what the user wrote.
+package enum BackgroundSource: Sendable, Equatable {
+    /// `--background`, or the default.
+    case flag
+    /// The `background` of a preset, as `--preset` named it.
+    case preset(String)
+    /// A manifest's `background` field (in `defaults`, the job or its preset).
+    case manifest
+
+    /// The background, in a message: `--background`, `background of preset 'house.json'`.
+    package var described: String {
+        switch self {
+        case .flag: "--background"
+        case .preset(let name): "background of preset \(InputText.quoted(name))"
+        case .manifest: "background"
+        }
+    }
+
+    /// What to give instead: the flag, which overrides a preset; in a manifest, the field.
+    package var remedy: String { self == .manifest ? "background" : "--background" }
+}
+
 /// The clip every output of a render encodes, known before any frame is drawn.
 package struct Clip: Sendable, Equatable {
     package var width: Int
@@ -14,9 +36,8 @@ package struct Clip: Sendable, Equatable {
     package var frameCount: Int
     /// Whether the background lets what lies behind show through (alpha below 255).
     package var isTransparent: Bool
-    /// Where the background was given, for a refusal to name: the flag, a preset file's field,
-    /// a manifest's field.
-    package var backgroundSource = "--background"
+    /// Where the background was given, for a refusal to name.
+    package var backgroundSource = BackgroundSource.flag
 
     package init(width: Int, height: Int, frameRate: FrameRate, frameCount: Int, isTransparent: Bool = false) {
         self.width = width

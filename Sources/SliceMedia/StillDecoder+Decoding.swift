@@ -116,11 +116,12 @@ extension StillDecoder {
                 if frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointer.pointee.decode_error_flags != 0 {
                     throw damaged("\(decoderName) decoder: the picture has concealed errors")
                 }
-                if decoder.pointee.id == AV_CODEC_ID_MJPEG && !JPEGMarkers.hasScan(in: file) {
-                    throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
-                }
-                if decoder.pointee.id == AV_CODEC_ID_MJPEG && JPEGMarkers.pictureEnd(in: file) == nil {
-                    throw damaged("the last scan has no end-of-image marker")
+                if decoder.pointee.id == AV_CODEC_ID_MJPEG {
+                    let jpeg = JPEGMarkers(walking: file)
+                    if !jpeg.hasScan {
+                        throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
+                    }
+                    if jpeg.end == nil { throw damaged("the last scan has no end-of-image marker") }
                 }
                 return frame
             case .failed(let code):

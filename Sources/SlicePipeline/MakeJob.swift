@@ -57,9 +57,8 @@ public struct MakeRequest: Sendable {
 
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
-    /// Where `spec.background` was given, for messages that refuse it: the flag unless a
-    /// preset file or a manifest gave it.
-    package var backgroundSource = "--background"
+    /// Where `spec.background` was given, for messages that refuse it.
+    package var backgroundSource = BackgroundSource.flag
 
     /// A request with the settings `slicevid make`'s flags give; a sequence's own timings and
     /// the render window are set afterwards, where needed.

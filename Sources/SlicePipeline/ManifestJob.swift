@@ -42,7 +42,7 @@ package struct ManifestJob: Sendable {
     ///   - jobs: render threads.
     package func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
         var request = MakeRequest(spec: spec, images: images, outputs: outputArguments, encoder: encoder, force: force, jobs: jobs)
-        request.backgroundSource = "background"
+        request.backgroundSource = .manifest
         request.sequence = sequence
         request.audio = audio
         // A manifest's settings are meant for every job; each output takes those that fit it.

@@ -223,7 +223,7 @@ package final class OutputTarget: Sendable {
         if pattern != nil {
             // FFmpeg's image2 muxer forms each frame's path in 1024 bytes; a longer one is cut
             // short and written there (outside the temporary folder) before the muxer fails.
-            let framePath = url.deletingLastPathComponent().path + "/.slicevid-\(Int32.max)-\(UInt32.max)/" + name
+            let framePath = url.deletingLastPathComponent().path + "/" + longestTag + "/" + name
             guard framePath.utf8.count <= longestFramePath else {
                 throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
                     + "temporary folder; FFmpeg writes image sequences to paths of at most \(longestFramePath) bytes (use a folder with a shorter path)")
@@ -252,7 +252,10 @@ package final class OutputTarget: Sendable {
     /// The longest output file name accepted: the hidden temporary written beside it,
     /// `.NAME.slicevid-PID-N.replaced` at its longest, must still fit NAME_MAX (a longer name
     /// would fail mid-run with an I/O error instead of being refused up front).
-    package static let longestName = Int(NAME_MAX) - ".".utf8.count - ".slicevid-\(Int32.max)-\(UInt32.max).replaced".utf8.count
+    package static let longestName = Int(NAME_MAX) - ".".utf8.count - (longestTag + ".replaced").utf8.count
+
+    /// A temporary's tag (`.slicevid-PID-N`) at its longest.
+    static let longestTag = ".slicevid-\(Int32.max)-\(UInt32.max)"
 
     /// The longest path of a sequence frame: libavformat's image2 muxer forms it in a
     /// 1024-byte buffer.

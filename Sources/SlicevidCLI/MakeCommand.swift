@@ -153,7 +153,7 @@ struct MakeCommand: ParsableCommand {
         request.verbose = arguments.has("verbose")
         request.audio = audio
         if arguments.value("background") == nil, let named = arguments.value("preset"), spec.background.alpha < 255 {
-            request.backgroundSource = "background of preset \(InputText.quoted(named))"
+            request.backgroundSource = .preset(named)
         }
         return request
     }
