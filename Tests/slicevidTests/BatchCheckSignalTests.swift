@@ -20,9 +20,12 @@ import Testing
     @Test func anInterruptedCheckPrintsOneLine() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        // Long enough to check that it is still checking when the signal comes.
-        let jobs: [[String: Any]] = (0..<10_000).map { ["id": "j\($0)", "images": ["s0.png", "s1.png"], "outputs": ["out/j\($0).mp4"]] }
-        let manifest = try folder.campaign(jobs: jobs)
+        // 64 GB of nothing (a sparse file) to hash: minutes of checking, so it is still
+        // checking when the signal comes. (10,000 small jobs were not enough: a loaded machine
+        // let the check finish, exit 0, before the trap's handler ran.)
+        let huge = folder.path + "/huge.png"
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 64 << 30) == 0)
+        let manifest = try folder.campaign(jobs: [["id": "huge", "images": ["s0.png", "huge.png"], "outputs": "out/huge.mp4"]])
         let run = try BatchCLI.launch(["batch", manifest, "--check"], in: folder.path)
         try BatchCLI.waitUntil { trapsSIGINT(run.processIdentifier) || !run.isRunning }
         try #require(run.isRunning, "the check ended before it could be interrupted")

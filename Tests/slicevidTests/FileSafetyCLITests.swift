@@ -117,9 +117,9 @@ import Testing
     @Test func aSignalWhileAHugeStillIsHashedEndsTheRunAtOnce() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        // 4 GB of nothing (a sparse file): seconds to minutes of hashing if nothing stops it.
+        // 64 GB of nothing (a sparse file): minutes of hashing if nothing stops it.
         let huge = folder.path + "/huge.png"
-        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 4 << 30) == 0)
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 64 << 30) == 0)
         let manifest = try folder.campaign(jobs: [["id": "huge", "images": ["s0.png", "huge.png"], "outputs": "out/huge.mp4"]])
         let run = try BatchCLI.launch(["batch", manifest, "--report", "report.json"], in: folder.path)
         // The start line comes once the signal handlers are in place; hashing follows.
