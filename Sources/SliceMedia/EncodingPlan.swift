@@ -11,20 +11,23 @@ package enum BackgroundSource: Sendable, Equatable {
     case flag
     /// The `background` of a preset, as `--preset` named it.
     case preset(String)
-    /// A manifest's `background` field (in `defaults`, the job or its preset).
-    case manifest
+    /// A manifest's `background`, described by where it was set: the job's own field, the
+    /// defaults' or its preset's.
+    case manifest(String)
 
     /// The background, in a message: `--background`, `background of preset 'house.json'`.
     package var described: String {
         switch self {
         case .flag: "--background"
         case .preset(let name): "background of preset \(InputText.quoted(name))"
-        case .manifest: "background"
+        case .manifest(let place): place
         }
     }
 
     /// What to give instead: the flag, which overrides a preset; in a manifest, the field.
-    package var remedy: String { self == .manifest ? "background" : "--background" }
+    package var remedy: String {
+        if case .manifest = self { "background" } else { "--background" }
+    }
 }
 
 /// The clip every output of a render encodes, known before any frame is drawn.

@@ -148,6 +148,8 @@ package struct Manifest: Sendable {
 /// What every job starts from: the defaults' preset, spec fields and output settings.
 struct ManifestDefaults {
     let preset: Preset?
+    /// The preset as the defaults name it, for messages; nil when none is named by a string.
+    let presetName: String?
     /// Spec fields exactly as written, applied over each job's preset.
     let fields: [String: Any]
     let encoder: EncoderSettings
@@ -158,6 +160,7 @@ struct ManifestDefaults {
         guard let object = value as? [String: Any] else { throw reader.error(nil, "expected an object of preset fields") }
         try reader.refuseUnknownKeys(object, accepted: ["preset", "audio"] + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue))
         preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) }
+        presetName = object["preset"] as? String
         fields = object.filter { SpecField(rawValue: $0.key) != nil }
         encoder = try reader.encoder(object, base: EncoderSettings())
         audio = object["audio"]

@@ -26,6 +26,8 @@ package struct ManifestJob: Sendable {
     package let encoder: EncoderSettings
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
     package let audio: AudioSettings
+    /// Which layer set the background (the job, the defaults or a preset), for a refusal of it.
+    let backgroundSource: BackgroundSource
 
     /// Keys a job object accepts.
     package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"]
@@ -42,12 +44,21 @@ package struct ManifestJob: Sendable {
     ///   - jobs: render threads.
     package func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
         var request = MakeRequest(spec: spec, images: images, outputs: outputArguments, encoder: encoder, force: force, jobs: jobs)
-        request.backgroundSource = .manifest
+        request.backgroundSource = backgroundSource
         request.sequence = sequence
         request.audio = audio
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
         return request
+    }
+
+    /// Where the job's background was set, in the layering order of `init`: the job's own
+    /// field (the job is named by the line), the defaults' field, else the preset in use.
+    private static func backgroundSource(_ object: [String: Any], defaults: ManifestDefaults) -> BackgroundSource {
+        if object["background"] != nil { return .manifest("background") }
+        if defaults.fields["background"] != nil { return .manifest("background of the manifest's defaults") }
+        let presetName = object["preset"] == nil ? defaults.presetName : object["preset"] as? String
+        return .manifest(presetName.map { "background of preset \(InputText.quoted($0))" } ?? "background")
     }
 
     init(_ entry: Any, index: Int, manifest: String, defaults: ManifestDefaults,
@@ -73,6 +84,7 @@ package struct ManifestJob: Sendable {
         var spec = try reader.apply(defaults.fields, to: preset?.spec ?? TransitionSpec())
         spec = try reader.apply(object.filter { SpecField(rawValue: $0.key) != nil }, to: spec)
         self.spec = spec
+        backgroundSource = Self.backgroundSource(object, defaults: defaults)
         encoder = try reader.encoder(object, base: defaults.encoder)
         let bed = try reader.audio(defaults.audio, over: preset?.audio ?? AudioSettings(), context: context)
         audio = try reader.audio(object["audio"], over: bed, context: context)

@@ -57,6 +57,32 @@ import Testing
         #expect(scratch.files() == ["campaign.json", "s0.png", "s1.png"])
     }
 
+    @Test func aRefusedTransparentBackgroundNamesTheLayerThatSetIt() throws {
+        // The job's own field, the defaults' field or the preset in use: the line says which,
+        // so the user knows what to change.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for index in 0..<2 { try scratch.still("s\(index).png", index: index) }
+        try Data(#"{"background": "transparent"}"#.utf8).write(to: URL(fileURLWithPath: scratch.path + "/house.json"))
+        func problems(_ defaults: [String: Any], _ jobs: [[String: Any]]) throws -> [String] {
+            let path = try scratch.json("campaign.json", ["defaults": tinyDefaults.merging(defaults) { $1 }, "jobs": jobs])
+            let checks = BatchCheck.run(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
+                                                     jobs: 1, version: "test"))
+            return checks.map { $0.problems.joined() }
+        }
+        func job(_ id: String, _ fields: [String: Any] = [:]) -> [String: Any] {
+            ["id": id, "images": ["s0.png", "s1.png"], "outputs": ["\(id).mp4"]].merging(fields) { $1 }
+        }
+        let fromDefaults = try problems(["background": "transparent"], [job("d"), job("j", ["background": "#00000080"])])
+        #expect(fromDefaults[0].contains("cannot keep the transparent background of the manifest's defaults; "), "\(fromDefaults)")
+        #expect(fromDefaults[1].contains("cannot keep the transparent background; "), "\(fromDefaults)")
+        let fromPreset = try problems(["preset": "house.json"], [job("p"), job("o", ["preset": "spring"])])
+        #expect(fromPreset[0].contains("cannot keep the transparent background of preset 'house.json'; "), "\(fromPreset)")
+        #expect(fromPreset[0].hasSuffix("or give an opaque background"), "\(fromPreset)")
+        // A job's own preset replaces the defaults' one, and spring's background is opaque.
+        #expect(fromPreset[1].isEmpty, "\(fromPreset)")
+    }
+
     @Test func anOutputsOwnOptionsFollowItsPathAsWithMakeO() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
