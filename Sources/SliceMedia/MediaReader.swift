@@ -65,6 +65,18 @@ package enum MediaReader {
         return frames
     }
 
+    /// The file at `path`, read as `make` reads it: a WebP only up to its RIFF chunk's end, so
+    /// the bytes after the picture (which FFmpeg's decoder would otherwise look at) never
+    /// change what `probe` says of it.
+    private static func pictureFile(_ path: String) throws(MediaError) -> InputFile {
+        let file = try InputFile(path: path)
+        let head = file.bytes(at: 0, count: 12)
+        if head.count == 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WEBP".utf8) {
+            file.pictureEnd = WebPContainer(reading: file).end
+        }
+        return file
+    }
+
     /// Demuxes and decodes the first video stream, calling `body` once per frame.
     private static func decode(path: String, layout: PixelLayout?,
                                body: (MediaInfo, PlanarImage?) -> Void) throws(MediaError) {
@@ -73,7 +85,7 @@ package enum MediaReader {
         // through one descriptor, after checking it is a regular file (a FIFO would hang).
         let demuxer: Demuxer
         do {
-            demuxer = path.contains("%") ? try Demuxer(pattern: path) : try Demuxer(file: try InputFile(path: path))
+            demuxer = path.contains("%") ? try Demuxer(pattern: path) : try Demuxer(file: try pictureFile(path))
             try demuxer.findStreamInfo()
         } catch {
             throw error.kind == .inputMissing ? error : invalid

@@ -177,6 +177,8 @@ struct StillStrictnessTests {
                 let chunk = Array("VP8L".utf8) + DamagedStills.littleEndian(UInt32(kept)) + Array(whole[20..<(20 + kept)]) + (kept % 2 == 1 ? [0] : [])
                 let riff = Array("RIFF".utf8) + DamagedStills.littleEndian(UInt32(4 + chunk.count)) + Array("WEBP".utf8) + chunk
                 var outcomes: [String] = []
+                // What `probe` reads (MediaReader) stops at the chunk's end too.
+                var probed: [String] = []
                 for filler: UInt8 in [0x00, 0xFF] {
                     let path = dir + "/short-\(short)-\(filler).webp"
                     try DamagedStills.write(riff + [UInt8](repeating: filler, count: 32), to: path)
@@ -186,8 +188,18 @@ struct StillStrictnessTests {
                     } catch let error as MediaError {
                         outcomes.append("refused: " + error.message)
                     }
+                    do {
+                        let frames = try MediaReader.frames(path: path, layout: .gbrp)
+                        let samples = frames.map { frame in
+                            (0..<3).flatMap { p in (0..<frame.height).flatMap { y in (0..<frame.width).map { frame.sample(plane: p, x: $0, y: y) } } }
+                        }
+                        probed.append("decoded \(samples.hashValue)")
+                    } catch let error as MediaError {
+                        probed.append("refused: " + error.message)
+                    }
                 }
                 #expect(outcomes[0] == outcomes[1], "\(short) bytes short: \(outcomes)")
+                #expect(probed[0] == probed[1], "\(short) bytes short, as probe reads it: \(probed)")
             }
         }
     }
