@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import SlicePipeline
 
-@Suite(.timeLimit(.minutes(1))) struct CancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct CancellationTests {
     private func render(_ cancellation: Cancellation, sink: RecordingSink) throws {
         _ = try RenderLoop(frameCount: 40, jobs: 2, window: 4)
             .run(pool: FramePool(capacity: 4, width: 8, height: 4, layout: .yuv420p), sinks: [sink],

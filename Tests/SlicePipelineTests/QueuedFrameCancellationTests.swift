@@ -27,7 +27,7 @@ private final class GateSink: FrameSink, @unchecked Sendable {
     func finish() throws {}
 }
 
-@Suite(.timeLimit(.minutes(1))) struct QueuedFrameCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct QueuedFrameCancellationTests {
     @Test func framesQueuedBeforeASignalAreNotEncoded() {
         let sink = GateSink()
         let runner = SinkRunner(sink, index: 0)

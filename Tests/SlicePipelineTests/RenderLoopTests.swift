@@ -5,7 +5,7 @@ import SliceKit
 import Testing
 @testable import SlicePipeline
 
-@Suite(.timeLimit(.minutes(1))) struct RenderLoopTests {
+@Suite(.timeLimit(.minutes(10))) struct RenderLoopTests {
     private func pool(_ capacity: Int) -> FramePool {
         FramePool(capacity: capacity, width: 8, height: 4, layout: .yuv420p)
     }

@@ -6,7 +6,7 @@ import SliceKit
 import SliceMedia
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct BatchCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BatchCLITests {
     // MARK: Sequences
 
     @Test func fourImagesMakeOneReel() throws {
@@ -274,9 +274,10 @@ enum BatchCLI {
         return (process.terminationStatus, (try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? "")
     }
 
-    /// Polls `condition` every 10 ms for up to a minute.
+    /// Polls `condition` (a state: a file, a process's signal mask) every 10 ms. The bound,
+    /// 10 minutes, only turns a hang into a failure.
     static func waitUntil(_ condition: () throws -> Bool) throws {
-        for _ in 0..<6000 {
+        for _ in 0..<60_000 {
             if try condition() { return }
             usleep(10_000)
         }

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct BatchCheckSignalTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BatchCheckSignalTests {
     /// Whether `pid` no longer dies of SIGINT by default (ignored or caught, as the kernel
     /// reports it): slicevid's trap is in place.
     private func trapsSIGINT(_ pid: Int32) -> Bool {

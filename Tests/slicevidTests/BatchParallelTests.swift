@@ -6,7 +6,7 @@ import Foundation
 import SliceMedia
 import Testing
 
-@Suite("batch --parallel", .serialized, .timeLimit(.minutes(5)))
+@Suite("batch --parallel", .serialized, .timeLimit(.minutes(10)))
 struct BatchParallelTests {
     /// Four jobs of several formats each, 160x90 so x264 and libvpx run threaded.
     private func campaign(_ folder: CampaignFolder) throws -> String {

@@ -7,7 +7,7 @@ import Foundation
 @testable import SlicevidCLI
 import Testing
 
-@Suite("batch --plan", .serialized, .timeLimit(.minutes(3)))
+@Suite("batch --plan", .serialized, .timeLimit(.minutes(10)))
 struct BatchPlanCLITests {
     /// One line per job: `job 'id': state…`, keyed by id.
     private func plan(_ manifest: String, in folder: CampaignFolder, _ extra: [String] = []) throws -> (status: Int32, jobs: [String: String], text: String) {

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ClosedStreamsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ClosedStreamsTests {
     @Test func closedStandardErrorNeverBecomesTheLockFile() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }

@@ -8,7 +8,7 @@ import SliceMedia
 import Testing
 
 // Serialized: several tests keep a render going while they signal or race it.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct FileSafetyCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct FileSafetyCLITests {
     /// A render of a few seconds: long enough to be caught mid-way, short enough to finish.
     private let mediumClip = ["--size", "640x360", "--hold", "0", "--duration", "3", "--fps", "30", "--encoder-preset", "ultrafast"]
 

@@ -7,7 +7,7 @@ import SliceKit
 import SliceMedia
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct MessageClarityTests {
+@Suite(.timeLimit(.minutes(10))) struct MessageClarityTests {
     @Test func aJPEGOfHeadersAloneIsRefusedAsHoldingNoImage() throws {
         try withScratchFolder { folder in
             try StillWriter.write(RGBAImage(width: 64, height: 36, color: RGBAColor(red: 9, green: 99, blue: 199)), to: folder + "/full.jpg", format: .jpeg)

@@ -5,7 +5,7 @@
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct OutputCountLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputCountLimitTests {
     @Test func thirtyThreeOutputsToMakeAreRefused() throws {
         try withScratchFolder { folder in
             let outputs = (0..<33).flatMap { ["-o", "o\($0).webm"] }

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ProbeSequenceTests {
+@Suite(.timeLimit(.minutes(10))) struct ProbeSequenceTests {
     /// Renders a 4-frame PNG sequence into `folder/sub`.
     private func sequence(in folder: String, sub: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import Foundation
 import SliceKit
 import Testing
 
-@Suite("progress fits the terminal", .serialized, .timeLimit(.minutes(3)))
+@Suite("progress fits the terminal", .serialized, .timeLimit(.minutes(10)))
 struct ProgressWidthTests {
     /// What `slicevid arguments` writes to a terminal `columns` wide.
     private func onTerminal(columns: Int, _ arguments: [String], in folder: String) throws -> String {

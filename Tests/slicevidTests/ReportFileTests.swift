@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ReportFileTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReportFileTests {
     private func campaign(_ folder: CampaignFolder) throws -> String {
         _ = try folder.still("s0.png", index: 0)
         _ = try folder.still("s1.png", index: 1)

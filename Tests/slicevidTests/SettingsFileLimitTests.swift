@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct SettingsFileLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct SettingsFileLimitTests {
     /// A sparse file of 17 MiB: nothing on disk, too large to be a settings file.
     private func huge(_ path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

@@ -31,7 +31,7 @@ struct SignalTrapTests {
     ///   at once when it continues, before any wind-down can finish.
     private func interrupt(with signal: Int32, then others: [Int32] = [], together: Bool = false,
                            extra: [String], in folder: String) throws -> CLIResult {
-        try CLI.run(["make"] + longClip + extra + ["-o", "out.mp4", "-o", "seq/%04d.png"], in: folder, timeout: 20) { process, stderr in
+        try CLI.run(["make"] + longClip + extra + ["-o", "out.mp4", "-o", "seq/%04d.png"], in: folder) { process, stderr in
             // Wait until frames are being written: the sequence's temporary folder holds a few.
             // (No deadline: CLI.run ends a process that outlives its timeout, and the wait ends
             // with it.)

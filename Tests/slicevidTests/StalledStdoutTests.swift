@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2))) struct StalledStdoutTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StalledStdoutTests {
     @Test func aSignalEndsAWriteToAStalledReader() throws {
         try withScratchFolder { folder in
             let process = Process()
