@@ -10,7 +10,8 @@ import Testing
 // Serialized: several tests keep a render going while they signal or race it.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct FileSafetyCLITests {
     /// A render of a few seconds: long enough to be caught mid-way, short enough to finish.
-    private let mediumClip = ["--size", "640x360", "--hold", "0", "--duration", "3", "--fps", "30", "--encoder-preset", "ultrafast"]
+    /// About a second of rendering on a quiet 2-core machine: time enough to be caught mid-render.
+    private let mediumClip = ["--size", "640x360", "--hold", "0", "--duration", "10", "--fps", "30", "--encoder-preset", "ultrafast"]
 
     @Test func aSymlinkAtTheLockIsRefusedWithSeventyThreeAndItsTargetKept() throws {
         let folder = try CampaignFolder()
@@ -30,8 +31,9 @@ import Testing
             let first = try BatchCLI.launch(["make"] + mediumClip + ["-o", "o.mp4"], in: folder, log: "first.log")
             // Its temporary file exists: it passed the start's check and is rendering.
             try BatchCLI.waitUntil { !first.isRunning || leftovers(in: folder).contains { $0.hasPrefix(".o.mp4.slicevid-") } }
+            // Frozen first, then asked: running now means frozen mid-render, for certain.
+            if first.isRunning { kill(first.processIdentifier, SIGSTOP) }
             try #require(first.isRunning, "the first render ended before the second could start")
-            kill(first.processIdentifier, SIGSTOP)
             let second = try CLI.make(tinyClip + ["-o", "o.mp4"], in: folder)
             kill(first.processIdentifier, SIGCONT)
             first.waitUntilExit()
