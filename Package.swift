@@ -38,7 +38,8 @@ let package = Package(
         // libavfilter's C API for the audio bed, opened with dlopen on the first song: its thirty
         // or so libraries doubled every run's start-up when linked. FFmpeg's headers give the types.
         .target(name: "CAVFilter"),
-        // Linux calls Glibc's Swift module leaves out (renameat2), as small C wrappers.
+        // Linux calls Glibc's Swift module leaves out (renameat2), and the stop signals'
+        // handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
@@ -50,7 +51,8 @@ let package = Package(
         .target(name: "Slicevid", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
         // The command line: commands, their options, help, completions, logs. A library so
         // tests can parse command lines in-process.
-        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "SliceKit", "SliceMedia", "SlicePipeline", "CPlatform"],
+                swiftSettings: settings),
         // The executable: only the entry point.
         .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),
 

@@ -2,32 +2,54 @@
 // notices it, temporary files are removed, and the exit code says which signal it was. A
 // second signal means the user will not wait: slicevid removes its temporary files and exits.
 
-import Dispatch
+import CPlatform
+import Foundation
 import Glibc
 import SliceMedia
 import SlicePipeline
 import Synchronization
 
 /// Routes SIGINT/SIGTERM to a `Cancellation`.
+///
+/// The signal handler (C, in CPlatform) only writes the signal's number into a pipe; one
+/// thread reads the pipe and acts, in the order the signals came. The handler is in place
+/// before a trap is reported set up. (libdispatch's signal sources put theirs in place later,
+/// from their own thread, and a signal set to be ignored until then was dropped: a Ctrl-C in
+/// those milliseconds did nothing.)
 enum SignalTrap {
-    // nonisolated(unsafe): written once, on the main thread, before any render starts; the
-    // array only keeps the sources alive.
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    /// What a stop signal does now; nil until a trap is set.
+    private static let action = Mutex<(@Sendable (Int32) -> Void)?>(nil)
     private static let received = Atomic<Int>(0)
+
+    /// Sends SIGINT and SIGTERM to `handle`, on a thread of its own, from now on.
+    /// - Returns: false when the handler could not be set (no pipe to be had): the signals
+    ///   then keep their default action and end the process at once.
+    @discardableResult
+    private static func forward(to handle: @escaping @Sendable (Int32) -> Void) -> Bool {
+        let first = action.withLock { current in
+            defer { current = handle }
+            return current == nil
+        }
+        guard first else { return true }
+        let numbers: [Int32] = [SIGINT, SIGTERM]
+        guard cplatform_forward_signals(numbers, Int32(numbers.count)) == 0 else { return false }
+        Thread.detachNewThread {
+            while true {
+                let number = cplatform_next_signal()
+                guard number > 0 else { return }
+                action.withLock { $0 }?(number)
+            }
+        }
+        return true
+    }
 
     /// For runs that write nothing (`batch --check`, `--plan`): a stop signal prints `line`
     /// (hearing the signal's number) and ends the process at once with 128 + that number,
     /// instead of dying silently mid-check.
     static func exitOnSignal(saying line: @escaping @Sendable (Int32) -> String) {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                Console.shared.error(line(number))
-                _exit(128 + number)
-            }
-            source.resume()
-            sources.append(source)
+        forward { number in
+            Console.shared.error(line(number))
+            _exit(128 + number)
         }
     }
 
@@ -41,23 +63,16 @@ enum SignalTrap {
         // A reader that closes `-o -` early (`| head`) must not kill us with SIGPIPE before the
         // other outputs' temporary files are removed: the failed write is reported instead.
         signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                // A second signal: the user will not wait for the render to wind down. The
-                // temporary files go first (this runs on a queue, not in the signal handler,
-                // so it may), then the process, without unwinding.
-                // Signals that arrive together come as one event: `data` says how many.
-                if received.add(max(1, Int(source.data)), ordering: .relaxed).newValue > 1 {
-                    OutputTarget.discardAllUnfinishedAndExit(status: 128 + number) { lastWords(number) }
-                }
-                cancellation.cancel(signal: number)
-                // A write to a stalled `-o -` reader would otherwise never notice.
-                OutputFile.wakeAll()
+        forward { number in
+            // A second signal: the user will not wait for the render to wind down. The
+            // temporary files go first (this runs on the trap's thread, not in the signal
+            // handler, so it may), then the process, without unwinding.
+            if received.add(1, ordering: .relaxed).newValue > 1 {
+                OutputTarget.discardAllUnfinishedAndExit(status: 128 + number) { lastWords(number) }
             }
-            source.resume()
-            sources.append(source)
+            cancellation.cancel(signal: number)
+            // A write to a stalled `-o -` reader would otherwise never notice.
+            OutputFile.wakeAll()
         }
         return cancellation
     }
