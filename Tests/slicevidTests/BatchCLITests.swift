@@ -91,15 +91,19 @@ import Testing
     @Test func anOverlappingRunExitsSeventyFiveAtOnce() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(6), defaults: BatchCLI.slowDefaults)
+        // 12 jobs of about 0.1 s: the first run holds the lock for a second or so.
+        let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(12), defaults: BatchCLI.slowDefaults)
         let first = try BatchCLI.launch(["batch", manifest, "-j", "1"], in: folder.path)
         // The holder's pid, space-padded to a fixed width (the lock file is never truncated).
         try BatchCLI.waitUntil {
             (try? String(contentsOfFile: folder.path + "/.campaign.json.lock", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) == "\(first.processIdentifier)"
         }
-        // Frozen while holding the lock, so the second run meets it for certain.
+        // Frozen while holding the lock, so the second run meets it for certain: the lock is
+        // cleared on release, so the pid still in it, the run frozen, means it is held.
         kill(first.processIdentifier, SIGSTOP)
+        try #require(first.isRunning && (try? String(contentsOfFile: folder.path + "/.campaign.json.lock", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "\(first.processIdentifier)", "the first run ended before the second started")
         let second = try BatchCLI.run(["batch", manifest], in: folder.path)
         kill(first.processIdentifier, SIGCONT)
         first.waitUntilExit()
@@ -107,16 +111,18 @@ import Testing
         #expect(second.stderr.contains("pid \(first.processIdentifier)"))
         #expect(second.stderr.split(separator: "\n").count == 1)
         #expect(first.terminationStatus == 0)
-        #expect(folder.files("out").filter { $0.hasSuffix(".mp4") }.count == 6)
+        #expect(folder.files("out").filter { $0.hasSuffix(".mp4") }.count == 12)
     }
 
     @Test func sigtermMidBatchKeepsFinishedJobsAndWritesTheReport() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(12), defaults: BatchCLI.slowDefaults)
+        // 40 jobs of about 0.1 s: some are still pending when the signal comes.
+        let manifest = try folder.campaign(jobs: BatchCLI.slowJobs(40), defaults: BatchCLI.slowDefaults)
         let run = try BatchCLI.launch(["batch", manifest, "-j", "1", "--report", "report.json"], in: folder.path)
         try BatchCLI.waitUntil { FileManager.default.fileExists(atPath: folder.path + "/out/slow0.mp4") }
         kill(run.processIdentifier, SIGSTOP)
+        try #require(run.isRunning, "the batch ended before it could be interrupted")
         kill(run.processIdentifier, SIGTERM)
         kill(run.processIdentifier, SIGCONT)
         run.waitUntilExit()
