@@ -29,10 +29,10 @@ extension OutputTarget {
                        then committed: ((OutputRecord) -> Void)? = nil) throws(SlicevidError) {
         guard !isStream else { return }
         // Under the registry's lock: an exit on a second signal waits for the move to finish.
-        try OutputTarget.unfinished.withLock { (places: inout Set<String>) throws(SlicevidError) in
+        try OutputTarget.unfinished.withLock { (places: inout [String: [String]]) throws(SlicevidError) in
             // Never move what is no longer there: with --force, an empty sequence would
             // otherwise count as zero new frames and the old ones would be removed as its tail.
-            guard places.contains(place) else {
+            guard places[place] != nil else {
                 throw SlicevidError(.outputFailed, "-o \(path): its temporary files are gone; nothing was moved into place")
             }
             let moves = try finishedFiles(frames: frames)
@@ -54,7 +54,7 @@ extension OutputTarget {
                 throw error
             }
             // The output is in place: whatever happens next, its temporaries go.
-            places.remove(place)
+            places.removeValue(forKey: place)
             defer { if let temporaryFolder { OutputTarget.remove(temporaryFolder) } }
             guard let sidecar else { return }
             guard rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {

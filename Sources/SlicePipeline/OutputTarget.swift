@@ -81,11 +81,11 @@ package final class OutputTarget: Sendable {
         for _ in 0..<8 {
             let tag = ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let place = format.isSequence ? folder + "/" + tag : folder + "/." + name + tag + ".partial"
-            let made = try OutputTarget.unfinished.withLock { (places: inout Set<String>) throws(SlicevidError) -> Int32 in
+            let made = try OutputTarget.unfinished.withLock { (places: inout [String: [String]]) throws(SlicevidError) -> Int32 in
                 created += try OutputFolder.create(OutputTarget.folder(of: path), for: path)
                 if format.isSequence {
                     let made = OutputTarget.makeFolder(place)
-                    if made == 0 { places.insert(place) }
+                    if made == 0 { places[place] = created }
                     return made
                 }
                 if opened.folder < 0 {
@@ -95,7 +95,7 @@ package final class OutputTarget: Sendable {
                 opened.file = openat(opened.folder, "." + name + tag + ".partial",
                                      O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
                 guard opened.file >= 0 else { return errno }
-                places.insert(place)
+                places[place] = created
                 return 0
             }
             if made == EEXIST { continue }
@@ -150,10 +150,11 @@ package final class OutputTarget: Sendable {
         try self.init(path: path, replacing: force ? .anything : .nothing)
     }
 
-    /// Every temporary file or folder not yet committed or discarded, in this process. Its
-    /// lock is held across every creation, commit and discard, so a second signal's exit
-    /// waits for them. The only state a target changes, so reads across threads are locked.
-    static let unfinished = Mutex<Set<String>>([])
+    /// Every temporary file or folder not yet committed or discarded, in this process, with
+    /// the folders made for it (outermost first). Its lock is held across every creation,
+    /// commit and discard, so a second signal's exit waits for them. The only state a target
+    /// changes, so reads across threads are locked.
+    static let unfinished = Mutex<[String: [String]]>([:])
 
     /// This target's entry in `unfinished`.
     var place: String { temporaryFolder ?? temporaryPath }
@@ -168,7 +169,10 @@ package final class OutputTarget: Sendable {
     package static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
         unfinished.withLock { places -> Never in
             last()
-            for place in places { remove(place) }
+            for place in places.keys { remove(place) }
+            // Then the folders the run made, where nothing else has filled them (one made for
+            // one output may hold another output's temporary, removed just above).
+            for folders in places.values { OutputFolder.removeEmpty(folders) }
             places.removeAll()
             _exit(status)
         }
@@ -186,7 +190,7 @@ package final class OutputTarget: Sendable {
     /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what
     /// `body` writes (a batch's report) is whole when the process ends, however it ends.
     package static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
-        try unfinished.withLock { (_: inout Set<String>) throws(E) in try body() }
+        try unfinished.withLock { (_: inout [String: [String]]) throws(E) in try body() }
     }
 
     /// Deletes a temporary file, or a temporary folder and its frames. A folder is first
@@ -285,7 +289,7 @@ package final class OutputTarget: Sendable {
         // Under the registry's lock, like a commit: a second signal arriving meanwhile waits
         // for the files to be gone instead of exiting with them half deleted.
         OutputTarget.unfinished.withLock { places in
-            guard places.remove(place) != nil else { return }
+            guard places.removeValue(forKey: place) != nil else { return }
             OutputTarget.remove(place)
             OutputFolder.removeEmpty(createdFolders)
         }
