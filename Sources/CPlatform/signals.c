@@ -22,13 +22,30 @@ static void forward_signal(int number) {
     errno = saved;
 }
 
-int cplatform_forward_signals(const int *numbers, int count) {
-    if (signal_pipe[0] < 0) {
-        if (pipe2(signal_pipe, O_CLOEXEC) != 0) return -1;
-        int flags = fcntl(signal_pipe[1], F_GETFL);
-        if (flags < 0 || fcntl(signal_pipe[1], F_SETFL, flags | O_NONBLOCK) != 0) return -1;
+/// The pipe, made once: the read end blocks, the write end does not. 0, or -1 with errno.
+static int make_signal_pipe(void) {
+    if (signal_pipe[0] >= 0) return 0;
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    int flags = fcntl(ends[1], F_GETFL);
+    if (flags < 0 || fcntl(ends[1], F_SETFL, flags | O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(ends[0]);
+        close(ends[1]);
+        errno = saved;
+        return -1;
     }
-    struct sigaction action;
+    signal_pipe[0] = ends[0];
+    signal_pipe[1] = ends[1];
+    return 0;
+}
+
+int cplatform_forward_signals(const int *numbers, int count) {
+    if (count < 0 || count > 8 || make_signal_pipe() != 0) {
+        if (count < 0 || count > 8) errno = EINVAL;
+        return -1;
+    }
+    struct sigaction action, previous[8];
     memset(&action, 0, sizeof action);
     action.sa_handler = forward_signal;
     sigemptyset(&action.sa_mask);
@@ -37,7 +54,17 @@ int cplatform_forward_signals(const int *numbers, int count) {
     sigset_t wanted;
     sigemptyset(&wanted);
     for (int index = 0; index < count; index++) {
-        if (sigaction(numbers[index], &action, NULL) != 0) return -1;
+        int failed = sigaction(numbers[index], NULL, &previous[index]) != 0;
+        // Ignored when we started (a background job of a script): left ignored, as a shell's
+        // trap leaves it. Checked and set in one go per signal; nothing else sets it here.
+        if (!failed && previous[index].sa_handler == SIG_IGN) continue;
+        if (failed || sigaction(numbers[index], &action, NULL) != 0) {
+            int saved = errno;
+            // All or nothing: the signals set so far get their previous action back.
+            for (int undo = 0; undo < index; undo++) sigaction(numbers[undo], &previous[undo], NULL);
+            errno = saved;
+            return -1;
+        }
         sigaddset(&wanted, numbers[index]);
     }
     // A parent may start us with these signals blocked (the mask is inherited): they would

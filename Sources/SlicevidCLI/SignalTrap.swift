@@ -21,26 +21,31 @@ enum SignalTrap {
     private static let action = Mutex<(@Sendable (Int32) -> Void)?>(nil)
     private static let received = Atomic<Int>(0)
 
-    /// Sends SIGINT and SIGTERM to `handle`, on a thread of its own, from now on.
-    /// - Returns: false when the handler could not be set (no pipe to be had): the signals
-    ///   then keep their default action and end the process at once.
-    @discardableResult
-    private static func forward(to handle: @escaping @Sendable (Int32) -> Void) -> Bool {
-        let first = action.withLock { current in
-            defer { current = handle }
-            return current == nil
-        }
-        guard first else { return true }
-        let numbers: [Int32] = [SIGINT, SIGTERM]
-        guard cplatform_forward_signals(numbers, Int32(numbers.count)) == 0 else { return false }
-        Thread.detachNewThread {
-            while true {
-                let number = cplatform_next_signal()
-                guard number > 0 else { return }
-                action.withLock { $0 }?(number)
+    /// Sends SIGINT and SIGTERM to `handle`, on a thread of its own, from now on; a later
+    /// call replaces `handle`. A signal ignored when slicevid started stays ignored.
+    private static func forward(to handle: @escaping @Sendable (Int32) -> Void) {
+        let failure = action.withLock { current -> String? in
+            if current != nil {
+                current = handle
+                return nil
             }
+            let numbers: [Int32] = [SIGINT, SIGTERM]
+            guard cplatform_forward_signals(numbers, Int32(numbers.count)) == 0 else { return String(cString: strerror(errno)) }
+            current = handle
+            Thread.detachNewThread {
+                while true {
+                    let number = cplatform_next_signal()
+                    guard number > 0 else { return }
+                    action.withLock { $0 }?(number)
+                }
+            }
+            return nil
         }
-        return true
+        // Not seen in practice (a pipe and two handlers): said, since a signal would then end
+        // the run at once, its temporary files left for the next run to remove.
+        if let failure {
+            Console.shared.error("slicevid: warning: cannot trap SIGINT/SIGTERM (\(failure)); a signal will end the run at once\n")
+        }
     }
 
     /// For runs that write nothing (`batch --check`, `--plan`): a stop signal prints `line`

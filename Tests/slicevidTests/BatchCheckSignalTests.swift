@@ -6,17 +6,26 @@ import Glibc
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct BatchCheckSignalTests {
-    /// Whether `pid` is slicevid (it has exec'd: before that it is a copy of this test process,
-    /// with this process's handlers) and no longer dies of SIGINT by default (ignored or
-    /// caught, as the kernel reports it): slicevid has taken charge of it.
-    private func trapsSIGINT(_ pid: Int32, binary: String) -> Bool {
+    /// The signals `pid` ignores and catches, as /proc reports them, once it is slicevid (it
+    /// has exec'd: before that it is a copy of this test process, with its handlers).
+    private func signalMasks(_ pid: Int32, binary: String) -> (ignored: UInt64, caught: UInt64)? {
         guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == binary,
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
-        return ["SigIgn:", "SigCgt:"].contains { key in
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }),
-                  let mask = UInt64(line.dropFirst(key.count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
-            return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        func mask(_ key: String) -> UInt64? {
+            status.split(separator: "\n").first { $0.hasPrefix(key) }
+                .flatMap { UInt64($0.dropFirst(key.count).trimmingCharacters(in: .whitespaces), radix: 16) }
         }
+        guard let ignored = mask("SigIgn:"), let caught = mask("SigCgt:") else { return nil }
+        return (ignored, caught)
+    }
+
+    private func bit(_ signal: Int32) -> UInt64 { 1 << (UInt64(signal) - 1) }
+
+    /// Whether slicevid at `pid` no longer dies of SIGINT by default (ignored or caught): it
+    /// has taken charge of it.
+    private func trapsSIGINT(_ pid: Int32, binary: String) -> Bool {
+        guard let masks = signalMasks(pid, binary: binary) else { return false }
+        return (masks.ignored | masks.caught) & bit(SIGINT) != 0
     }
 
     /// Runs `body` with SIGINT and SIGTERM blocked or unblocked in this thread, then puts its
@@ -60,5 +69,40 @@ import Testing
             try #require(run.terminationReason == .exit && run.terminationStatus == 130, "attempt \(attempt), blocked by the parent: \(blockedByTheParent): \(run.terminationStatus) \(stderr)")
             #expect(stderr.hasSuffix("--check interrupted by SIGINT; nothing was written\n") && stderr.split(separator: "\n").count == 1, "\(stderr)")
         }
+    }
+
+    @Test func aSignalIgnoredWhenSlicevidStartsStaysIgnored() throws {
+        // `slicevid … &` in a script starts with SIGINT ignored, so that a Ctrl-C meant for the
+        // foreground leaves it running; the trap keeps that, as a shell's own trap does, and
+        // SIGTERM still stops it. (The trap used to catch it anyway, once set up: a SIGINT
+        // then stopped the run, one a moment earlier did nothing.)
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let huge = folder.path + "/huge.png"
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 2 << 30) == 0)
+        let manifest = try folder.campaign(jobs: [["id": "huge", "images": ["s0.png", "huge.png"], "outputs": "out/huge.mp4"]])
+        let binary = URL(fileURLWithPath: try BatchCLI.binary).resolvingSymlinksInPath().path
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        run.arguments = ["--ignore-signal=INT", binary, "batch", manifest, "--check"]
+        run.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        run.standardOutput = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: folder.path + "/stderr.log", contents: nil)
+        run.standardError = FileHandle(forWritingAtPath: folder.path + "/stderr.log")
+        try run.run()
+        // The trap is set when SIGTERM is caught.
+        var masks = signalMasks(run.processIdentifier, binary: binary)
+        while run.isRunning, (masks?.caught ?? 0) & bit(SIGTERM) == 0 {
+            sched_yield()
+            masks = signalMasks(run.processIdentifier, binary: binary)
+        }
+        try #require(run.isRunning, "the check ended before it could be signalled")
+        #expect(masks.map { $0.ignored & bit(SIGINT) != 0 && $0.caught & bit(SIGINT) == 0 } == true, "\(String(describing: masks))")
+        kill(run.processIdentifier, SIGINT)
+        kill(run.processIdentifier, SIGTERM)
+        run.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? ""
+        #expect(run.terminationReason == .exit && run.terminationStatus == 143, "\(run.terminationStatus) \(stderr)")
+        #expect(stderr.hasSuffix("--check interrupted by SIGTERM; nothing was written\n") && stderr.split(separator: "\n").count == 1, "\(stderr)")
     }
 }

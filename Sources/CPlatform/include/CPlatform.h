@@ -25,14 +25,15 @@ int cplatform_open_folder(const char *path);
 /// stream when it runs in another rounding mode. Returns 0 on success.
 int cplatform_default_floating_point(void);
 
-/// Makes SIGINT, SIGTERM or any of `numbers` write its number into a pipe instead of taking
-/// its default action; `cplatform_next_signal` reads them, in order. The handler is in place
-/// when this returns, so no signal after it is lost (libdispatch's signal sources install
-/// theirs later, from their own thread), and the signals are unblocked in the calling
-/// thread (a parent's blocked mask is inherited), so one already pending is handled too.
-/// Calling it again adds signals to the same pipe.
-/// Returns 0, or -1 with errno set when the pipe cannot be made (the signals then keep
-/// their previous action).
+/// Makes each of `numbers` (at most 8; SIGINT and SIGTERM here) write its number into a pipe
+/// instead of taking its default action; `cplatform_next_signal` reads them, in order. The
+/// handler is in place when this returns, so no signal after it is lost (libdispatch's
+/// signal sources install theirs later, from their own thread), and the signals are
+/// unblocked in the calling thread (a parent's blocked mask is inherited), so one already
+/// pending is handled too. A signal ignored when this is called (a background job of a
+/// script) is left ignored. Calling it again adds signals to the same pipe.
+/// Returns 0, or -1 with errno set when the pipe or a handler cannot be set: the signals
+/// then keep their previous action.
 int cplatform_forward_signals(const int *numbers, int count);
 
 /// Blocks until a forwarded signal comes and returns its number (-1 if the pipe failed).
