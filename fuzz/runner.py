@@ -37,19 +37,13 @@ class Limits:
 
 
 def apply_limits(limits):
-    """Caps this process's address space and file sizes, turns core dumps off and puts back
-    stop signals a parent set to be ignored; called once in each worker, so every child
-    inherits them (no preexec function: spawning stays fast)."""
+    """Caps this process's address space and file sizes, and turns core dumps off; called once
+    in each worker, so every child inherits the caps (no preexec function: spawning stays fast)."""
     address_space = int(limits.address_space_gib * 1024 ** 3)
     file_size = limits.file_size_mib * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    # slicevid leaves a stop signal ignored when it starts ignored (a background job of a
-    # script, as `make fuzz &` would make this worker): its children start as from a terminal.
-    for number in (signal.SIGINT, signal.SIGTERM):
-        if signal.getsignal(number) == signal.SIG_IGN:
-            signal.signal(number, signal.SIG_DFL)
 
 
 class Child:

@@ -54,11 +54,7 @@ int cplatform_forward_signals(const int *numbers, int count) {
     sigset_t wanted;
     sigemptyset(&wanted);
     for (int index = 0; index < count; index++) {
-        int failed = sigaction(numbers[index], NULL, &previous[index]) != 0;
-        // Ignored when we started (a background job of a script): left ignored, as a shell's
-        // trap leaves it. Checked and set in one go per signal; nothing else sets it here.
-        if (!failed && previous[index].sa_handler == SIG_IGN) continue;
-        if (failed || sigaction(numbers[index], &action, NULL) != 0) {
+        if (sigaction(numbers[index], &action, &previous[index]) != 0) {
             int saved = errno;
             // All or nothing: the signals set so far get their previous action back.
             for (int undo = 0; undo < index; undo++) sigaction(numbers[undo], &previous[undo], NULL);

@@ -22,7 +22,7 @@ enum SignalTrap {
     private static let received = Atomic<Int>(0)
 
     /// Sends SIGINT and SIGTERM to `handle`, on a thread of its own, from now on; a later
-    /// call replaces `handle`. A signal ignored when slicevid started stays ignored.
+    /// call replaces `handle`.
     private static func forward(to handle: @escaping @Sendable (Int32) -> Void) {
         let failure = action.withLock { current -> String? in
             if current != nil {

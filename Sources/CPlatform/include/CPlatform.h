@@ -30,8 +30,7 @@ int cplatform_default_floating_point(void);
 /// handler is in place when this returns, so no signal after it is lost (libdispatch's
 /// signal sources install theirs later, from their own thread), and the signals are
 /// unblocked in the calling thread (a parent's blocked mask is inherited), so one already
-/// pending is handled too. A signal ignored when this is called (a background job of a
-/// script) is left ignored. Calling it again adds signals to the same pipe.
+/// pending is handled too. Calling it again adds signals to the same pipe.
 /// Returns 0, or -1 with errno set when the pipe or a handler cannot be set: the signals
 /// then keep their previous action.
 int cplatform_forward_signals(const int *numbers, int count);
