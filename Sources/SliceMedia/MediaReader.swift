@@ -70,10 +70,7 @@ package enum MediaReader {
     /// change what `probe` says of it.
     private static func pictureFile(_ path: String) throws(MediaError) -> InputFile {
         let file = try InputFile(path: path)
-        let head = file.bytes(at: 0, count: 12)
-        if head.count == 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WEBP".utf8) {
-            file.pictureEnd = WebPContainer(reading: file).end
-        }
+        file.pictureEnd = StillHeader(reading: file).webp?.end
         return file
     }
 
