@@ -1,12 +1,16 @@
 // The library other Swift programs build on: slicevid's make, presets and batch, with the
 // types they take and return. Everything else in the package is `package`: free to change.
 
+@_exported import struct SliceKit.ErrorText
 @_exported import struct SliceKit.FrameRate
+@_exported import struct SliceKit.KeyWording
 @_exported import struct SliceKit.Preset
 @_exported import struct SliceKit.PresetError
+@_exported import struct SliceKit.Setting
 @_exported import struct SliceKit.SpecError
 @_exported import enum SliceKit.SpecField
 @_exported import struct SliceKit.TransitionSpec
+@_exported import protocol SliceKit.Wording
 @_exported import struct SliceMedia.EncoderSettings
 @_exported import struct SliceMedia.OptionValueError
 @_exported import enum SliceMedia.OutputOption
@@ -17,7 +21,9 @@
 @_exported import enum SlicePipeline.MakeEvent
 @_exported import struct SlicePipeline.MakeReport
 @_exported import struct SlicePipeline.MakeRequest
+@_exported import struct SlicePipeline.Output
 @_exported import struct SlicePipeline.SlicevidError
+@_exported import enum SlicePipeline.Stills
 @_exported import struct SlicePipeline.WrittenOutput
 import Foundation
 import SliceKit

@@ -17,11 +17,12 @@ struct LibraryTests {
         let spec = try Self.tinySpec()
         var encoder = EncoderSettings()
         try encoder.set(.encoderPreset, to: "ultrafast")
-        let request = MakeRequest(spec: spec, outputs: [folder + "/clip.mp4", folder + "/poster.png"], encoder: encoder, jobs: 2)
+        let request = try MakeRequest(outputs: [try .file(folder + "/clip.mp4"), try .file(folder + "/poster.png")], spec: spec, encoder: encoder,
+                                      renderThreads: 2)
         let events = EventLog()
         let report = try Slicevid.make(request) { events.append($0) }
 
-        #expect(report.frames == 6 && report.written.map(\.path) == request.outputs)
+        #expect(report.frames == 6 && report.written.map(\.path) == [folder + "/clip.mp4", folder + "/poster.png"])
         #expect(report.written[0].frames == 6 && report.written[1].frames == 1)
         for output in report.written {
             let size = try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int
@@ -43,7 +44,8 @@ struct LibraryTests {
     func errors() throws {
         var spec = TransitionSpec()
         #expect(throws: SpecError.self) { try spec.set(.fps, to: "0") }
-        let request = MakeRequest(spec: spec, from: "/nonexistent/a.png", to: "/nonexistent/b.png", outputs: ["/nonexistent/out.mp4"])
+        let request = try MakeRequest(stills: .pair(from: "/nonexistent/a.png", to: "/nonexistent/b.png"), outputs: [try .file("/nonexistent/out.mp4")],
+                                      spec: spec)
         do {
             _ = try Slicevid.make(request)
             Issue.record("a missing still was accepted")
@@ -62,8 +64,8 @@ struct LibraryTests {
         // Two stills: the demo's first and last frames, as posters.
         var first = EncoderSettings()
         try first.set(.posterAt, to: "0")
-        _ = try Slicevid.make(MakeRequest(spec: try Self.tinySpec(), outputs: [folder + "/s0.png"], encoder: first))
-        _ = try Slicevid.make(MakeRequest(spec: try Self.tinySpec(), outputs: [folder + "/s1.png"]))
+        _ = try Slicevid.make(try MakeRequest(outputs: [try .file(folder + "/s0.png")], spec: try Self.tinySpec(), encoder: first))
+        _ = try Slicevid.make(try MakeRequest(outputs: [try .file(folder + "/s1.png")], spec: try Self.tinySpec()))
         let manifest = """
             {"defaults": {"size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "slices": 16},
              "jobs": [{"id": "a", "images": ["s0.png", "s1.png"], "outputs": ["a.png"]},

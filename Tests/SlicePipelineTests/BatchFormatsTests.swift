@@ -93,7 +93,7 @@ import Testing
         let path = try scratch.json("campaign.json", manifest)
         let loaded = try Manifest.load(path: path, presets: testPresets)
         // Paths are what the batch records, reports and checks; the options travel to the render.
-        #expect(loaded.jobs[0].outputs == ["a.mp4", "b.mp4", "small.gif"].map { scratch.path + "/" + $0 })
+        #expect(loaded.jobs[0].outputPaths == ["a.mp4", "b.mp4", "small.gif"].map { scratch.path + "/" + $0 })
         let first = try run(path)
         #expect(first.jobs.map(\.status) == [.rendered], "\(first.jobs.map(\.error))")
         #expect(try MediaReader.info(path: scratch.path + "/a.mp4").codecName == "h264")

@@ -24,11 +24,11 @@ import Testing
                                   written: written)
 
         journal.begin(manifest.jobs[0], at: 0)
-        journal.committed(manifest.jobs[0].outputs[0], record: record, at: 0)
-        journal.committed(manifest.jobs[0].outputs[1], record: record, at: 0)
+        journal.committed(manifest.jobs[0].outputPaths[0], record: record, at: 0)
+        journal.committed(manifest.jobs[0].outputPaths[1], record: record, at: 0)
         journal.finish(at: 0, .rendered, error: nil)
         journal.begin(manifest.jobs[1], at: 1)
-        journal.committed(manifest.jobs[1].outputs[0], record: record, at: 1)
+        journal.committed(manifest.jobs[1].outputPaths[0], record: record, at: 1)
 
         let report = journal.report(signal: SIGTERM)
         #expect(report.jobs.map(\.status) == [.rendered, .interrupted, .pending])
@@ -37,7 +37,7 @@ import Testing
         #expect(report.outcome == .interrupted(signal: SIGTERM))
 
         // Every output of the job under way in place: it is rendered, whatever comes next.
-        journal.committed(manifest.jobs[1].outputs[1], record: record, at: 1)
+        journal.committed(manifest.jobs[1].outputPaths[1], record: record, at: 1)
         #expect(journal.report(signal: SIGINT).jobs.map(\.status) == [.rendered, .rendered, .pending])
     }
 

@@ -115,7 +115,7 @@ import Testing
         unlink(OutputRecord.sidecarPath(for: pairFile))
         let unrecorded = try run(path).jobs.first { $0.id == "pair" }
         #expect(unrecorded?.status == .failed)
-        #expect(unrecorded?.error?.contains("exists and was not written by slicevid; pass --force to replace it") == true)
+        #expect(unrecorded?.error?.contains("exists and was not written by slicevid; pass the force option to replace it") == true)
         #expect(try FileManager.default.attributesOfItem(atPath: pairFile)[.systemFileNumber] as? Int == before)
         try Data("truncated".utf8).write(to: URL(fileURLWithPath: scratch.path + "/out/reel-03.png"))
         let changed = try run(path).jobs.first { $0.id == "reel" }

@@ -53,7 +53,7 @@ import Testing
                 Issue.record("\(path) was accepted")
             } catch {
                 #expect(error.category == .outputBlocked)
-                #expect(error.message.hasPrefix("-o \(path): cannot create folder ") && error.message.contains(reason), "\(error.message)")
+                #expect(error.message.hasPrefix("output \(path): cannot create folder ") && error.message.contains(reason), "\(error.message)")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/elsewhere"))

@@ -77,8 +77,10 @@ struct CommandLineParsingTests {
             "--fps", "30000/1001", "--slices", "24px", "--seed", "7", "--crf", "20", "-j2",
         ])
         let request = try MakeCommand.request(from: parsed)
-        #expect(request.from == "a.jpg" && request.to == "b.png" && request.images.isEmpty)
-        #expect(request.outputs == ["out.mp4", "out.webm:crf=30"] && request.force && request.jobs == 2)
+        #expect(request.stills == .pair(from: "a.jpg", to: "b.png"))
+        var crf30 = EncoderSettings()
+        try crf30.set(.crf, to: "30")
+        #expect(request.outputs == [try .file("out.mp4"), try .file("out.webm", settings: crf30)] && request.force && request.renderThreads == 2)
         #expect(request.spec.width == 640 && request.spec.height == 360 && request.spec.seed == 7)
         #expect(request.spec.frameRate.description == "30000/1001")
         var expected = EncoderSettings()

@@ -136,7 +136,12 @@ public struct TransitionSpec: Sendable, Equatable {
 public struct SpecError: Error, Equatable, CustomStringConvertible {
     public let field: String
     public let message: String
-    /// `--field: message` for a flag's field; a field no flag sets (a sequence's `images`)
-    /// is named without dashes.
-    public var description: String { SpecField(rawValue: field) == nil ? "\(field): \(message)" : "--\(field): \(message)" }
+    /// `field: message`, the field a setting each front end names its own way (`--fps`, `fps`);
+    /// a field no flag sets (a sequence's `images`) is named as it is.
+    public var text: ErrorText {
+        guard let spec = SpecField(rawValue: field) else { return "\(field): \(message)" }
+        return "\(setting: spec.setting): \(message)"
+    }
+
+    public var description: String { text.description }
 }

@@ -33,7 +33,7 @@ package final class BatchJournal: Sendable {
     /// The job at `position` (from 0 among the selected jobs) starts; until it finishes, a
     /// report shows it interrupted.
     func begin(_ job: ManifestJob, at position: Int) {
-        let result = JobResult(id: job.id, status: .interrupted, outputs: job.outputs.map { OutputResult(path: $0) },
+        let result = JobResult(id: job.id, status: .interrupted, outputs: job.outputPaths.map { OutputResult(path: $0) },
                                seconds: 0, error: nil)
         state.withLock { $0.running[position] = Running(result: result, started: .now) }
     }
@@ -78,7 +78,7 @@ package final class BatchJournal: Sendable {
         let jobs = selected.enumerated().map { position, job in
             if let result = finished[position] { return result }
             guard let current = running[position] else {
-                return JobResult(id: job.id, status: .pending, outputs: job.outputs.map { OutputResult(path: $0) },
+                return JobResult(id: job.id, status: .pending, outputs: job.outputPaths.map { OutputResult(path: $0) },
                                  seconds: 0, error: "not started: the run was interrupted")
             }
             var result = current.result

@@ -54,16 +54,16 @@ package enum BatchPlan {
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
             let licences = survey.replacements(force: request.force)
             var folders: [String] = []
-            for output in job.outputs {
+            for output in job.outputPaths {
                 do throws(SlicevidError) {
                     try OutputTarget.check(path: output, replacing: licences[output] ?? .nothing)
                 } catch {
-                    return JobPlan(id: job.id, state: error.category == .outputBlocked ? .refused(error.message) : .willFail(error.message),
+                    return JobPlan(id: job.id, state: error.category == .outputBlocked ? .refused(error.message(job.wording(run: request.runWording))) : .willFail(error.message(job.wording(run: request.runWording))),
                                    folders: [])
                 }
                 folders += OutputTarget.missingFolders(of: output).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force)), folders: folders)
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders)
         }
     }
 }

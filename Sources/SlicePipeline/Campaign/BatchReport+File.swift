@@ -17,11 +17,11 @@ extension BatchReport {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
-        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): is a folder; give a file name") }
+        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): is a folder; give a file name") }
         if force { return }
         let what = kind == S_IFLNK ? "is a link" : kind != S_IFREG ? "is not a regular file" : isEarlierReport(path) ? nil : "is not a slicevid report"
         if let what {
-            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): \(what); nothing was replaced; pass --force to replace it")
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): \(what); nothing was replaced; pass \(setting: .force) to replace it")
         }
     }
 
@@ -49,7 +49,7 @@ extension BatchReport {
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/." + url.lastPathComponent + ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).report"
         func failed(_ why: String) -> SlicevidError {
-            SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): cannot write the report (\(why))")
+            SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): cannot write the report (\(why))")
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failed(String(cString: strerror(errno))) }
@@ -77,7 +77,7 @@ extension BatchReport {
         case .moved: return
         case .taken:
             unlink(temporary)
-            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): appeared while the batch ran; nothing was replaced; pass --force to replace it")
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): appeared while the batch ran; nothing was replaced; pass \(setting: .force) to replace it")
         case .failed(let why):
             unlink(temporary)
             throw failed(why)

@@ -24,6 +24,8 @@ package struct BatchRequest: Sendable {
 
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
+    /// How the front end that started the run names its own settings (`--force`) in job errors.
+    package var runWording: any Wording = KeyWording()
 
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, parallel: Int = 1, version: String) {
@@ -156,8 +158,13 @@ package enum BatchRun {
             return finish(.skipped)
         }
 
-        events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force)))
-        var render = job.request(force: request.force, jobs: request.jobs)
+        events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force, wording: request.runWording)))
+        var render: MakeRequest
+        do {
+            render = try job.request(force: request.force, jobs: request.jobs)
+        } catch {
+            return finish(.failed, error: error.message(job.wording(run: request.runWording)))
+        }
         render.verbose = request.verbose
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
@@ -191,8 +198,8 @@ package enum BatchRun {
             }
             journal.update(at: index) { $0.clipSeconds = report.clipSeconds }
         } catch {
-            if case .interrupted = error.category { return finish(.interrupted, error: error.message) }
-            return finish(.failed, error: error.message)
+            if case .interrupted = error.category { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
+            return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }
         return finish(.rendered)
     }

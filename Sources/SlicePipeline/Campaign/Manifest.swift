@@ -129,7 +129,7 @@ package struct Manifest: Sendable {
                     throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
                 }
                 ids[job.id] = origin
-                for output in job.outputs {
+                for output in job.outputPaths {
                     let place = OutputPlace(output)
                     if let other = claims.conflict(with: place) {
                         let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
@@ -200,9 +200,7 @@ struct ManifestContext {
             resolved[key] = preset
             return preset
         } catch {
-            // The resolver speaks in terms of the flag; here the field is the manifest's.
-            let message = error.message.hasPrefix("--preset ") ? String(error.message.dropFirst("--preset ".count)) : error.message
-            throw reader.error("preset", message)
+            throw reader.error("preset", error.message(ManifestWording()))
         }
     }
 }

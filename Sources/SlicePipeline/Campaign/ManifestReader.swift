@@ -25,6 +25,11 @@ struct ManifestReader {
         SlicevidError(.usage, ([manifest, place, field].compactMap { $0 } + [message]).joined(separator: ": "))
     }
 
+    /// `error` (from a value this place gave) at `field` of this place, in the manifest's words.
+    func error(_ field: String?, _ error: SlicevidError) -> SlicevidError {
+        SlicevidError(error.category, ([manifest, place, field].compactMap { $0 } + [error.message(ManifestWording())]).joined(separator: ": "))
+    }
+
     /// Refuses keys outside `accepted`, listing what is accepted.
     /// - Parameter parent: the field holding `object` (`images[2]`), if it is nested.
     func refuseUnknownKeys(_ object: [String: Any], accepted: [String], in parent: String? = nil) throws(SlicevidError) {

@@ -36,7 +36,7 @@ enum OutputFolder {
             }
             let reason = errno
             if reason == ENAMETOOLONG {
-                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(output)): \(SettingsFile.Failure.nameTooLong.reason)")
+                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(output)): \(SettingsFile.Failure.nameTooLong.reason)")
             }
             guard reason == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(reason)))") }
             if lstat(path, &info) == 0 {
@@ -95,6 +95,6 @@ enum OutputFolder {
     }
 
     private static func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {
-        SlicevidError(.outputBlocked, "-o \(output): cannot create folder \(folder): \(why)")
+        SlicevidError(.outputBlocked, "\(output: output): cannot create folder \(folder): \(why)")
     }
 }

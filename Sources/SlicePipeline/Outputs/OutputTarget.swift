@@ -103,7 +103,7 @@ package final class OutputTarget: Sendable {
                 if opened.folder >= 0 { close(opened.folder) }
                 OutputTarget.removeEmpty(created)
                 let what = format.isSequence ? "folder" : "file"
-                throw SlicevidError(.outputBlocked, "-o \(path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
+                throw SlicevidError(.outputBlocked, "\(output: path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
             }
             self.tag = tag
             temporaryFolder = format.isSequence ? place : nil
@@ -115,7 +115,7 @@ package final class OutputTarget: Sendable {
         }
         if opened.folder >= 0 { close(opened.folder) }
         OutputTarget.removeEmpty(created)
-        throw SlicevidError(.outputBlocked, "-o \(path): cannot find a free temporary name in \(folder)")
+        throw SlicevidError(.outputBlocked, "\(output: path): cannot find a free temporary name in \(folder)")
     }
 
     /// The folder an output path names, as written (`frames` for `frames/%05d.png`, `.` for a
@@ -211,7 +211,7 @@ package final class OutputTarget: Sendable {
     @discardableResult
     package static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
         guard let format = OutputFormat(path: path) else {
-            throw SlicevidError(.usage, "-o \(path): " + OutputFormat.refusal(path))
+            throw SlicevidError(.usage, "\(output: path): \(OutputFormat.refusal(path))")
         }
         if path == OutputTarget.standardOutput { return format }
         let url = URL(fileURLWithPath: path)
@@ -220,7 +220,7 @@ package final class OutputTarget: Sendable {
         let pattern = format.isSequence ? FramePattern(path) : nil
         let name = pattern?.name(SequenceSpec.maximumFrames - 1) ?? url.lastPathComponent
         guard name.utf8.count <= longestName else {
-            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes"
+            throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): the file name is \(name.utf8.count) bytes"
                 + (pattern == nil ? "" : " with its frame number") + "; at most \(longestName), "
                 + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
         }
@@ -229,7 +229,7 @@ package final class OutputTarget: Sendable {
             // short and written there (outside the temporary folder) before the muxer fails.
             let framePath = url.deletingLastPathComponent().path + "/" + longestTag + "/" + name
             guard framePath.utf8.count <= longestFramePath else {
-                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
+                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
                     + "temporary folder; FFmpeg writes image sequences to paths of at most \(longestFramePath) bytes (use a folder with a shorter path)")
             }
         }
@@ -237,7 +237,7 @@ package final class OutputTarget: Sendable {
         guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard access(folder, W_OK) == 0 else {
-            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
+            throw SlicevidError(.outputBlocked, "\(output: path): folder \(folder) is not writable")
         }
         if let pattern = FramePattern(path), format.isSequence {
             // Any frame of an earlier sequence counts, not just frame 0: they would be mixed.
@@ -247,7 +247,7 @@ package final class OutputTarget: Sendable {
                 }
             }
         } else if case .foreign(let why) = replacing.verdict(path, index: 0) {
-            if why == "is a folder" { throw SlicevidError(.outputBlocked, "-o \(path): is a folder; give a file name") }
+            if why == "is a folder" { throw SlicevidError(.outputBlocked, "\(output: path): is a folder; give a file name") }
             throw blocked(path, file: path, why, remedy: replacing.remedy)
         }
         return format
@@ -273,8 +273,8 @@ package final class OutputTarget: Sendable {
 
     /// The error for something at an output path the licence does not cover: the output,
     /// then the file when it is one frame of a sequence.
-    static func blocked(_ path: String, file: String, _ why: String, remedy: String) -> SlicevidError {
-        SlicevidError(.outputBlocked, "-o \(path): " + (file == path ? "" : file + " ") + why + "; " + remedy)
+    static func blocked(_ path: String, file: String, _ why: String, remedy: ErrorText) -> SlicevidError {
+        SlicevidError(.outputBlocked, "\(output: path): \(file == path ? "" : file + " ")\(why); \(remedy)")
     }
 
     // Uncommitted work is removed; the registry is the only record of what is unfinished.

@@ -20,7 +20,7 @@ struct BatchCommand: ParsableCommand {
             OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720; 1 renders one job after another). Output files are the same for any N."),
             OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record."),
             LogFormat.option,
-            OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value."),
+            OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value."),
             OptionSpec("quiet", short: "q", help: "Print only failures and the summary, in every log format."),
             SharedOptions.verbose,
         ],
@@ -69,6 +69,7 @@ struct BatchCommand: ParsableCommand {
             var request = BatchRequest(manifest: manifest, shard: options.shard, force: options.force,
                                        jobs: options.jobs ?? max(1, cores / parallel), parallel: parallel, version: SlicevidTool.version)
             request.verbose = options.verbose
+            request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
                 SignalTrap.exitOnSignal { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written" }

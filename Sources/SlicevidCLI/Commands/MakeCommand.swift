@@ -110,6 +110,29 @@ struct MakeCommand: ParsableCommand {
         }
     }
 
+    /// The stills the command line names: images in turn, `--from` and `--to`, or neither for
+    /// the demo cards.
+    /// - Throws: `SlicevidError(.usage)` for both ways at once, one of the pair, or one image.
+    static func stills(from arguments: ParsedArguments) throws(SlicevidError) -> Stills {
+        let images = arguments.positionals
+        let from = arguments.value("from"), to = arguments.value("to")
+        if !images.isEmpty {
+            guard from == nil && to == nil else {
+                throw SlicevidError(.usage, "give the stills either as images (slicevid make a.jpg b.jpg …) or with --from and --to, not both")
+            }
+            guard images.count >= 2 else {
+                throw SlicevidError(.usage, "\(images[0]): a sequence needs at least two images; add another, or use --from and --to")
+            }
+            return .sequence(images)
+        }
+        switch (from, to) {
+        case let (from?, to?): return .pair(from: from, to: to)
+        case (nil, nil): return .demo
+        case (nil, _): throw SlicevidError(.usage, "--from is missing: give both --from and --to, or neither for the demo")
+        case (_, nil): throw SlicevidError(.usage, "--to is missing: give both --from and --to, or neither for the demo")
+        }
+    }
+
     /// Turns parsed flags into a render request.
     /// - Throws: `SlicevidError(.usage)` naming the flag.
     static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
@@ -120,7 +143,7 @@ struct MakeCommand: ParsableCommand {
             do {
                 try spec.set(field, to: text)
             } catch {
-                throw SlicevidError(.usage, error.description)
+                throw SlicevidError(.usage, error.text)
             }
         }
         var encoder = EncoderSettings()
@@ -142,19 +165,16 @@ struct MakeCommand: ParsableCommand {
             }
         }
         let jobs = try SharedOptions.jobs(from: arguments)
-        var outputs = arguments.all("output")
-        guard outputs.count <= MakeRequest.maxOutputs else {
-            throw SlicevidError(.usage, "-o: \(outputs.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
+        let texts = arguments.all("output")
+        guard texts.count <= MakeRequest.maxOutputs else {
+            throw SlicevidError(.usage, "-o: \(texts.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
         }
-        if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
-        var request = MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
-                                  images: arguments.positionals, outputs: outputs,
-                                  encoder: encoder, force: arguments.has("force"), jobs: jobs)
+        var outputs: [Output] = []
+        for text in texts { outputs.append(try Output(parsing: text, streams: true)) }
+        if outputs.isEmpty { outputs = [try Output.file((preset?.name ?? "slicevid") + ".mp4")] }
+        var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
+                                      force: arguments.has("force"), renderThreads: jobs)
         request.verbose = arguments.has("verbose")
-        request.audio = audio
-        if arguments.value("background") == nil, let named = arguments.value("preset"), spec.background.alpha < 255 {
-            request.backgroundSource = .preset(named)
-        }
         return request
     }
 
@@ -178,7 +198,8 @@ struct MakeCommand: ParsableCommand {
         let console = Console.shared
         FFmpegLog.configure(verbose: arguments.has("verbose"))
         let quiet = arguments.has("quiet")
-        let log = LogWriter(console: console, format: format, quiet: quiet)
+        let log = LogWriter(console: console, format: format, quiet: quiet,
+                            wording: FlagWording(preset: arguments.value("preset"), given: Set(arguments.values.keys)))
         do {
             let request = try Self.request(from: arguments)
             if arguments.has("dry-run") {

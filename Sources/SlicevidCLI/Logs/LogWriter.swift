@@ -39,11 +39,14 @@ final class LogWriter: Sendable {
     let format: LogFormat
     /// `-q`: only errors and failures (and a batch's summary) are printed, in every format.
     let quiet: Bool
+    /// How errors name settings and outputs.
+    let wording: FlagWording
 
-    init(console: Console, format: LogFormat, quiet: Bool) {
+    init(console: Console, format: LogFormat, quiet: Bool, wording: FlagWording = FlagWording()) {
         self.console = console
         self.format = format == .auto ? (console.isTerminal ? .progress : .plain) : format
         self.quiet = quiet
+        self.wording = wording
     }
 
     /// A plain event line: `slicevid: text`, timestamped unless it is for a terminal. Nothing
@@ -66,9 +69,9 @@ final class LogWriter: Sendable {
     /// The error that ends a run: an `error` event in JSON, else `slicevid: error: …`.
     func error(_ error: SlicevidError) {
         if format == .json {
-            emit(["event": "error", "error": error.message, "exit": Int(ExitCode(error.category).rawValue)])
+            emit(["event": "error", "error": error.message(wording), "exit": Int(ExitCode(error.category).rawValue)])
         } else {
-            console.error("slicevid: error: \(error.message)\n")
+            console.error("slicevid: error: \(error.message(wording))\n")
         }
     }
 

@@ -59,7 +59,7 @@ struct Command: Sendable {
         do {
             return try execute(parsed)
         } catch {
-            Console.shared.error("slicevid: error: \(error.message)\n")
+            Console.shared.error("slicevid: error: \(error.message(FlagWording()))\n")
             return ExitCode(error.category)
         }
     }

@@ -1,6 +1,7 @@
 // Errors a user can meet, sorted by who has to act: the command line, an input file, or the
 // output side. The CLI turns each category into a documented exit code.
 
+import SliceKit
 import SliceMedia
 
 /// A failure reported to the user as one line.
@@ -24,21 +25,35 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
     }
 
     public let category: Category
-    /// The whole line shown to the user, naming the file, flag or field.
-    public let message: String
+    /// The line, with the settings and outputs it names kept apart for the front end to word.
+    public let text: ErrorText
 
-    public init(_ category: Category, _ message: String) {
+    public init(_ category: Category, _ text: ErrorText) {
         self.category = category
-        self.message = message
+        self.text = text
     }
 
+    public init(_ category: Category, _ message: String) {
+        self.init(category, ErrorText(stringLiteral: message))
+    }
+
+    /// The whole line, naming settings by their keys (`fps`, `output clip.mp4`): the words of
+    /// preset and manifest files.
+    public var message: String { text.description }
+
+    /// The whole line in a front end's words (`--fps`, `-o clip.mp4`).
+    public func message(_ wording: some Wording) -> String { text.worded(wording) }
+
     public var description: String { message }
+
+    /// The same error with `prefix` before its line.
+    package func prefixed(_ prefix: ErrorText) -> SlicevidError { SlicevidError(category, text.prefixed(prefix)) }
 
     /// Sorts a planning error into a category: an encoder missing from this libavcodec is
     /// `.unavailable`, anything else the user asked for that cannot work is `.usage`.
     /// - Parameter output: the output it concerns, which the message starts with.
     package init(_ error: PlanError, output: String) {
-        self.init(error.kind == .unavailable ? .unavailable : .usage, "-o \(output): \(error.message)")
+        self.init(error.kind == .unavailable ? .unavailable : .usage, "\(output: output): \(error.text)")
     }
 
     /// Sorts a media-layer error into a category.
