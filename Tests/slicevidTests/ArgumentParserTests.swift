@@ -22,7 +22,7 @@ struct ArgumentParserTests {
             for flag in flags { #expect(result.stdout.contains(flag), "help should list \(flag)") }
             // The exit codes a cron wrapper needs are documented there too.
             for code in [ExitCode.usage, .inputInvalid, .inputMissing, .outputBlocked, .interrupted, .terminated] {
-                #expect(result.stdout.contains("\(code.rawValue) \(code.words)"))
+                #expect(result.stdout.unwrapped.contains("\(code.rawValue) \(code.words)"))
             }
             #expect(FolderSnapshot(folder).entries.isEmpty, "--help must not render anything")
         }

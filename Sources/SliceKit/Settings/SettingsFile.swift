@@ -59,14 +59,7 @@ package enum SettingsFile {
     }
 
     private static func requireRegular(_ status: stat) throws(Failure) {
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .notRegular("is a folder")
-        case S_IFIFO: throw .notRegular("is a named pipe (FIFO)")
-        case S_IFCHR, S_IFBLK: throw .notRegular("is a device")
-        case S_IFSOCK: throw .notRegular("is a socket")
-        default: throw .notRegular("is not a regular file")
-        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular(FileKind.described(status.st_mode)) }
         if Int(status.st_size) > maximumSize { throw .tooLarge(Int(status.st_size)) }
     }
 

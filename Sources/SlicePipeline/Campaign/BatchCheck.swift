@@ -7,16 +7,16 @@ import SliceKit
 import SliceMedia
 
 /// The problems found in one job, and what a run would do to files already on disk.
-package struct JobCheck: Sendable {
-    package var id: String
+public struct JobCheck: Sendable {
+    public package(set) var id: String
     /// One line each, naming the file and what is wrong; empty when the job would render.
-    package var problems: [String]
+    public package(set) var problems: [String]
     /// One line each: a folder a run would create, a file it would replace, frames it would
     /// delete, temporaries of crashed runs it would remove. Empty when the job is up to date or
     /// writes only new files.
-    package var changes: [String]
+    public package(set) var changes: [String]
     /// Whether every output is up to date, so a run would skip the job.
-    package var isUpToDate = false
+    public package(set) var isUpToDate = false
 }
 
 /// Checks a manifest's jobs without rendering. The manifest itself (fields, presets, unique

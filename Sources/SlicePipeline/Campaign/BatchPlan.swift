@@ -7,9 +7,9 @@ import SliceKit
 import SliceMedia
 
 /// What a run would do with one job.
-package struct JobPlan: Sendable {
+public struct JobPlan: Sendable {
     /// The job's state as a run would find it.
-    package enum State: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
         /// Every output is there as its sidecar records; the run skips it.
         case upToDate
         /// The run renders it, for these reasons.
@@ -21,7 +21,7 @@ package struct JobPlan: Sendable {
         case willFail(String)
 
         /// `up-to-date`, `will-render`, `refused`, `will-fail`: the JSON log's `state`.
-        package var name: String {
+        public var name: String {
             switch self {
             case .upToDate: "up-to-date"
             case .willRender: "will-render"
@@ -31,10 +31,10 @@ package struct JobPlan: Sendable {
         }
     }
 
-    package var id: String
-    package var state: State
+    public package(set) var id: String
+    public package(set) var state: State
     /// Folders a render would create first.
-    package var folders: [String]
+    public package(set) var folders: [String]
 }
 
 /// Plans a manifest's jobs without rendering, locking or writing.

@@ -10,14 +10,37 @@ extension BatchReport {
     /// The largest existing file read to decide whether it is an earlier report.
     static let largestEarlierReport = 64 << 20
 
+    /// Refuses, before anything renders, a report path no report could be written to: an
+    /// empty one, or one in a folder that is missing or read-only.
+    /// - Throws: `SlicevidError` naming the report setting: `.usage` for an empty path,
+    ///   `.outputBlocked` for the folder.
+    package static func checkWritable(_ path: String) throws(SlicevidError) {
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw SlicevidError(.usage, "\(setting: .report) \(InputText.quoted(path)): give the report a file name")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): folder \(InputText.quoted(folder)) does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): folder \(InputText.quoted(folder)) is not writable")
+        }
+    }
+
     /// Refuses a report path that holds something this run may not replace: a folder, a
-    /// link, or (without `force`) any file that is not an earlier slicevid report.
-    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report` and the file.
+    /// device, a FIFO or a socket (whatever `force` says: a report is a file, and `/dev/null`
+    /// replaced by one under cron as root breaks the machine), or without `force` a link or
+    /// any file that is not an earlier slicevid report.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the report setting and the file.
     package static func checkReplaceable(_ path: String, force: Bool) throws(SlicevidError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
         if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): is a folder; give a file name") }
+        if kind != S_IFREG && kind != S_IFLNK {
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): \(FileKind.described(kind)); a report is written to a regular file, and this is never replaced")
+        }
         if force { return }
         let what = kind == S_IFLNK ? "is a link" : kind != S_IFREG ? "is not a regular file" : isEarlierReport(path) ? nil : "is not a slicevid report"
         if let what {

@@ -65,6 +65,10 @@ public struct BatchReport: Sendable {
     public var jobs: [JobResult]
     /// The signal that stopped the run, if one did.
     public var signal: Int32?
+    /// The report file, once written there.
+    public var reportFile: String?
+    /// Why the report file could not be written, when it could not.
+    public var reportFileError: SlicevidError?
 
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }

@@ -16,9 +16,9 @@ package typealias PresetResolver = (String) throws(SlicevidError) -> Preset
 /// encoding flags' names: `crf`, `encoder-preset`, `codec`, `bitrate`, `pix-fmt`, `gif-fps`,
 /// `gif-width`, `poster-at`); each job takes the same plus `id`, `images`, `transitions` and
 /// `outputs` (see `ManifestJob`). Relative paths are resolved against the manifest's folder.
-package struct Manifest: Sendable {
+public struct Manifest: Sendable {
     /// The manifest path as the user gave it; every error names it.
-    package let path: String
+    public let path: String
     /// The absolute folder relative paths are resolved against.
     package let folder: String
     /// The jobs, in file order (matrices expanded in place).

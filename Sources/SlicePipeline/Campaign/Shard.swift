@@ -15,12 +15,12 @@ import SliceMedia
 /// The mapping is fixed, documented and independent of job order, so the shards of one `N` are
 /// disjoint and together hold every job exactly once, and adding a job never moves another one
 /// to a different shard.
-package struct Shard: Sendable, Equatable, CustomStringConvertible {
-    package let index: Int
-    package let count: Int
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
 
     /// Every job: shard 0 of 1.
-    package static let all = Shard(uncheckedIndex: 0, count: 1)
+    public static let all = Shard(uncheckedIndex: 0, count: 1)
 
     /// Environment variables read by `--shard auto/N`, in the order they are tried:
     /// Kubernetes Indexed Jobs, then Slurm job arrays.
@@ -39,7 +39,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     ///   - text: the `--shard` value.
     ///   - environment: where `auto` looks for K (the process environment in the CLI).
     /// - Throws: `SlicevidError(.usage)` naming `--shard` (or the variable) and what is accepted.
-    package init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
+    public init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let count = Int(parts[1]), count >= 1 else {
             throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
@@ -83,5 +83,5 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `K/N`.
-    package var description: String { "\(index)/\(count)" }
+    public var description: String { "\(index)/\(count)" }
 }

@@ -6,7 +6,7 @@ import SliceKit
 import SliceMedia
 
 /// What a make request will write, decided and checked.
-package struct MakePlan: Sendable {
+public struct MakePlan: Sendable {
     /// What the render produces.
     package let clip: Clip
     /// The transitions rendered, checked (one for `--from/--to` and the demo cards).
@@ -18,9 +18,16 @@ package struct MakePlan: Sendable {
     /// Every output path in request order, `null` included.
     package let paths: [String]
     /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
-    package let foldersToCreate: [String]
+    public let foldersToCreate: [String]
     /// The music bed's file as opened and checked, when some output carries it.
     package var audio: AudioFacts? = nil
+
+    /// Every output path in request order (`-` for standard output, `null` for none).
+    public var outputPaths: [String] { paths }
+    /// The frames the render draws.
+    public var frameCount: Int { clip.frameCount }
+    /// Seconds the clip plays.
+    public var seconds: Double { Double(clip.frameCount) / clip.frameRate.value }
 }
 
 extension MakeJob {

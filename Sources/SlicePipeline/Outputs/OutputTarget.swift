@@ -159,32 +159,35 @@ package final class OutputTarget: Sendable {
     /// This target's entry in `unfinished`.
     var place: String { temporaryFolder ?? temporaryPath }
 
-    /// Runs `last` (a batch writes its report there), removes every temporary file and
-    /// folder of every output still being written, then ends the process without unwinding (a
-    /// second SIGINT/SIGTERM). Waits for a commit or a discard under way, so an output is
-    /// either wholly in place or wholly gone; exits while still holding the lock, so no commit
-    /// can start on files that were just removed. `last` runs first because the render goes on
-    /// meanwhile: an encoder opening its file by name right after the removal would make it
-    /// again, so nothing slow may come between the removal and the exit.
-    package static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
+    /// For the process host ending the process at once (a second SIGINT/SIGTERM): the runs'
+    /// last words (a batch writes its report), then `last` (the host's own line), then every
+    /// temporary file and folder of every output still being written is removed, then `end`
+    /// (which exits without unwinding). Waits for a commit or a discard under way, so an
+    /// output is either wholly in place or wholly gone; `end` runs while the lock is still
+    /// held, so no commit can start on files that were just removed. The words come first
+    /// because the render goes on meanwhile: an encoder opening its file by name right after
+    /// the removal would make it again, so nothing slow may come between the removal and the
+    /// end.
+    package static func discardAllUnfinished(signal: Int32, last: () -> Void = {}, then end: () -> Never) -> Never {
         unfinished.withLock { places -> Never in
+            LastWords.sayAll(signal: signal)
             last()
             for place in places.keys { remove(place) }
             // Then the folders the run made, where nothing else has filled them (one made for
             // one output may hold another output's temporary, removed just above).
             for folders in places.values { OutputFolder.removeEmpty(folders) }
             places.removeAll()
-            _exit(status)
+            end()
         }
     }
 
-    /// Ends the process with `status` (a run's own end) once no commit, discard or
-    /// second-signal exit is under way, and holds them off while it ends: a second signal
-    /// whose last words (a batch's report) are half-written when the run finishes gets to
-    /// finish them and exit with its own status, instead of the process vanishing under them
-    /// and leaving their temporary file (seen by make fuzz: SIGINT twice as a batch ended).
-    package static func exitWhenIdle(status: Int32) -> Never {
-        unfinished.withLock { _ -> Never in exit(status) }
+    /// Runs `end` (the process host exiting at a run's own end) once no commit, discard or
+    /// second-signal exit is under way, and holds them off while it runs: a second signal whose
+    /// last words (a batch's report) are half-written when the run finishes gets to finish them
+    /// and exit with its own status, instead of the process vanishing under them and leaving
+    /// their temporary file (seen by make fuzz: SIGINT twice as a batch ended).
+    package static func whenIdle(_ end: () -> Never) -> Never {
+        unfinished.withLock { _ -> Never in end() }
     }
 
     /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what

@@ -52,9 +52,11 @@ public struct MakeRequest: Sendable {
     public static let renderThreadsRange = 1...64
 
     /// Render threads when none are asked for: one per core, at most the most accepted.
-    public static var defaultRenderThreads: Int {
-        min(ProcessInfo.processInfo.activeProcessorCount, renderThreadsRange.upperBound)
-    }
+    public static var defaultRenderThreads: Int { defaultRenderThreads(cores: ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Render threads when none are asked for on a machine of `cores` cores: a 96-vCPU server
+    /// gets the most accepted, not a refusal of its own default.
+    package static func defaultRenderThreads(cores: Int) -> Int { min(max(1, cores), renderThreadsRange.upperBound) }
 
     /// The most outputs one render writes: each holds an encoder, its threads and its own
     /// frames in memory, and 200 WebM outputs took 4 GB.

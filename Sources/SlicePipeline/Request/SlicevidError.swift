@@ -20,6 +20,8 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
         case unavailable
         /// Encoding or writing failed part-way (EX_IOERR).
         case outputFailed
+        /// Another run holds what this one needs (a manifest's lock): try again later (EX_TEMPFAIL).
+        case busy
         /// Stopped by a signal.
         case interrupted(signal: Int32)
     }

@@ -40,6 +40,7 @@ package enum ExitCode: Int32, CaseIterable {
         case .outputBlocked: self = .outputBlocked
         case .unavailable: self = .unavailable
         case .outputFailed: self = .outputFailed
+        case .busy: self = .busy
         case .interrupted(let signal): self.init(signal: signal)
         }
     }

@@ -45,21 +45,24 @@ struct Command: Sendable {
     /// - Returns: the command's exit code; 64 for a command line the spec refuses, or the code
     ///   of the error reading or validating it raised.
     func callAsFunction(_ arguments: [String]) -> ExitCode {
+        // Refusals of the command line itself come in the log format it asks for, even when
+        // the rest of it cannot be read.
+        let log = LogWriter(console: .shared, format: LogFormat.sniff(arguments), quiet: false)
         let parsed: ParsedArguments
         do {
             parsed = try spec.parse(arguments)
         } catch {
-            Console.shared.error("slicevid: error: \(error.description)\n")
+            log.error(SlicevidError(.usage, error.description))
             return .usage
         }
-        if parsed.has("help") {
-            Console.shared.verbatim(spec.help)
+        if parsed.has(SharedOptions.help) {
+            Console.shared.verbatim(spec.help())
             return .success
         }
         do {
             return try execute(parsed)
         } catch {
-            Console.shared.error("slicevid: error: \(error.message(FlagWording()))\n")
+            log.error(error)
             return ExitCode(error.category)
         }
     }
