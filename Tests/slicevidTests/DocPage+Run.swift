@@ -18,17 +18,23 @@ extension DocPage {
 
     /// The commands of a `run` block: one per line, a line ending in `\` joined with the next,
     /// blank lines and comment lines left out.
-    static func commands(of block: Block) -> [String] {
-        var commands: [String] = []
-        var current = ""
-        for line in block.lines {
+    static func commands(of block: Block) -> [String] { numberedCommands(of: block).map(\.command) }
+
+    /// The commands of a `run` block, each with the page line it starts on.
+    static func numberedCommands(of block: Block) -> [(line: Int, command: String)] {
+        var commands: [(line: Int, command: String)] = []
+        var current = "", start = 0
+        // A fenced block's first line is the one after its fence.
+        let first = block.line + (block.fenced ? 1 : 0)
+        for (offset, line) in block.lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current.isEmpty { start = first + offset }
             if trimmed.hasSuffix("\\") {
                 current += trimmed.dropLast() + " "
                 continue
             }
             current += trimmed
-            if !current.isEmpty, !current.hasPrefix("#") { commands.append(current) }
+            if !current.isEmpty, !current.hasPrefix("#") { commands.append((start, current)) }
             current = ""
         }
         return commands
@@ -82,8 +88,8 @@ extension DocPage {
                 let missing = Self.keyPaths(shown).subtracting(Self.keyPaths(try JSONSerialization.jsonObject(with: written)))
                 #expect(missing.isEmpty, "\(place(block.line)): keys shown that \(name) does not have: \(missing.sorted())")
             case .run?:
-                for command in Self.commands(of: block) {
-                    guard try run(command, in: folder, environment: environment, block: block) else { return }
+                for (line, command) in Self.numberedCommands(of: block) {
+                    guard try run(command, in: folder, environment: environment, line: line) else { return }
                 }
             case .skip?, nil:
                 break
@@ -92,25 +98,25 @@ extension DocPage {
     }
 
     /// Runs one command; returns whether it exited as its comment promises.
-    private func run(_ command: String, in folder: String, environment: [String: String?], block: Block) throws -> Bool {
+    private func run(_ command: String, in folder: String, environment: [String: String?], line: Int) throws -> Bool {
         let result = try CLI.run(["--norc", "--noprofile", "-o", "pipefail", "-c", command], in: folder,
                                  executable: "/bin/bash", timeout: 300, environment: environment)
         let expected = Self.expectedStatus(of: command)
         #expect(result.status == expected && !result.signalled,
-                "\(place(block.line)): `\(command)` exited \(result.status), not \(expected)\n\(result.stderr)")
+                "\(place(line)): `\(command)` exited \(result.status), not \(expected)\n\(result.stderr)")
         guard result.status == expected else { return false }
         guard expected == 0, command.contains("slicevid make") else { return true }
         for output in ReadmeTests.outputs(of: command) {
             let target = folder + "/" + output
             if command.contains("--dry-run") {
-                #expect(!FileManager.default.fileExists(atPath: target), "\(place(block.line)): --dry-run wrote \(output)")
+                #expect(!FileManager.default.fileExists(atPath: target), "\(place(line)): --dry-run wrote \(output)")
             } else if output.contains("%") {
                 let sequence = (target as NSString).deletingLastPathComponent
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: sequence)) ?? []
-                #expect(files.contains { $0.hasSuffix(".png") }, "\(place(block.line)): `\(command)` wrote no frames")
+                #expect(files.contains { $0.hasSuffix(".png") }, "\(place(line)): `\(command)` wrote no frames")
             } else {
                 let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
-                #expect(size > 0, "\(place(block.line)): `\(command)` did not write \(output)")
+                #expect(size > 0, "\(place(line)): `\(command)` did not write \(output)")
             }
         }
         return true
