@@ -1,6 +1,6 @@
-// Writing `--report FILE`: atomically, through a temporary made O_EXCL beside it, and replacing
-// only an earlier slicevid report (recognised by its shape) unless `--force`, so a mistyped
-// path never wipes someone's file.
+// Writing `--report FILE` (and `report merge -o FILE`): atomically, through a temporary made
+// O_EXCL beside it, and replacing only an earlier slicevid report (recognised by its shape)
+// unless `--force`, so a mistyped path never wipes someone's file.
 
 import Foundation
 import Glibc
@@ -11,17 +11,23 @@ extension BatchReport {
     static let largestEarlierReport = 64 << 20
 
     /// Refuses a report path that holds something this run may not replace: a folder, a
-    /// link, or (without `force`) any file that is not an earlier slicevid report.
-    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report` and the file.
-    package static func checkReplaceable(_ path: String, force: Bool) throws(SlicevidError) {
+    /// device, FIFO or socket (even with `force`: renaming over `/dev/null` as root would
+    /// take it away from every program), or (without `force`) a link or any file that is not
+    /// an earlier slicevid report.
+    /// - Parameter flag: the flag that named the path, for messages.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming `flag` and the file.
+    package static func checkReplaceable(_ path: String, force: Bool, flag: String = "--report") throws(SlicevidError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
-        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): is a folder; give a file name") }
+        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "\(flag) \(InputText.quoted(path)): is a folder; give a file name") }
+        if kind != S_IFREG && kind != S_IFLNK {
+            throw SlicevidError(.outputBlocked, "\(flag) \(InputText.quoted(path)): is a device, FIFO or socket, not a file; give a file name")
+        }
         if force { return }
-        let what = kind == S_IFLNK ? "is a link" : kind != S_IFREG ? "is not a regular file" : isEarlierReport(path) ? nil : "is not a slicevid report"
+        let what = kind == S_IFLNK ? "is a link" : isEarlierReport(path) ? nil : "is not a slicevid report"
         if let what {
-            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): \(what); nothing was replaced; pass --force to replace it")
+            throw SlicevidError(.outputBlocked, "\(flag) \(InputText.quoted(path)): \(what); nothing was replaced; pass --force to replace it")
         }
     }
 
@@ -44,16 +50,21 @@ extension BatchReport {
     /// only, so a file that appeared meanwhile is never replaced without `force`.
     /// - Throws: `SlicevidError(.outputBlocked)` naming `--report`.
     package func write(to path: String) throws(SlicevidError) {
-        try BatchReport.checkReplaceable(path, force: force)
+        try BatchReport.write(json, to: path, force: force, flag: "--report")
+    }
+
+    /// Writes `bytes` (a report's JSON) to `path` as `write(to:)` does.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming `flag`.
+    package static func write(_ bytes: Data, to path: String, force: Bool, flag: String) throws(SlicevidError) {
+        try BatchReport.checkReplaceable(path, force: force, flag: flag)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/." + url.lastPathComponent + ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).report"
         func failed(_ why: String) -> SlicevidError {
-            SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): cannot write the report (\(why))")
+            SlicevidError(.outputBlocked, "\(flag) \(InputText.quoted(path)): cannot write the report (\(why))")
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failed(String(cString: strerror(errno))) }
-        let bytes = json
         let wrote = bytes.withUnsafeBytes { buffer -> Int32 in
             var done = 0
             while done < buffer.count {
@@ -77,7 +88,7 @@ extension BatchReport {
         case .moved: return
         case .taken:
             unlink(temporary)
-            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): appeared while the batch ran; nothing was replaced; pass --force to replace it")
+            throw SlicevidError(.outputBlocked, "\(flag) \(InputText.quoted(path)): appeared while \(flag == "--report" ? "the batch ran" : "the reports were read"); nothing was replaced; pass --force to replace it")
         case .failed(let why):
             unlink(temporary)
             throw failed(why)

@@ -16,6 +16,7 @@ package enum SlicevidTool {
     static let commands: [Command] = [
         Command(MakeCommand.self),
         Command(BatchCommand.self),
+        Command(ReportCommand.self),
         Command(PresetsCommand.self),
         Command(ProbeCommand.self),
         Command(HelpCommand.self),
