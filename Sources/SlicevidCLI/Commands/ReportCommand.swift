@@ -84,7 +84,9 @@ struct ReportCommand: ParsableCommand {
             let merge = try ReportMerge(paths: reports)
             let bytes = merge.json
             if output == "-" {
-                console.verbatim(JSONText.escapingInvisibles(String(decoding: bytes, as: UTF8.self)) + "\n")
+                // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
+                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
             } else {
                 try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, flag: "-o") }
             }
