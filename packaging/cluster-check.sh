@@ -13,7 +13,8 @@
 # jobacct_gather/none and accounting_storage/none need no slurmdbd; the node claims 4 CPUs on
 # any machine (SlurmdParameters=config_overrides) so the 4 tasks run side by side, as on a
 # cluster, even on 2 cores; ports are free ones on 127.0.0.1, so a Slurm already on the
-# machine is not disturbed.
+# machine is not disturbed. cred_expire=10 (default 120) is also how long Slurm holds a
+# requeued task back before it may start again: 2 minutes of waiting the check does not need.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 slicevid=$(realpath "${1:-$here/.build/release/slicevid}")
@@ -24,7 +25,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 [ -x "$slicevid" ] || { echo "cluster-check: no slicevid at $slicevid; run make build" >&2; exit 1; }
 began=$(date +%s)
-say() { echo "cluster-check: $*"; }
+say() { echo "cluster-check: [$(( $(date +%s) - began )) s] $*"; }
 fail() { echo "cluster-check: FAILED: $*" >&2; exit 1; }
 
 # Debian's Slurm 22.05 and MUNGE, installed once.
@@ -86,7 +87,7 @@ SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$dir/munge/munge.socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
@@ -160,11 +161,13 @@ finished() { ! states "$1" | grep -qvE ' (COMPLETED|FAILED|CANCELLED|TIMEOUT|OUT
 # Checks the campaign in $1 against the one-machine run and merges its reports.
 check_campaign() {
   local folder=$1 name=$2
-  states "$3" | while read -r task state code; do
+  while read -r task state code; do
     [ "$state $code" = "COMPLETED 0:0" ] || fail "$name: array task $task ended $state, exit $code"
-  done
+  done < <(states "$3")
   diff <(hashes "$dir/one") <(hashes "$folder") >/dev/null || fail "$name: outputs differ from the one-machine run: $(diff <(hashes "$dir/one") <(hashes "$folder") | head -3)"
   [ -z "$(others "$folder")" ] || fail "$name: left in out/: $(others "$folder" | head -5 | tr '\n' ' ')"
+  [ "$(cd "$folder/reports" && ls -A | tr '\n' ' ')" = "shard-0.json shard-1.json shard-2.json shard-3.json " ] \
+    || fail "$name: reports/ holds $(cd "$folder/reports" && ls -A | tr '\n' ' ')"
   "$slicevid" report merge "$folder"/reports/shard-*.json -o "$folder/campaign-report.json" || fail "$name: report merge exited $?"
   python3 - "$dir/one/report.json" "$folder/campaign-report.json" <<'PY' || fail "$name: the merged report does not match the one-machine run"
 import json, sys
@@ -232,6 +235,8 @@ say "   task $stopped: SIGTERM to slicevid (pid $spid)"
 wait_for "task ${job}_$killed to fail" bash -c "scontrol show job ${job}_$killed -o | grep -q 'JobState=FAILED'"
 scontrol requeue "${job}_$killed"
 say "   task $killed: ended FAILED (137 is not worth a retry in place); scontrol requeue ${job}_$killed"
+wait_for "task ${job}_$killed to run again" bash -c "scontrol show job ${job}_$killed -o | grep -qE 'JobState=(RUNNING|COMPLETED)'"
+say "   task $killed: running again"
 wait_for "array job $job to finish" finished "$job"
 check_campaign "$dir/killed" "array job $job" "$job"
 grep -q "campaign.sbatch: slicevid exited 143, worth a retry" "$dir/logs/${job}_$stopped.log" \
