@@ -16,9 +16,9 @@ package enum SlicevidTool {
     static let commands: [Command] = [
         Command(MakeCommand.self),
         Command(BatchCommand.self),
-        Command(ReportCommand.self),
         Command(PresetsCommand.self),
         Command(ProbeCommand.self),
+        Command(ReportCommand.self),
         Command(HelpCommand.self),
         Command(CompletionsCommand.self),
         Command(ManCommand.self),
