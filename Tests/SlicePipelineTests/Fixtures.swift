@@ -70,7 +70,7 @@ func testPresets(_ value: String) throws(SlicevidError) -> Preset {
         do throws(PresetError) {
             return try Preset(json: data, name: "file", source: value)
         } catch {
-            throw SlicevidError(.usage, error.message)
+            throw SlicevidError(.usage, error.text)
         }
     }
     guard let preset = Preset.builtIn.first(where: { $0.name == value }) else {

@@ -25,6 +25,11 @@ public struct Manifest: Sendable {
     package let jobs: [ManifestJob]
     /// Whether the manifest was read from standard input (`slicevid batch -`).
     package var isStandardInput = false
+    /// SHA-256 of the bytes it was read from, hex: which manifest a report belongs to.
+    package var sha256 = ""
+
+    /// The manifest as every shard's report describes it (`ManifestDigest`).
+    package var digest: ManifestDigest { ManifestDigest(bytes: sha256, jobIds: jobs.map(\.id)) }
 
     /// How the report names the manifest: its absolute path, or `-` for standard input.
     package var reportName: String {
@@ -141,7 +146,11 @@ public struct Manifest: Sendable {
                 jobs.append(job)
             }
         }
-        return Manifest(path: path, folder: folder, jobs: jobs)
+        var manifest = Manifest(path: path, folder: folder, jobs: jobs)
+        let sha = SHA256()
+        data.withUnsafeBytes { sha.update($0) }
+        manifest.sha256 = sha.finalHex()
+        return manifest
     }
 }
 

@@ -106,7 +106,7 @@ extension OutputTarget {
             let stranded = setAside.reversed().filter { FileMove.withoutReplacing(located($0.aside), located($0.final), in: moveFolder) != .moved }
             guard let first = stranded.first else { return error }
             // Only if someone took a name back meanwhile: say where the earlier file went.
-            return SlicevidError(error.category, error.message + " (the earlier \(first.final) is now \(first.aside))")
+            return SlicevidError(error.category, "\(error.text) (the earlier \(first.final) is now \(first.aside))")
         }
         func taken(_ file: String, _ why: String) -> SlicevidError {
             // The start of the run found nothing there, so whatever is there now is new.

@@ -35,9 +35,6 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
         self.text = text
     }
 
-    public init(_ category: Category, _ message: String) {
-        self.init(category, ErrorText(stringLiteral: message))
-    }
 
     /// The whole line, naming settings by their keys (`fps`, `output clip.mp4`): the words of
     /// preset and manifest files.
@@ -61,10 +58,10 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
     /// Sorts a media-layer error into a category.
     package init(_ error: MediaError) {
         switch error.kind {
-        case .inputMissing: self.init(.inputMissing, error.description)
-        case .inputInvalid: self.init(.inputInvalid, error.description)
-        case .unavailable: self.init(.unavailable, error.description)
-        case .output: self.init(.outputFailed, error.description)
+        case .inputMissing: self.init(.inputMissing, ErrorText(error.description))
+        case .inputInvalid: self.init(.inputInvalid, ErrorText(error.description))
+        case .unavailable: self.init(.unavailable, ErrorText(error.description))
+        case .output: self.init(.outputFailed, ErrorText(error.description))
         }
     }
 }

@@ -2,6 +2,7 @@
 // what the command line gave it, checks it (`validate`), then runs. The command table holds
 // them type-erased, so help, completions and the man page walk one list.
 
+import SliceKit
 import SlicePipeline
 
 /// One `slicevid` command.
@@ -52,7 +53,7 @@ struct Command: Sendable {
         do {
             parsed = try spec.parse(arguments)
         } catch {
-            log.error(SlicevidError(.usage, error.description))
+            log.error(SlicevidError(.usage, ErrorText(error.description)))
             return .usage
         }
         if parsed.has(SharedOptions.help) {

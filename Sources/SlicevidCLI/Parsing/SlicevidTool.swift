@@ -18,6 +18,7 @@ package enum SlicevidTool {
         Command(BatchCommand.self),
         Command(PresetsCommand.self),
         Command(ProbeCommand.self),
+        Command(ReportCommand.self),
         Command(HelpCommand.self),
         Command(CompletionsCommand.self),
         Command(ManCommand.self),
@@ -63,7 +64,7 @@ package enum SlicevidTool {
                 let suggestion = Suggestion.phrase(for: name, among: commands.map(\.name) + options.flatMap(\.spellings))
                 let line = "unknown command \(InputText.quoted(name))\(suggestion); commands: \(commands.map(\.name).joined(separator: ", "))"
                 if LogFormat.sniff(arguments) == .json {
-                    LogWriter(console: .shared, format: .json, quiet: false).error(SlicevidError(.usage, line))
+                    LogWriter(console: .shared, format: .json, quiet: false).error(SlicevidError(.usage, ErrorText(line)))
                 } else {
                     Console.shared.error("slicevid: error: \(line)\n")
                 }
