@@ -58,7 +58,7 @@ extension BatchRequest {
     /// - Throws: `SlicevidError(.usage)` for a number out of range.
     public init(manifest: Manifest, shard: Shard = .all, force: Bool = false, parallel: Int? = nil, renderThreads: Int? = nil,
                 reportFile: String? = nil) throws(SlicevidError) {
-        try self.init(manifest: manifest, shard: shard, force: force, jobs: renderThreads, parallel: parallel, reportFile: reportFile,
+        try self.init(manifest: manifest, shard: shard, force: force, renderThreads: renderThreads, parallel: parallel, reportFile: reportFile,
                       version: Slicevid.version)
     }
 }

@@ -36,40 +36,78 @@ struct LibraryTests {
         #expect(started == 1 && lastProgress == 6)
     }
 
-    @Test("calls run side by side, and cancelling one's Task stops it alone, leaving nothing")
+    @Test("calls run side by side, and cancelling a Task stops its render alone, leaving nothing")
     func concurrentCallsAndCancellation() async throws {
         let folder = try Scratch()
         defer { folder.remove() }
         let spec = try Self.tinySpec()
-        // An hour at 60 fps: minutes of work, so it is still rendering when the test's Task,
-        // however late the busy test runner schedules it, hears its first progress.
-        var long = spec
-        try long.set(.duration, to: "3600")
-        try long.set(.fps, to: "60")
+        // Hours of 720p at 240 fps: it can only end by being cancelled, however late a busy
+        // test runner gets round to the Task that cancels it.
+        var endless = spec
+        for (field, value) in [(SpecField.duration, "3600"), (.fps, "240"), (.size, "1280x720")] { try endless.set(field, to: value) }
+        var fast = EncoderSettings()
+        fast.preset = "ultrafast"
         let first = try MakeRequest(outputs: [try .file(folder.path + "/a.mp4")], spec: spec, renderThreads: 1)
         let second = try MakeRequest(outputs: [try .file(folder.path + "/b.webm")], spec: spec, renderThreads: 1)
-        var fast = EncoderSettings()
-        try fast.set(.encoderPreset, to: "ultrafast")
-        let doomed = Slicevid.start(try MakeRequest(outputs: [try .file(folder.path + "/long.mp4")], spec: long, encoder: fast, renderThreads: 1))
-        let stopping = Task {
-            // Cancelled once the render is under way: the iteration's Task ending cancels it.
-            for await event in doomed {
-                if case .progress = event { withUnsafeCurrentTask { $0?.cancel() } }
-            }
-        }
+
+        // The Task iterating a run's events is cancelled: the run stops.
+        let iterated = Slicevid.start(try MakeRequest(outputs: [try .file(folder.path + "/iterated.mp4")], spec: endless, encoder: fast,
+                                                      renderThreads: 1))
+        let listener = Task { for await _ in iterated {} }
+        listener.cancel()
+        // A Task awaiting a render is cancelled: the render stops.
+        let awaiting = Task { try await Slicevid.make(try MakeRequest(outputs: [try .file(folder.path + "/awaited.mp4")], spec: endless,
+                                                                      encoder: fast, renderThreads: 1)) }
+        awaiting.cancel()
+
         async let a = Slicevid.make(first)
         async let b = Slicevid.make(second)
         let (made, other) = try await (a, b)
         #expect(made.frames == 6 && other.frames == 6)
-        await stopping.value
-        do {
-            _ = try await doomed.report
-            Issue.record("a cancelled render finished")
+        await listener.value
+        var outcomes: [Result<MakeReport, any Error>] = [await awaiting.result]
+        do throws(SlicevidError) {
+            outcomes.append(.success(try await iterated.report))
         } catch {
-            guard case .interrupted = error.category else { Issue.record("\(error)"); return }
+            outcomes.append(.failure(error))
+        }
+        for outcome in outcomes {
+            guard case .failure(let error as SlicevidError) = outcome, case .interrupted = error.category else {
+                Issue.record("a cancelled render did not stop: \(outcome)")
+                continue
+            }
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(left == ["a.mp4", "b.webm"], "\(left)")
+    }
+
+    @Test("the effect and the encoding are set through typed values, not strings")
+    func typedSettings() async throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        var spec = try Self.tinySpec()
+        spec.easing = try Easing(parsing: "ease-out-bounce")
+        spec.direction = .horizontal
+        spec.fit = .contain
+        spec.focus = try #require(Focus(x: 0.25, y: 0.75))
+        spec.background = try #require(RGBAColor(hex: "#102030"))
+        spec.division = .width(pixels: 8)
+        var encoder = EncoderSettings()
+        encoder.crf = 30
+        encoder.preset = "ultrafast"
+        var poster = EncoderSettings()
+        poster.sheet = nil
+        poster.posterTime = 0
+        let report = try await Slicevid.make(try MakeRequest(outputs: [try .file(folder.path + "/a.mp4"), try .file(folder.path + "/p.png", settings: poster)],
+                                                           spec: spec, encoder: encoder))
+        #expect(report.frames == 6 && report.written.count == 2)
+        // The same request in the words of flags plans alike: the typed fields are those.
+        var words = try Self.tinySpec()
+        for (field, value) in [(SpecField.easing, "ease-out-bounce"), (.direction, "horizontal"), (.fit, "contain"), (.focus, "0.25,0.75"),
+                               (.background, "#102030"), (.slices, "8px")] {
+            try words.set(field, to: value)
+        }
+        #expect(words == spec)
     }
 
     @Test("errors carry the category that decides what to do, and name the setting without flags")

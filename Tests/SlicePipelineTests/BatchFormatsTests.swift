@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct BatchFormatsTests {
     private func run(_ path: String) throws -> BatchReport {
-        BatchRun.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false, jobs: 2, parallel: 1, version: "test"),
+        BatchRun.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false, renderThreads: 2, parallel: 1, version: "test"),
                      cancellation: Cancellation())
     }
 
@@ -50,7 +50,7 @@ import Testing
             ],
         ])
         let checks = BatchCheck.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
-                                                 jobs: 1, version: "test"))
+                                                 renderThreads: 1, version: "test"))
         #expect(checks.map(\.id) == ["overlay", "fine"])
         #expect(checks[0].problems.count == 1 && checks[0].problems[0].contains("a.mp4") && checks[0].problems[0].contains("transparent"))
         #expect(checks[1].problems.isEmpty)
@@ -67,7 +67,7 @@ import Testing
         func problems(_ defaults: [String: Any], _ jobs: [[String: Any]]) throws -> [String] {
             let path = try scratch.json("campaign.json", ["defaults": tinyDefaults.merging(defaults) { $1 }, "jobs": jobs])
             let checks = BatchCheck.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
-                                                     jobs: 1, version: "test"))
+                                                     renderThreads: 1, version: "test"))
             return checks.map { $0.problems.joined() }
         }
         func job(_ id: String, _ fields: [String: Any] = [:]) -> [String: Any] {

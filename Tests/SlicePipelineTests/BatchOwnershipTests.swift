@@ -29,7 +29,7 @@ import Testing
     }
 
     private func request(_ manifest: String, force: Bool = false) throws -> BatchRequest {
-        try BatchRequest(manifest: try Manifest.load(path: manifest, presets: testPresets), force: force, jobs: 2, parallel: 1, version: "test")
+        try BatchRequest(manifest: try Manifest.load(path: manifest, presets: testPresets), force: force, renderThreads: 2, parallel: 1, version: "test")
     }
 
     private func contents(_ folder: String) -> [String: Data] {

@@ -27,7 +27,7 @@ import Testing
     private func run(_ path: String, force: Bool = false, cancellation: Cancellation = Cancellation(),
                      events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws -> BatchReport {
         let manifest = try Manifest.load(path: path, presets: testPresets)
-        return BatchRun.run(try BatchRequest(manifest: manifest, force: force, jobs: 2, parallel: 1, version: "test"),
+        return BatchRun.run(try BatchRequest(manifest: manifest, force: force, renderThreads: 2, parallel: 1, version: "test"),
                             cancellation: cancellation, events: events)
     }
 

@@ -98,8 +98,8 @@ struct CommandLineHouseTests {
             try writeFile(folder + "/m.json", Data(#"{"jobs": [{"id": "a", "images": ["a.png", "b.png"], "outputs": ["a.mp4"]}]}"#.utf8))
             let manifest = try Manifest.load(path: folder + "/m.json") { _ throws(SlicevidError) in throw SlicevidError(.usage, "no presets") }
             let request = try BatchRequest(manifest: manifest, version: "test", cores: 96)
-            #expect(request.jobs == 64 && request.parallel == 1)
-            _ = try request.selectedJobs[0].request(jobs: request.jobs)
+            #expect(request.renderThreads == 64 && request.parallel == 1)
+            _ = try request.selectedJobs[0].request(renderThreads: request.renderThreads)
         }
     }
 

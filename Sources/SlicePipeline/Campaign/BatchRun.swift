@@ -16,8 +16,8 @@ public struct BatchRequest: Sendable {
     /// Re-render every job, whatever the fingerprints say, and replace files at output paths
     /// that slicevid's sidecars do not record.
     public var force: Bool
-    /// Render threads per job.
-    public private(set) var jobs: Int
+    /// Render threads per job (the command line's `--jobs`).
+    public private(set) var renderThreads: Int
     /// Jobs rendered at once.
     public private(set) var parallel: Int
     /// Where the JSON report is written (atomically, also on a second signal); nil for none.
@@ -34,10 +34,10 @@ public struct BatchRequest: Sendable {
     /// - Parameters:
     ///   - parallel: jobs at once, within `parallelRange`; nil chooses from the cores and the
     ///     largest frame (`defaultParallel`).
-    ///   - jobs: render threads per job, within `MakeRequest.renderThreadsRange`; nil shares
-    ///     the cores among the jobs at once.
+    ///   - renderThreads: render threads per job, within `MakeRequest.renderThreadsRange`; nil
+    ///     shares the cores among the jobs at once.
     /// - Throws: `SlicevidError(.usage)` naming the setting out of range.
-    package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, jobs: Int? = nil, parallel: Int? = nil,
+    package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
                  reportFile: String? = nil, version: String,
                  cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(SlicevidError) {
         self.manifest = manifest
@@ -52,11 +52,11 @@ public struct BatchRequest: Sendable {
         }
         self.parallel = parallel
         let range = MakeRequest.renderThreadsRange
-        let jobs = jobs ?? min(range.upperBound, max(1, cores / parallel))
-        guard range.contains(jobs) else {
-            throw SlicevidError(.usage, "\(setting: .renderThreads): \(jobs) must be \(range.lowerBound)–\(range.upperBound)")
+        let threads = renderThreads ?? min(range.upperBound, max(1, cores / parallel))
+        guard range.contains(threads) else {
+            throw SlicevidError(.usage, "\(setting: .renderThreads): \(threads) must be \(range.lowerBound)–\(range.upperBound)")
         }
-        self.jobs = jobs
+        self.renderThreads = threads
     }
 
     /// The manifest's jobs in this run's shard, in file order.
@@ -187,7 +187,7 @@ package enum BatchRun {
         events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force, wording: request.runWording)))
         var render: MakeRequest
         do {
-            render = try job.request(force: request.force, jobs: request.jobs)
+            render = try job.request(force: request.force, renderThreads: request.renderThreads)
         } catch {
             return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }

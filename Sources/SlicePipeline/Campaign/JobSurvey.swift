@@ -117,7 +117,7 @@ struct JobSurvey {
         // The plans say what each output would be; their facts are part of its fingerprint.
         let planned: MakePlan
         do {
-            planned = try MakeJob.plan(job.request(force: true, jobs: 1))
+            planned = try MakeJob.plan(job.request(force: true, renderThreads: 1))
         } catch {
             // Planned with force: no run setting can be what went wrong.
             throw Trouble.failed(error.message(job.wording(run: KeyWording())))

@@ -47,10 +47,10 @@ package struct ManifestJob: Sendable {
     ///     sidecars).
     ///   - jobs: render threads.
     /// - Throws: `SlicevidError(.usage)` for render threads out of range.
-    package func request(force: Bool = false, jobs: Int = MakeRequest.defaultRenderThreads) throws(SlicevidError) -> MakeRequest {
+    package func request(force: Bool = false, renderThreads: Int = MakeRequest.defaultRenderThreads) throws(SlicevidError) -> MakeRequest {
         let stills: Stills = images.count == 2 ? .pair(from: images[0], to: images[1]) : .sequence(images)
         var request = try MakeRequest(stills: stills, outputs: outputs, spec: spec, encoder: encoder, audio: audio, force: force,
-                                      renderThreads: jobs)
+                                      renderThreads: renderThreads)
         request.sequence = sequence
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false

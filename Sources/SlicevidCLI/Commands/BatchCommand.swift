@@ -67,7 +67,7 @@ struct BatchCommand: ParsableCommand {
             let resolve: PresetResolver = { value throws(SlicevidError) in try PresetLibrary.load(value) }
             let manifest = options.manifest == "-" ? try Manifest.loadStandardInput(presets: resolve)
                                                    : try Manifest.load(path: options.manifest, presets: resolve)
-            var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, jobs: options.jobs,
+            var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
                                            parallel: options.parallel, reportFile: options.report, version: SlicevidTool.version)
             request.verbose = options.verbose
             request.runWording = FlagWording()
