@@ -19,8 +19,10 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
         /// How a run is carried out rather than what it makes (`jobs`, `parallel`, `shard`,
         /// `report`, `force`), and what a run reads (`preset`, `layout`, `manifest`).
         case run
-        /// A layout's layer, a variable, a safe zone: what cards add.
+        /// A layout, a safe zone: what cards add.
         case layout
+        /// A value for a layout's `{placeholder}` (`--var price=…`, a manifest's `vars`).
+        case variable
     }
 
     /// The key, in the words of preset and manifest files (`end-hold`, `encoder-preset`).
@@ -50,7 +52,7 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
     public static let safeZone = Setting("safe-zone", kind: .layout)
 
     /// A layout variable (`{price}`), by its name.
-    public static func variable(_ name: String) -> Setting { Setting(name, kind: .layout) }
+    public static func variable(_ name: String) -> Setting { Setting(name, kind: .variable) }
 }
 
 extension SpecField {

@@ -123,7 +123,13 @@ public struct KeyWording: Wording {
     public init() {}
 
     /// A run's own settings are options of the call, not keys of a file: `the force option`.
-    public func name(_ setting: Setting) -> String { setting.kind == .run ? "the \(setting.key) option" : setting.key }
+    public func name(_ setting: Setting) -> String {
+        switch setting.kind {
+        case .run: "the \(setting.key) option"
+        case .variable: "vars.\(setting.key)"
+        default: setting.key
+        }
+    }
 
     public func output(_ path: String) -> String { "output \(path)" }
 }

@@ -18,7 +18,13 @@ package struct ManifestWording: Wording {
         self.run = run
     }
 
-    package func name(_ setting: Setting) -> String { setting.kind == .run ? run.name(setting) : setting.key }
+    package func name(_ setting: Setting) -> String {
+        switch setting.kind {
+        case .run: run.name(setting)
+        case .variable: "vars.\(setting.key)"
+        default: setting.key
+        }
+    }
 
     package func origin(_ setting: Setting) -> String { origins[setting] ?? name(setting) }
 

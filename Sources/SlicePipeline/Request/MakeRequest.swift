@@ -23,6 +23,13 @@ public struct MakeRequest: Sendable {
     public var encoder: EncoderSettings
     /// The music bed (no file: silent video).
     public var audio: AudioSettings
+    /// Text and pictures placed on the cards and over the frames.
+    public var layout: Layout?
+    /// Values for the layout's `{placeholders}`.
+    public var variables: [String: String] = [:]
+    /// Which platform's interface the layout's layers (and a cover crop's focus) must stay
+    /// clear of.
+    public var safeZone: SafeZone.Choice = .fromLayout
     /// Replace (or, past a sequence's new end, delete) whatever is at the output paths.
     public var force: Bool
     /// Threads that render frames. Output is the same for any number.

@@ -15,6 +15,7 @@ struct FlagWording: Wording {
         switch setting.kind {
         case .outputs: "-o"
         case .stills where setting == .images: "the images"
+        case .variable: "--var \(setting.key)=VALUE"
         default: "--" + setting.key
         }
     }

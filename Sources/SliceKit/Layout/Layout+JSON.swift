@@ -1,0 +1,383 @@
+// Layout files: strict JSON like presets, every key known, every number checked before it is
+// used, every error one line naming the file and the place in it (`promo.json: layers[1].box:
+// …`). Paths in the file (fonts, images) are relative to its folder.
+
+import Foundation
+
+/// Why a layout file was refused.
+public struct LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Whether the file itself is missing or unreadable (66), or what it says is wrong (64).
+    public let isMissing: Bool
+    /// The line: the file, the place in it, what is wrong and what would be accepted.
+    public let text: ErrorText
+
+    init(_ text: ErrorText, missing: Bool = false) {
+        self.text = text
+        isMissing = missing
+    }
+
+    public var description: String { text.description }
+}
+
+extension Layout {
+    /// The most layers a layout holds, over all its variants: each is drawn once per card.
+    public static let maximumLayers = 64
+
+    /// The most bytes a layer's text holds.
+    public static let maximumTextBytes = 4096
+
+    /// Keys a layout file's top level accepts, besides aspect variants (`"9:16"`).
+    static let topKeys = ["description", "fonts", "safe-zone", "layers"]
+
+    /// Keys a layer accepts.
+    static let layerKeys = ["name", "on", "box", "text", "image", "size", "min-size", "max-size", "fonts", "family", "weight", "wrap",
+                            "max-lines", "align", "valign", "line-height", "color", "plate", "outline", "shadow", "ellipsis", "language",
+                            "start", "end", "fade-in", "fade-out"]
+
+    /// Reads the layout file at `path` (a regular file, within the settings size limit).
+    /// - Throws: `LayoutError`: missing (66) or invalid (64), one line naming the file.
+    public static func load(path: String) throws(LayoutError) -> Layout {
+        let data: Data
+        do {
+            data = try SettingsFile.read(path: path)
+        } catch {
+            throw LayoutError("\(InputText.quoted(path)): \(error.reason)", missing: !isTooLarge(error))
+        }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        return try Layout(json: data, file: path, folder: URL(fileURLWithPath: absolute).deletingLastPathComponent().path)
+    }
+
+    private static func isTooLarge(_ failure: SettingsFile.Failure) -> Bool {
+        if case .tooLarge = failure { return true }
+        return false
+    }
+
+    /// Reads a layout from `data`.
+    /// - Parameters:
+    ///   - file: how messages name the file.
+    ///   - folder: the absolute folder relative paths in it are resolved against.
+    /// - Throws: `LayoutError` naming `file`, the place and what is accepted.
+    public init(json data: Data, file: String, folder: String) throws(LayoutError) {
+        let reader = LayoutReader(file: file, folder: folder)
+        let object: Any
+        do {
+            object = try JSONText.parse(data)
+        } catch {
+            throw reader.error(nil, "\(error)")
+        }
+        guard let top = object as? [String: Any] else {
+            throw reader.error(nil, "expected a JSON object with \"layers\" (or aspect variants such as \"9:16\"), got \(LayoutReader.typeName(object))")
+        }
+        var variants: [Variant] = []
+        for key in top.keys.sorted() where !Layout.topKeys.contains(key) {
+            guard let aspect = LayoutReader.aspect(key) else {
+                throw reader.error(InputText.excerpt(key), "unknown field; accepted: \(Layout.topKeys.joined(separator: ", ")), or an aspect such as \"9:16\" holding its own layers")
+            }
+            variants.append(Variant(aspect: aspect, layers: try reader.layers(top[key]!, at: key)))
+        }
+        if let description = top["description"], !(description is String) { throw reader.error("description", "expected a string") }
+        let fonts = try top["fonts"].map { value throws(LayoutError) in try reader.paths(value, at: "fonts") } ?? []
+        var safeZone: SafeZone?
+        if let value = top["safe-zone"] {
+            guard let name = value as? String, name == "none" || SafeZone(rawValue: name) != nil else {
+                throw reader.error("safe-zone", "expected one of \(SafeZone.accepted)")
+            }
+            safeZone = SafeZone(rawValue: name)
+        }
+        let layers = try top["layers"].map { value throws(LayoutError) in try reader.layers(value, at: "layers") } ?? []
+        guard !layers.isEmpty || !variants.isEmpty else {
+            throw reader.error(nil, "holds no layers; give \"layers\": [...] (or an aspect's, such as \"9:16\": [...])")
+        }
+        let count = layers.count + variants.reduce(0) { $0 + $1.layers.count }
+        guard count <= Layout.maximumLayers else {
+            throw reader.error(nil, "holds \(count) layers; at most \(Layout.maximumLayers)")
+        }
+        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZone: safeZone)
+    }
+}
+
+/// Reads the values of one layout file, with errors naming the file and the place.
+struct LayoutReader {
+    let file: String
+    let folder: String
+
+    func error(_ place: String?, _ message: ErrorText) -> LayoutError {
+        LayoutError("\(InputText.quoted(file)): \(place.map { "\($0): " } ?? "")\(message)")
+    }
+
+    /// `9:16` → the aspect; nil for anything else.
+    static func aspect(_ key: String) -> Layout.Aspect? {
+        let parts = key.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) }),
+              let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        return Layout.Aspect(width: width, height: height)
+    }
+
+    func layers(_ value: Any, at place: String) throws(LayoutError) -> [Layout.Layer] {
+        guard let entries = value as? [Any] else { throw error(place, "expected an array of layer objects") }
+        guard entries.count <= Layout.maximumLayers else { throw error(place, "holds \(entries.count) layers; at most \(Layout.maximumLayers)") }
+        var layers: [Layout.Layer] = []
+        for (index, entry) in entries.enumerated() {
+            layers.append(try layer(entry, at: "\(place)[\(index)]", number: index + 1))
+        }
+        return layers
+    }
+
+    func layer(_ value: Any, at place: String, number: Int) throws(LayoutError) -> Layout.Layer {
+        guard let object = value as? [String: Any] else { throw error(place, "expected a layer object") }
+        if let unknown = object.keys.sorted().first(where: { !Layout.layerKeys.contains($0) }) {
+            throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: \(Layout.layerKeys.joined(separator: ", "))")
+        }
+        var name = "layer \(number)"
+        if let given = object["name"] {
+            guard let text = given as? String, !text.isEmpty, text.count <= 80, !text.unicodeScalars.contains(where: InputText.needsEscape),
+                  !text.contains(where: \.isNewline) else {
+                throw error("\(place).name", "expected a name of 1 to 80 characters on one line")
+            }
+            name = text
+        }
+        let placement = try self.placement(object, at: place)
+        let box = try self.box(object["box"], at: "\(place).box")
+        let content: Layout.Content
+        switch (object["text"], object["image"]) {
+        case (let text?, nil):
+            content = .text(try self.text(text, object, at: place))
+        case (nil, let image?):
+            for key in ["size", "min-size", "max-size", "fonts", "family", "weight", "wrap", "max-lines", "align", "valign", "line-height", "color",
+                        "plate", "outline", "shadow", "ellipsis", "language"] where object[key] != nil {
+                throw error("\(place).\(key)", "is for text layers; an image layer takes name, on, box, image and its timing")
+            }
+            content = .image(try path(image, at: "\(place).image", placeholders: true))
+        case (nil, nil):
+            throw error(place, "needs \"text\" or \"image\"")
+        case (_?, _?):
+            throw error(place, "has both \"text\" and \"image\"; a layer shows one")
+        }
+        return Layout.Layer(name: name, placement: placement, box: box, content: content)
+    }
+
+    func placement(_ object: [String: Any], at place: String) throws(LayoutError) -> Layout.Placement {
+        let on = object["on"] ?? "over"
+        let card: Layout.Card?
+        if let word = on as? String {
+            switch word {
+            case "from": card = .from
+            case "to": card = .to
+            case "all": card = .all
+            case "over": card = nil
+            default: throw error("\(place).on", "\(InputText.quoted(word)) is not valid; expected from, to, all, over or a still's index from 0")
+            }
+        } else if let index = integer(on), (0...999).contains(index) {
+            card = .still(index)
+        } else {
+            throw error("\(place).on", "expected from, to, all, over or a still's index 0…999")
+        }
+        let timingKeys = ["start", "end", "fade-in", "fade-out"]
+        if let card {
+            if let key = timingKeys.first(where: { object[$0] != nil }) {
+                throw error("\(place).\(key)", "is for layers drawn over the frames (\"on\": \"over\"); a card's layer shows as long as its still")
+            }
+            return .card(card)
+        }
+        let start = try seconds(object["start"], at: "\(place).start") ?? 0
+        let end = try seconds(object["end"], at: "\(place).end")
+        if let end, end <= start { throw error("\(place).end", "\(end.shortText) is not after start (\(start.shortText))") }
+        return .over(Layout.Timing(start: start, end: end, fadeIn: try seconds(object["fade-in"], at: "\(place).fade-in") ?? 0,
+                                   fadeOut: try seconds(object["fade-out"], at: "\(place).fade-out") ?? 0))
+    }
+
+    func box(_ value: Any?, at place: String) throws(LayoutError) -> Layout.Box {
+        guard let value else { throw error(place, "missing; give [x, y, width, height] as fractions 0…1 of the frame") }
+        guard let array = value as? [Any], array.count == 4 else {
+            throw error(place, "expected [x, y, width, height] as fractions 0…1 of the frame")
+        }
+        var numbers: [Double] = []
+        for (index, item) in array.enumerated() {
+            guard let number = self.number(item), (0...1).contains(number) else {
+                throw error(place, "item \(index + 1) is not a number 0…1 (fractions of the frame)")
+            }
+            numbers.append(number)
+        }
+        guard numbers[2] > 0, numbers[3] > 0 else { throw error(place, "width and height must be above 0") }
+        guard numbers[0] + numbers[2] <= 1 + 1e-9, numbers[1] + numbers[3] <= 1 + 1e-9 else {
+            throw error(place, "reaches past the frame (x + width and y + height must be at most 1)")
+        }
+        return Layout.Box(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    func text(_ value: Any, _ object: [String: Any], at place: String) throws(LayoutError) -> Layout.Text {
+        guard let template = value as? String, !template.isEmpty else { throw error("\(place).text", "expected a non-empty string") }
+        guard template.utf8.count <= Layout.maximumTextBytes else {
+            throw error("\(place).text", "is \(template.utf8.count) bytes; at most \(Layout.maximumTextBytes)")
+        }
+        if let control = template.unicodeScalars.first(where: { $0 != "\n" && $0.properties.generalCategory == .control }) {
+            throw error("\(place).text", "holds the control character U+\(String(control.value, radix: 16, uppercase: true)); only line breaks are taken")
+        }
+        do {
+            _ = try Placeholders.names(in: template)
+        } catch {
+            throw self.error("\(place).text", placeholderProblem(error))
+        }
+        var text = Layout.Text(template: template)
+        text.size = try size(object, at: place)
+        if let fonts = object["fonts"] { text.fonts = try paths(fonts, at: "\(place).fonts") }
+        if let family = object["family"] {
+            guard let name = family as? String, !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: InputText.needsEscape) else {
+                throw error("\(place).family", "expected a font family's name")
+            }
+            text.family = name
+        }
+        text.weight = try number(object["weight"], at: "\(place).weight", in: 1...1000, integral: true).map { Int($0) } ?? 400
+        text.wrap = try boolean(object["wrap"], at: "\(place).wrap") ?? true
+        text.maxLines = try number(object["max-lines"], at: "\(place).max-lines", in: 1...100, integral: true).map { Int($0) }
+        text.align = try choice(object["align"], at: "\(place).align", aliases: ["center": .centre, "left": .start, "right": .end]) ?? .centre
+        text.verticalAlign = try choice(object["valign"], at: "\(place).valign", aliases: ["center": .centre, "middle": .centre]) ?? .centre
+        text.lineHeight = try number(object["line-height"], at: "\(place).line-height", in: 0.5...4)
+        text.color = try color(object["color"], at: "\(place).color") ?? text.color
+        if let plate = object["plate"] {
+            if plate is String {
+                text.plate = Layout.Text.Plate(color: try color(plate, at: "\(place).plate")!)
+            } else {
+                let fields = try self.object(plate, at: "\(place).plate", keys: ["color", "padding", "radius"])
+                guard let color = try color(fields["color"], at: "\(place).plate.color") else { throw error("\(place).plate.color", "missing") }
+                text.plate = Layout.Text.Plate(color: color, padding: try number(fields["padding"], at: "\(place).plate.padding", in: 0...500) ?? 0,
+                                               radius: try number(fields["radius"], at: "\(place).plate.radius", in: 0...500) ?? 0)
+            }
+        }
+        if let outline = object["outline"] {
+            let fields = try self.object(outline, at: "\(place).outline", keys: ["width", "color"])
+            guard let width = try number(fields["width"], at: "\(place).outline.width", in: 0.5...50),
+                  let color = try color(fields["color"], at: "\(place).outline.color") else {
+                throw error("\(place).outline", "expected {\"width\": pixels 0.5…50, \"color\": \"#RRGGBB\"}")
+            }
+            text.outline = Layout.Text.Outline(width: width, color: color)
+        }
+        if let shadow = object["shadow"] {
+            let fields = try self.object(shadow, at: "\(place).shadow", keys: ["x", "y", "blur", "color"])
+            guard let color = try color(fields["color"], at: "\(place).shadow.color") else { throw error("\(place).shadow.color", "missing") }
+            text.shadow = Layout.Text.Shadow(x: try number(fields["x"], at: "\(place).shadow.x", in: -500...500) ?? 0,
+                                             y: try number(fields["y"], at: "\(place).shadow.y", in: -500...500) ?? 0,
+                                             blur: try number(fields["blur"], at: "\(place).shadow.blur", in: 0...100) ?? 0, color: color)
+        }
+        text.ellipsis = try boolean(object["ellipsis"], at: "\(place).ellipsis") ?? false
+        if let language = object["language"] {
+            guard let tag = language as? String, (1...35).contains(tag.count),
+                  tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw error("\(place).language", "expected a BCP 47 language tag such as de, ar or ja")
+            }
+            text.language = tag
+        }
+        return text
+    }
+
+    func size(_ object: [String: Any], at place: String) throws(LayoutError) -> Layout.Text.Size {
+        let minimum = try number(object["min-size"], at: "\(place).min-size", in: 1...1000)
+        let maximum = try number(object["max-size"], at: "\(place).max-size", in: 1...1000)
+        switch object["size"] {
+        case nil, "auto" as String:
+            let low = minimum ?? 12, high = maximum ?? 400
+            guard low <= high else { throw error("\(place).min-size", "\(low.shortText) is above max-size \(high.shortText)") }
+            return .auto(min: low, max: high)
+        case let value?:
+            guard minimum == nil, maximum == nil else {
+                throw error("\(place).size", "min-size and max-size go with \"size\": \"auto\"")
+            }
+            guard let pixels = number(value), pixels.isFinite, (1...1000).contains(pixels) else {
+                throw error("\(place).size", "expected pixels at 1080p 1…1000, or \"auto\"")
+            }
+            return .pixels(pixels)
+        }
+    }
+
+    /// Paths relative to the layout's folder, made absolute; `placeholders` lets `{name}` in.
+    func paths(_ value: Any, at place: String) throws(LayoutError) -> [String] {
+        guard let items = value as? [Any], !items.isEmpty, items.count <= 32 else {
+            throw error(place, "expected an array of 1 to 32 font file paths")
+        }
+        var paths: [String] = []
+        for (index, item) in items.enumerated() { paths.append(try path(item, at: "\(place)[\(index)]", placeholders: false)) }
+        return paths
+    }
+
+    func path(_ value: Any, at place: String, placeholders: Bool) throws(LayoutError) -> String {
+        guard let text = value as? String, !text.isEmpty, text.utf8.count <= 4096, !text.unicodeScalars.contains(where: InputText.needsEscape) else {
+            throw error(place, "expected a file path without control characters")
+        }
+        if placeholders {
+            do {
+                _ = try Placeholders.names(in: text)
+            } catch {
+                throw self.error(place, placeholderProblem(error))
+            }
+        }
+        return URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+    }
+
+    func placeholderProblem(_ failure: Placeholders.Failure) -> ErrorText {
+        switch failure {
+        case .missing(let name): "{\(name)} has no value"
+        case .malformed(let what): "\(InputText.quoted(what)) is not a placeholder; write {name} (letters, digits, _ and -), and {{ or }} for a brace"
+        }
+    }
+
+    func object(_ value: Any, at place: String, keys: [String]) throws(LayoutError) -> [String: Any] {
+        guard let object = value as? [String: Any] else { throw error(place, "expected an object with \(keys.joined(separator: ", "))") }
+        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: \(keys.joined(separator: ", "))")
+        }
+        return object
+    }
+
+    func color(_ value: Any?, at place: String) throws(LayoutError) -> RGBAColor? {
+        guard let value else { return nil }
+        guard let text = value as? String, text.count <= 9, text != "transparent", let color = RGBAColor(hex: text) else {
+            throw error(place, "expected a colour #RRGGBB or #RRGGBBAA")
+        }
+        return color
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ value: Any?, at place: String, aliases: [String: T]) throws(LayoutError) -> T?
+    where T.RawValue == String {
+        guard let value else { return nil }
+        guard let word = value as? String, let chosen = T(rawValue: word) ?? aliases[word] else {
+            throw error(place, "expected one of \((T.allCases.map(\.rawValue) + aliases.keys.sorted()).joined(separator: ", "))")
+        }
+        return chosen
+    }
+
+    func boolean(_ value: Any?, at place: String) throws(LayoutError) -> Bool? {
+        guard let value else { return nil }
+        guard SpecField.isJSONBoolean(value), let flag = value as? Bool else { throw error(place, "expected true or false") }
+        return flag
+    }
+
+    func seconds(_ value: Any?, at place: String) throws(LayoutError) -> Double? {
+        try number(value, at: place, in: 0...3600)
+    }
+
+    func number(_ value: Any?, at place: String, in range: ClosedRange<Double>, integral: Bool = false) throws(LayoutError) -> Double? {
+        guard let value else { return nil }
+        guard let number = number(value), number.isFinite, range.contains(number), !integral || number == number.rounded() else {
+            throw error(place, "expected \(integral ? "a whole number" : "a number") \(range.lowerBound.shortText)…\(range.upperBound.shortText)")
+        }
+        return number
+    }
+
+    /// A JSON number (never a boolean) as a double.
+    func number(_ value: Any) -> Double? {
+        guard let text = SpecField.jsonNumberText(value) else { return nil }
+        return Double(text)
+    }
+
+    func integer(_ value: Any) -> Int? {
+        guard let number = number(value), number == number.rounded(), abs(number) < 1e9 else { return nil }
+        return Int(number)
+    }
+
+    static func typeName(_ value: Any) -> String {
+        if value is String { return "a string" }
+        if value is [Any] { return "an array" }
+        if value is [String: Any] { return "an object" }
+        return "\(type(of: value))"
+    }
+}
