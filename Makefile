@@ -77,7 +77,7 @@ fuzz: build
 	@mkdir -p $(@D)
 	$(CC) -O2 -pthread -o $@ $<
 
-# Not run by bench.py: `.build/bench/orders 1920x1080` compares memory orders (README, Performance).
+# Not run by bench.py: `.build/bench/orders 1920x1080` compares memory orders (docs/performance.md).
 .build/bench/orders: bench/orders.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -o $@ $<

@@ -12,7 +12,7 @@ let package = Package(
     name: "slicevid",
     products: [
         .executable(name: "slicevid", targets: ["slicevid"]),
-        // slicevid for other Swift programs: make, presets and batch (README, "As a library").
+        // slicevid for other Swift programs: make, presets and batch (docs/library.md).
         .library(name: "Slicevid", targets: ["Slicevid"]),
     ],
     targets: [

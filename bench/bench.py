@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""slicevid's benchmark: each performance goal of the README, measured side by side with the
+"""slicevid's benchmark: each performance goal of docs/performance.md, measured side by side with the
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]

@@ -1,5 +1,5 @@
-/* Memory orders for drawing a frame of strips, compared on this machine (see README,
- * Performance): the same ~25-byte row pieces of a mid-transition 4:2:0 frame with 75 vertical
+/* Memory orders for drawing a frame of strips, compared on this machine (see
+ * docs/performance.md): the same ~25-byte row pieces of a mid-transition 4:2:0 frame with 75 vertical
  * strips, copied in four orders, against one memcpy of the whole frame. CPU time per frame, so
  * other work on the machine disturbs it less than wall time would.
  *

@@ -7,7 +7,7 @@ import random
 import socket
 from dataclasses import dataclass, field
 
-# The README's exit codes.
+# The documented exit codes (docs/exit-codes.md).
 DOCUMENTED = frozenset({0, 1, 2, 64, 65, 66, 69, 73, 74, 75, 130, 143})
 # Codes a make that fails may use; a batch adds 1 and 2.
 FAILURES = DOCUMENTED - {0}

@@ -68,7 +68,7 @@ def check_exit(case, result):
     if code in CRASH_CODES:
         return [Finding("crash", f"exit {code} (128 + signal {code - 128})")]
     if code not in DOCUMENTED:
-        return [Finding("undocumented-exit", f"exit {code} is not in the README's exit codes")]
+        return [Finding("undocumented-exit", f"exit {code} is not in the documented exit codes (docs/exit-codes.md)")]
     if case.damaged and code == 0 and case.still:
         return [Finding("damaged-rendered", f"exit 0 for a still FFmpeg reports as damaged: {case.oracle}")]
     allowed = set(case.expect) | ({130, 143} if result.signals_sent else set())

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make gallery: the pictures the README shows, rendered by slicevid from its built-in demo cards.
+# make gallery: the pictures the README and docs/presets.md show, rendered by slicevid from its built-in demo cards.
 #   docs/preview.gif         the seed transition (the spring preset), as a small looping GIF
 #   docs/presets/NAME.jpg    a storyboard per shipped preset: 8 frames from start to end of the move
 # slicevid renders every frame; the ffmpeg CLI only picks frames and tiles them into one picture.

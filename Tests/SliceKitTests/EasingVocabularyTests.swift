@@ -1,6 +1,6 @@
 // The easing curves against reference values computed independently of the code under test:
 // CSS values of cubic-bezier curves, easings.net's Penner formulas written out literally, the
-// UIKit spring's values from the README ("The effect"), and the physical spring integrated numerically.
+// UIKit spring's values from docs/effect.md ("The effect"), and the physical spring integrated numerically.
 
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 // The seed's curve: UIKit's duration-fitted spring, checked against the reference values in
-// README.md ("The effect") and against the envelope equation that defines it.
+// docs/effect.md ("The effect") and against the envelope equation that defines it.
 
 import Foundation
 import Testing

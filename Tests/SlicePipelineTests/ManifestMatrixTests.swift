@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    /// The README's campaign: 3 aspect ratios × 2 products, mp4 + webm + poster each.
+    /// docs/batch.md's matrix campaign (examples/matrix.json): 3 aspect ratios × 2 products, mp4 + webm + poster each.
     static var campaign: [String: Any] { [
         "id": "{product}-{size}",
         "matrix": ["size": ["320x180", "180x320", "240x240"], "product": ["coffee", "astro"]],

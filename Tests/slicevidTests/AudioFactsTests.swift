@@ -7,7 +7,7 @@ import Testing
 
 @Suite("audio in probe and --dry-run")
 struct AudioFactsTests {
-    /// The README's stand-in song: a 48 kHz 16-bit stereo WAV header, then 2 s of noise.
+    /// docs/audio.md's stand-in song: a 48 kHz 16-bit stereo WAV header, then 2 s of noise.
     static let song: Data = {
         var data = Data([0x52, 0x49, 0x46, 0x46, 0x24, 0xdc, 0x05, 0x00] + Array("WAVEfmt ".utf8)
             + [0x10, 0, 0, 0, 0x01, 0, 0x02, 0, 0x80, 0xbb, 0, 0, 0x00, 0xee, 0x02, 0, 0x04, 0, 0x10, 0] + Array("data".utf8) + [0x00, 0xdc, 0x05, 0x00])
@@ -45,7 +45,7 @@ struct AudioFactsTests {
                 }
                 guard codecs[path] != nil else { continue }
                 #expect(want["audio_rate"] as? Int == 48_000 && want["audio_channels"] as? Int == 2 && want["loudness"] as? Double == -16)
-                // Matroska's millisecond clock, and WebM's Opus shifted by its pre-skip (README, Audio), allow 7 ms.
+                // Matroska's millisecond clock, and WebM's Opus shifted by its pre-skip (docs/audio.md), allow 7 ms.
                 let delta = abs((want["audio_duration"] as? Double ?? 0) - (got["audio_duration"] as? Double ?? -1))
                 #expect(delta <= (path.hasSuffix(".mp4") || path.hasSuffix(".mov") ? 0 : 0.0075), "\(path): audio_duration off by \(delta)")
             }

@@ -78,6 +78,26 @@ struct DocPage: CustomStringConvertible, Sendable {
         parse()
     }
 
+    /// Why `block` is not the repository's file `name` (`examples/slurm/campaign.sbatch`), or
+    /// nil when it is: a JSON block must be the same JSON (its layout may differ), any other
+    /// block the same text, character for character, final newline included.
+    static func mismatch(_ block: Block, repositoryFile name: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: root + "/" + name) else { return "the repository has no \(name)" }
+        if block.language == "json" {
+            guard let shown = try? JSONSerialization.jsonObject(with: Data(block.text.utf8)) else { return "the JSON block does not parse" }
+            let real = try? JSONSerialization.jsonObject(with: data)
+            return (shown as? NSObject)?.isEqual(real) == true ? nil : "the block is not the JSON of \(name)"
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        guard block.text != text else { return nil }
+        // Both end with the empty line after the final newline (the block always has one).
+        let shown = block.lines + [""], real = text.components(separatedBy: "\n")
+        let first = zip(shown, real).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(shown.count, real.count)
+        let shownLine = first < shown.count ? shown[first].debugDescription : "nothing more"
+        let realLine = first < real.count ? real[first].debugDescription : "nothing more"
+        return "the block differs from \(name) at its line \(first + 1): shown \(shownLine), the file has \(realLine)"
+    }
+
     /// Where a problem is: `docs/batch.md:12`.
     func place(_ line: Int) -> String { "\(path):\(line)" }
 

@@ -38,6 +38,55 @@ struct DocsTests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    @Test("a block marked `file examples/…` is the repository's file: the same JSON, or the same text character for character")
+    func examplesShownAreTheFiles() throws {
+        var problems: [String] = [], shown: [String] = []
+        for page in try DocPage.all() {
+            for block in page.blocks {
+                guard case .file(let name)? = block.marker, name.hasPrefix("examples/") else { continue }
+                shown.append(name)
+                if let problem = DocPage.mismatch(block, repositoryFile: name) { problems.append("\(page.place(block.line)): \(problem)") }
+            }
+        }
+        // The README's Slurm recipe and docs/batch.md's matrix at least.
+        #expect(Set(shown).isSuperset(of: ["examples/slurm/campaign.sbatch", "examples/matrix.json"]), "\(shown)")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("every swift block compiles: its code is the body of a function in Tests/LibraryTests/DocSnippets.swift")
+    func swiftSnippetsCompile() throws {
+        let compiled = try String(contentsOfFile: DocPage.root + "/Tests/LibraryTests/DocSnippets.swift", encoding: .utf8)
+        let lines = compiled.components(separatedBy: "\n")
+        var problems: [String] = []
+        var snippets = 0
+        for page in try DocPage.all() {
+            for block in page.blocks where block.language == "swift" {
+                snippets += 1
+                // `import` lines (and the blank line after them) belong at the file's top; the
+                // rest, indented one level, must be a function's whole body: after its opening
+                // line, before its closing brace.
+                let imports = block.lines.filter { $0.hasPrefix("import ") }
+                var body: [String] = [], afterImport = false
+                for line in block.lines {
+                    if line.hasPrefix("import ") {
+                        afterImport = true
+                    } else if !line.isEmpty || !(afterImport || body.isEmpty) {
+                        afterImport = false
+                        body.append(line.isEmpty ? "" : "    " + line)
+                    }
+                }
+                for line in imports where !lines.contains(line) { problems.append("\(page.place(block.line)): DocSnippets.swift lacks \(line)") }
+                let found = lines.indices.contains { start in
+                    start > 0 && lines[start - 1].hasSuffix("{") && lines[start...].starts(with: body)
+                        && lines.indices.contains(start + body.count) && lines[start + body.count] == "}"
+                }
+                if !found { problems.append("\(page.place(block.line)): the block is not a function body in Tests/LibraryTests/DocSnippets.swift") }
+            }
+        }
+        #expect(snippets >= 2, "README.md and docs/library.md show Swift")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test("every relative link leads to a file, and every #anchor to one of its headings")
     func linksResolve() throws {
         var problems: [String] = []
@@ -82,12 +131,17 @@ struct DocsTests {
     @Test("each docs page's commands run top to bottom in a scratch folder", arguments: try DocPage.docs())
     func pageRuns(_ page: DocPage) throws {
         try withScratchFolder { folder in
-            // As in a checkout: the sample manifests and their script, not what a run made of them.
+            // As in a checkout: the sample manifests, their script and the scheduler recipes, not
+            // what a run made of them (stills, outputs, hidden sidecars and locks, reports).
             let examples = DocPage.root + "/examples"
-            try FileManager.default.createDirectory(atPath: folder + "/examples", withIntermediateDirectories: true)
-            for name in try FileManager.default.contentsOfDirectory(atPath: examples)
-                where (name.hasSuffix(".json") && !name.hasPrefix("report")) || name.hasSuffix(".sh") {
-                try FileManager.default.copyItem(atPath: examples + "/" + name, toPath: folder + "/examples/" + name)
+            for name in try FileManager.default.subpathsOfDirectory(atPath: examples).sorted() {
+                let file = (name as NSString).lastPathComponent
+                guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }), !file.hasPrefix("report"),
+                      ["json", "sh", "sbatch", "yaml"].contains((file as NSString).pathExtension) else { continue }
+                let target = folder + "/examples/" + name
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: examples + "/" + name, toPath: target)
             }
             try page.run(in: folder)
         }

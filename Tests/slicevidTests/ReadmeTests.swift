@@ -27,6 +27,17 @@ struct ReadmeTests {
         }.filter { $0 != "-" && $0 != "null" }
     }
 
+    @Test("the README's Slurm recipe is examples/slurm/campaign.sbatch, character for character, the file make cluster-check submits")
+    func slurmRecipeIsTheFile() throws {
+        let name = "examples/slurm/campaign.sbatch"
+        let page = try DocPage(path: "README.md")
+        let block = try #require(page.blocks.first { $0.marker == .file(name) }, "README.md shows no block marked <!-- test: file \(name) -->")
+        let mismatch = DocPage.mismatch(block, repositoryFile: name)
+        #expect(mismatch == nil, "\(page.place(block.line)): \(mismatch ?? "")")
+        let check = try String(contentsOfFile: DocPage.root + "/packaging/cluster-check.sh", encoding: .utf8)
+        #expect(check.contains("recipe=$here/\(name)\n") && check.contains(" \"$recipe\"\n"), "cluster-check.sh no longer submits \(name) itself")
+    }
+
     @Test("the Use block, then the rest of the README, runs top to bottom in an empty folder")
     func useBlockRuns() throws {
         let lines = try Self.useBlock()

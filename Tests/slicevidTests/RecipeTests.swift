@@ -92,14 +92,4 @@ struct RecipeTests {
         #expect(script.contains("    \(Self.retryable.map(String.init).joined(separator: "|"))) ") && script.contains("#SBATCH --requeue"))
         #expect(script.contains("--shard auto ") && script.contains("shard-$SLURM_ARRAY_TASK_ID.json"))
     }
-
-    @Test func theDocsPageListsEveryCodeInItsClass() throws {
-        let page = try String(contentsOfFile: Self.root + "/docs/operations-cluster.md", encoding: .utf8)
-        // Rows of the class table: | 75 | retryable | … |
-        var documented: [Int32: String] = [:]
-        for match in page.matches(of: /\n\| ([0-9]+) \| (done|retryable|permanent) \|/) {
-            documented[Int32(match.output.1)!] = String(match.output.2)
-        }
-        #expect(documented == Dictionary(uniqueKeysWithValues: ExitCode.allCases.map { ($0.rawValue, $0.retry.rawValue) }))
-    }
 }

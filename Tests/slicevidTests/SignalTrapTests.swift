@@ -15,7 +15,7 @@ struct SignalTrapTests {
             // SIGINT and SIGTERM arrive together: whichever comes second finds the render still
             // winding down from the first, so only the second-signal rule can end it this early —
             // without the rule, the first signal's wind-down runs to its usual last line.
-            // A third output in folders the run makes: they go too (the README promises a
+            // A third output in folders the run makes: they go too (docs/outputs.md promises a
             // failed run removes the empty folders it made).
             let result = try interrupt(with: SIGTERM, then: [SIGINT], together: true, extra: ["-o", "made/later/x.mp4"], in: folder)
             #expect([130, 143].contains(result.status) && !result.signalled, "\(result)")

@@ -7,7 +7,7 @@ import Foundation
 /// the natural frequency ω0 is chosen so that the oscillation envelope has decayed to
 /// `epsilon` (0.001) when the duration ends; the curve snaps to 1 from then on.
 ///
-/// See README.md, "The effect", for the formula and the reference values the tests check.
+/// See docs/effect.md, "The effect", for the formula and the reference values the tests check.
 package struct UIKitSpring: Sendable, Equatable {
     /// The envelope left at the end of the duration; UIKit, Framer and SwiftUI use 0.001.
     package static let epsilon = 0.001

@@ -20,7 +20,7 @@ public enum StripDivision: Sendable, Equatable {
 
 /// The fully resolved look and timing of one transition video.
 public struct TransitionSpec: Sendable, Equatable {
-    /// The seed default: documented in the README; any fixed value would do, this one is the
+    /// The seed default: documented in docs/make.md ("Flags"); any fixed value would do, this one is the
     /// date of the original post (2017-11-06).
     public static let defaultSeed: UInt64 = 20171106
 

@@ -10,8 +10,8 @@ import SliceKit
 
 /// Decodes still images and fits them to the output frame.
 package enum StillDecoder {
-    /// The still formats this build decodes, by name ("PNG", "JPEG", …): what messages, help
-    /// and the README list.
+    /// The still formats this build decodes, by name ("PNG", "JPEG", …): what messages, help,
+    /// the README and docs/make.md ("Stills") list.
     package static var acceptedFormats: [String] { StillHeader.Format.accepted.map(\.rawValue) }
 
     /// Decodes the first picture of the file at `path` and fits it to `width` × `height`.

@@ -8,7 +8,7 @@ import SliceKit
 
 /// Expands a job object's `matrix` and fills its placeholders.
 ///
-/// Rules, as the README documents them:
+/// Rules, as docs/batch.md ("Matrices") documents them:
 /// - A name is a letter or `_`, then letters, digits, `_` or `-`; `id` is reserved. Each name
 ///   takes a non-empty array of strings and numbers (at most `maximumValues`), and every name
 ///   must appear in the id, so each combination gets an id of its own.

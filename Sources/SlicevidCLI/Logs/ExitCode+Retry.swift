@@ -1,6 +1,6 @@
 // Which exit codes are worth a retry: what a scheduler's retry policy (Kubernetes
 // podFailurePolicy, Slurm --requeue, AWS Batch evaluateOnExit) keys on. Shown in --help, the
-// man page and docs/operations-cluster.md, and used by the recipes in examples/.
+// man page and docs/exit-codes.md, and used by the recipes in examples/ (docs/operations.md).
 
 extension ExitCode {
     /// Whether running the same command again, unchanged, can end differently.

@@ -1,4 +1,4 @@
-// The exit codes slicevid documents (README "Exit codes"), following BSD sysexits so that
+// The exit codes slicevid documents (docs/exit-codes.md), following BSD sysexits so that
 // cron wrappers and schedulers can tell who has to act.
 
 import Glibc
