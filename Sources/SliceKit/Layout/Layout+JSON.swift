@@ -128,13 +128,14 @@ struct LayoutReader {
         if let unknown = object.keys.sorted().first(where: { !Layout.layerKeys.contains($0) }) {
             throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: \(Layout.layerKeys.joined(separator: ", "))")
         }
-        var name = "layer \(number)"
+        // How messages name it: `layer 'price'`, or by its place: `layer 2`, `9:16 layer 1`.
+        var name = (place.hasPrefix("layers[") ? "" : place.prefix { $0 != "[" } + " ") + "layer \(number)"
         if let given = object["name"] {
             guard let text = given as? String, !text.isEmpty, text.count <= 80, !text.unicodeScalars.contains(where: InputText.needsEscape),
                   !text.contains(where: \.isNewline) else {
                 throw error("\(place).name", "expected a name of 1 to 80 characters on one line")
             }
-            name = text
+            name = "layer \(InputText.quoted(text))"
         }
         let placement = try self.placement(object, at: place)
         let box = try self.box(object["box"], at: "\(place).box")

@@ -62,7 +62,8 @@ public struct Layout: Sendable, Equatable {
 
     /// One layer: what is drawn, where, and on what.
     public struct Layer: Sendable, Equatable {
-        /// How messages and plans name the layer: its `name`, else `layer N` (from 1).
+        /// How messages and plans name the layer: `layer 'price'` for a named one, else by its
+        /// place, `layer 2` or `9:16 layer 1` (counted from 1).
         public var name: String
         public var placement: Placement
         public var box: Box

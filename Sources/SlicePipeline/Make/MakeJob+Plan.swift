@@ -21,6 +21,8 @@ public struct MakePlan: Sendable {
     public let foldersToCreate: [String]
     /// The music bed's file as opened and checked, when some output carries it.
     package var audio: AudioFacts? = nil
+    /// The layout's layers in this render's pixels, when it has a layout.
+    package var layout: LayoutPlan? = nil
 
     /// Every output path in request order (`-` for standard output, `null` for none).
     public var outputPaths: [String] { paths }
@@ -73,12 +75,23 @@ extension MakeJob {
             }
         }
         let audio = try checkAudio(request, plans: plans)
+        let layout = try request.layout.map { layout throws(SlicevidError) in
+            try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
+                                   variables: request.variables, safeZone: request.safeZone.resolved(layout))
+        }
+        // The layers' files are there and are files: a font or logo that is not would fail
+        // the render after its stills were decoded.
+        do {
+            for file in layout?.files ?? [] { try StillDecoder.checkReadable(path: file) }
+        } catch {
+            throw SlicevidError(error)
+        }
         for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
-        let layout = PixelLayout.covering(plans.map(\.renderLayout))
+        let renderLayout = PixelLayout.covering(plans.map(\.renderLayout))
         var folders: [String] = []
         for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders,
-                        audio: audio)
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: renderLayout, outputs: plans, paths: paths, foldersToCreate: folders,
+                        audio: audio, layout: layout)
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills, each on a

@@ -27,6 +27,12 @@ struct MakeCommand: ParsableCommand {
         static let audio = AudioOption.allCases.map { option in
             (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: option.help))
         }
+        static let layout = OptionSpec("layout", value: "FILE", kind: .path,
+                                       help: "Text, logos and a brand layout: a JSON file placing text and image layers on the cards (they fly with the strips) and over the frames (docs/layouts.md).")
+        static let variable = OptionSpec("var", value: "NAME=VALUE", repeatable: true,
+                                         help: "A value for the layout's {NAME} placeholders, repeatable: --var name=\"Flat White\" --var price=\"2,49 €\".")
+        static let safeZone = OptionSpec("safe-zone", value: "PLATFORM", kind: .choices(SafeZone.allCases.map(\.rawValue) + ["none"]),
+                                         help: "Refuse layers (and a cover crop's focus) inside a platform's interface: \(SafeZone.accepted) (default: the layout's own).")
         static let dryRun = OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing.")
         static let json = OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses.")
         static let force = OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error).")
@@ -38,7 +44,7 @@ struct MakeCommand: ParsableCommand {
         abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
         usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [Option.from, Option.to, Option.output, Option.preset] + Option.spec.map(\.1) + Option.encoding.map(\.1)
-            + Option.audio.map(\.1) + [Option.dryRun, Option.json, SharedOptions.jobs, Option.force, LogFormat.option, Option.quiet,
+            + Option.audio.map(\.1) + [Option.layout, Option.variable, Option.safeZone, Option.dryRun, Option.json, SharedOptions.jobs, Option.force, LogFormat.option, Option.quiet,
                                        SharedOptions.verbose],
         discussion: """
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
@@ -141,6 +147,21 @@ struct MakeCommand: ParsableCommand {
         }
     }
 
+    /// `--var NAME=VALUE` values, each name once.
+    /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
+    static func variables(_ texts: [String]) throws(SlicevidError) -> [String: String] {
+        var values: [String: String] = [:]
+        for text in texts {
+            guard let equals = text.firstIndex(of: "="), Placeholders.isName(String(text[..<equals])) else {
+                throw SlicevidError(.usage, "--var: \(InputText.quoted(text)) is not NAME=VALUE (a name of letters, digits, _ and -)")
+            }
+            let name = String(text[..<equals])
+            guard values[name] == nil else { throw SlicevidError(.usage, "--var \(name): given twice") }
+            values[name] = String(text[text.index(after: equals)...])
+        }
+        return values
+    }
+
     /// Turns parsed flags into a render request.
     /// - Throws: `SlicevidError(.usage)` naming the flag.
     static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
@@ -183,6 +204,16 @@ struct MakeCommand: ParsableCommand {
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
         request.verbose = arguments.has(SharedOptions.verbose)
+        request.layout = try arguments.value(Option.layout).map { path throws(SlicevidError) in
+            do throws(LayoutError) { return try Layout.load(path: path) } catch { throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text) }
+        }
+        request.variables = try variables(arguments.all(Option.variable))
+        if let text = arguments.value(Option.safeZone) {
+            guard let choice = SafeZone.Choice(parsing: text) else {
+                throw SlicevidError(.usage, "--safe-zone: \(InputText.quoted(text)) is not valid; accepted: \(SafeZone.accepted)")
+            }
+            request.safeZone = choice
+        }
         return request
     }
 
