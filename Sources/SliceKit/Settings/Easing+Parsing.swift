@@ -162,7 +162,7 @@ extension Easing: CustomStringConvertible {
 
 extension Double {
     /// `1` rather than `1.0`, `0.25` as is: numbers as a person would type them.
-    var shortText: String {
+    package var shortText: String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

@@ -41,7 +41,7 @@ package struct Fingerprint: Sendable, Equatable {
         self.lines = lines
     }
 
-    private init(lines: [String]) { self.lines = lines }
+    init(lines: [String]) { self.lines = lines }
 
     /// The fingerprint of one output of this job: the job's lines plus the output's format,
     /// the layout frames were rendered in (it follows from all the job's outputs, and a

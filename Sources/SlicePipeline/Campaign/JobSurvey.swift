@@ -113,7 +113,6 @@ struct JobSurvey {
         }
         stills = job.images.map { ($0, hashes.stamp(of: $0)) }
         self.audio = job.audio.file.map { ($0, hashes.stamp(of: $0)) }
-        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio)
         // The plans say what each output would be; their facts are part of its fingerprint.
         let planned: MakePlan
         do {
@@ -122,6 +121,20 @@ struct JobSurvey {
             // Planned with force: no run setting can be what went wrong.
             throw Trouble.failed(error.message(job.wording(run: KeyWording())))
         }
+        // The layout's fonts and images count by their bytes, as stills do.
+        var fileHashes: [String: String] = [:]
+        for file in planned.layout?.files ?? [] {
+            let hash: String?
+            do throws(MediaError) {
+                hash = try hashes.hash(file, cancellation: cancellation)
+            } catch {
+                throw .failed(error.description)
+            }
+            guard let hash else { throw .stopped }
+            fileHashes[file] = hash
+        }
+        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio)
+            .adding(planned.layout, fileHashes: fileHashes)
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
                    fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), record: OutputRecord.read(for: plan.path))

@@ -164,15 +164,18 @@ struct ManifestDefaults {
     let encoder: EncoderSettings
     /// `audio` as written, applied over each job's preset before the job's own.
     let audio: Any?
+    /// The layout, variables and safe zone every job starts from.
+    let cards: ManifestCards
 
     init(_ value: Any, reader: ManifestReader, context: inout ManifestContext) throws(SlicevidError) {
         guard let object = value as? [String: Any] else { throw reader.error(nil, "expected an object of preset fields") }
-        try reader.refuseUnknownKeys(object, accepted: ["preset", "audio"] + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue))
+        try reader.refuseUnknownKeys(object, accepted: ["preset", "audio"] + ManifestCards.keys + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue))
         preset = try object["preset"].map { value throws(SlicevidError) in try context.preset(value, reader: reader) }
         presetName = object["preset"] as? String
         fields = object.filter { SpecField(rawValue: $0.key) != nil }
         encoder = try reader.encoder(object, base: EncoderSettings())
         audio = object["audio"]
+        cards = try reader.cards(object, over: ManifestCards(), context: context)
         _ = try reader.audio(audio, over: preset?.audio ?? AudioSettings(), context: context)
         // Checked here once, so a bad default is reported as such rather than under a job.
         _ = try reader.apply(fields, to: preset?.spec ?? TransitionSpec())
@@ -184,10 +187,17 @@ struct ManifestContext {
     let folder: String
     let presets: PresetResolver
     private var resolved: [String: Preset] = [:]
+    /// Layout files read so far, by absolute path: each is read once however many jobs use it.
+    private let layouts = LayoutCache()
 
     init(folder: String, presets: @escaping PresetResolver) {
         self.folder = folder
         self.presets = presets
+    }
+
+    /// The layout file at `path` (absolute), read once for the whole manifest.
+    func layout(_ path: String) throws(LayoutError) -> Layout {
+        try layouts.load(path)
     }
 
     /// A path from the manifest, absolute and standardised.

@@ -25,6 +25,8 @@ package struct ManifestJob: Sendable {
     package let encoder: EncoderSettings
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
     package let audio: AudioSettings
+    /// The layout, its variables and the safe zone: the defaults', then the job's.
+    let cards: ManifestCards
     /// Where the job's settings came from when that is worth saying in an error: the
     /// background by the layer that set it (the job, the defaults or a preset).
     package let origins: [Setting: String]
@@ -34,7 +36,7 @@ package struct ManifestJob: Sendable {
     package func wording(run: any Wording) -> ManifestWording { ManifestWording(origins: origins, run: run) }
 
     /// Keys a job object accepts.
-    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"]
+    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"] + ManifestCards.keys
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
 
     /// Fields one transition may set for itself; the others belong to the whole video.
@@ -52,6 +54,9 @@ package struct ManifestJob: Sendable {
         var request = try MakeRequest(stills: stills, outputs: outputs, spec: spec, encoder: encoder, audio: audio, force: force,
                                       renderThreads: renderThreads)
         request.sequence = sequence
+        request.layout = cards.layout
+        request.variables = cards.variables
+        request.safeZone = cards.safeZone
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
         return request
@@ -93,6 +98,7 @@ package struct ManifestJob: Sendable {
         encoder = try reader.encoder(object, base: defaults.encoder)
         let bed = try reader.audio(defaults.audio, over: preset?.audio ?? AudioSettings(), context: context)
         audio = try reader.audio(object["audio"], over: bed, context: context)
+        cards = try reader.cards(object, over: defaults.cards, context: context)
 
         var sequence = SequenceSpec(base: spec, imageCount: images.count)
         for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }

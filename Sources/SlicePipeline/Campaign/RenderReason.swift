@@ -4,6 +4,7 @@
 // them; a run logs them as each job starts.
 
 import Foundation
+import SliceKit
 
 /// One reason a job's output is not up to date.
 public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
@@ -109,6 +110,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                 reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: prefix)
             }
         }
+        reasons += layoutChanges(from: old, to: new)
         if let was = lines("output ", in: old).first, let now = lines("output ", in: new).first, was != now {
             // Frames and length follow from the settings: worth naming only when nothing else explains them.
             let changed = fieldChanges(was, now, kind: .outputSettingChanged, output: output, prefix: "")
@@ -117,6 +119,56 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         }
         if reasons.isEmpty {
             reasons.append(RenderReason(kind: .fingerprintChanged, output: output, description: "\(output): fingerprint changed"))
+        }
+        return reasons
+    }
+
+    /// What changed in a job's layout: its variant or safe zone, a font's or image's bytes, a
+    /// layer's place, text or look (`text of layer 2: '2,49 €' → '2,29 €'`), or the number of layers.
+    private static func layoutChanges(from old: [String], to new: [String]) -> [RenderReason] {
+        func lines(_ prefix: String, in all: [String]) -> [String] { all.filter { $0.hasPrefix(prefix) } }
+        var reasons: [RenderReason] = []
+        let (wasLayout, nowLayout) = (lines("layout ", in: old).first, lines("layout ", in: new).first)
+        if wasLayout != nowLayout {
+            if let wasLayout, let nowLayout {
+                reasons += fieldChanges(wasLayout, nowLayout, kind: .settingChanged, output: nil, prefix: "layout ")
+            } else {
+                reasons.append(RenderReason(kind: .settingChanged, field: "layout", from: wasLayout == nil ? "none" : "a layout",
+                                            to: nowLayout == nil ? "none" : "a layout",
+                                            description: nowLayout == nil ? "the layout was taken away" : "a layout was added"))
+                return reasons
+            }
+        }
+        let (wasFiles, nowFiles) = (lines("file ", in: old), lines("file ", in: new))
+        for (index, (was, now)) in zip(wasFiles, nowFiles).enumerated() where was != now {
+            reasons.append(RenderReason(kind: .stillChanged, field: "layout file \(index)", description: "a font or image of the layout changed"))
+        }
+        let (wasLayers, nowLayers) = (lines("layer ", in: old), lines("layer ", in: new))
+        let keyed = { (line: String) -> (key: String, value: String) in
+            let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            return (words.prefix(3).joined(separator: " "), words.count > 3 ? String(words[3]) : "")
+        }
+        let was = Dictionary(wasLayers.map(keyed), uniquingKeysWith: { first, _ in first })
+        let now = Dictionary(nowLayers.map(keyed), uniquingKeysWith: { first, _ in first })
+        let wasCount = Set(wasLayers.map { $0.split(separator: " ")[1] }).count, nowCount = Set(nowLayers.map { $0.split(separator: " ")[1] }).count
+        if wasCount != nowCount {
+            reasons.append(RenderReason(kind: .settingChanged, field: "layers", from: String(wasCount), to: String(nowCount),
+                                        description: "layers: \(wasCount) → \(nowCount)"))
+            return reasons
+        }
+        for key in nowLayers.map({ keyed($0).key }) where was[key] != now[key] {
+            let words = key.split(separator: " ")
+            let layer = "layer \(words[1])"
+            let (from, to) = (was[key] ?? "", now[key] ?? "")
+            switch words[2] {
+            case "text":
+                reasons.append(RenderReason(kind: .settingChanged, field: "text of \(layer)", from: from, to: to,
+                                            description: "text of \(layer): \(InputText.quoted(from)) → \(InputText.quoted(to))"))
+            case "image":
+                reasons.append(RenderReason(kind: .stillChanged, field: "image of \(layer)", description: "the image of \(layer) changed"))
+            default:
+                reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: "\(layer) ")
+            }
         }
         return reasons
     }
