@@ -42,18 +42,18 @@ package enum TextEngine {
     /// Whether the libraries loaded: once per process, on the first text layer.
     private static let loaded: Bool = slicevid_text_load() != 0
 
-    /// Runs `body` with the libraries loaded, alone, and with `layer`'s font set (its `files`
-    /// and the default set): made on first use, kept for later layers.
+    /// Runs `body` with the libraries loaded, alone, and with `layer`'s font set (its `files`,
+    /// then `defaults`): made on first use, kept for later layers.
     /// - Throws: `TextError(.unavailable)` when the libraries do not load; the font set's
     ///   errors; `body`'s.
-    static func withFonts<Result: Sendable>(_ files: [String], layer: String,
+    static func withFonts<Result: Sendable>(_ files: [String], defaults: [DefaultFonts.File], layer: String,
                                   _ body: (TextFonts) throws(TextError) -> Result) throws(TextError) -> Result {
         guard loaded else {
             let why = String(cString: slicevid_text_error())
             throw TextError(.unavailable, layer: layer,
                             message: "text needs Pango, Cairo and fontconfig, and they did not load (\(InputText.excerpt(why))); install libpango-1.0-0, libpangocairo-1.0-0, libpangoft2-1.0-0, libcairo2 and libfontconfig1")
         }
-        let key = (files + DefaultFonts.files.map(\.path)).map(identity)
+        let key = (files + defaults.map(\.path)).map(identity)
         return try state.withLock { (state: inout State) throws(TextError) -> Result in
             let now = inside.add(1, ordering: .sequentiallyConsistent).newValue
             mostInside.max(now, ordering: .sequentiallyConsistent)
@@ -62,7 +62,7 @@ package enum TextEngine {
             if let index = state.sets.firstIndex(where: { $0.key == key }) {
                 fonts = state.sets.remove(at: index).fonts
             } else {
-                fonts = try TextFonts(files: files, layer: layer)
+                fonts = try TextFonts(files: files, defaults: defaults, layer: layer)
                 if state.sets.count == capacity { state.sets.removeFirst() }
             }
             state.sets.append((key, fonts))

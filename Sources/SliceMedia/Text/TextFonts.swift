@@ -17,12 +17,12 @@ final class TextFonts {
     /// The families of the layer's own files (not the default set's), for `family` and messages.
     let layerFamilies: [String]
 
-    /// Checks and adds `files` (the layer's own, in order) and then the default set.
+    /// Checks and adds `files` (the layer's own, in order) and then `defaults` (the default set).
     /// - Parameter layer: the layer's name, for messages.
     /// - Throws: `TextError` naming the file: `.fontMissing` (missing, unreadable, not a regular
     ///   file), `.fontInvalid` (too big, not a font, a bitmap or colour font, a family name
     ///   with a comma); `.unavailable` when a default font's package is not installed.
-    init(files: [String], layer: String) throws(TextError) {
+    init(files: [String], defaults: [DefaultFonts.File], layer: String) throws(TextError) {
         guard let pointer = slicevid_text_fonts_create() else {
             throw TextError(.unavailable, layer: layer, message: "out of memory making a font set")
         }
@@ -35,7 +35,7 @@ final class TextFonts {
                 }
             }
             families = layerFamilies
-            for file in DefaultFonts.files {
+            for file in defaults {
                 let added: [String]
                 do {
                     added = try Self.add(file.path, to: pointer, layer: layer)

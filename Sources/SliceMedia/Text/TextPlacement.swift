@@ -5,16 +5,21 @@
 struct TextPlacement {
     /// The layout's top-left origin in the box, on whole pixels.
     let x: Double, y: Double
-    /// The plate behind the lines, on whole pixels.
+    /// The plate behind the lines, on whole pixels, within the box.
     let plate: Rectangle
-    /// Why the text does not fit, as an error goes on ("needs 3 lines; max-lines is 2"); nil
-    /// when it fits.
+    /// Why the text does not fit, as an error goes on ("it needs 3 lines and max-lines is 2");
+    /// nil when it fits.
     let problem: String?
 
     /// How far drawn coverage may stray beyond the ink rectangle Pango reports: Cairo 1.16
     /// puts each glyph on a whole pixel, up to half a pixel from where Pango measured it.
     static let inkMargin = 1.0
 
+    /// Places the lines by their advances and line heights (the logical box) in the box less
+    /// the plate's padding, as the alignments ask; then, where ink overhangs that box (a
+    /// Devanagari headline left of the first letter, an accent above the first line, an
+    /// outline, a shadow) past the layer's box on one side, moves it in by whole pixels as far
+    /// as the other side allows. Ink is never cut: what cannot move in does not fit.
     init(_ layout: TextLayout, layer: TextLayer) {
         let extents = layout.extents
         let padding = layer.plate?.padding ?? 0
@@ -26,17 +31,32 @@ struct TextPlacement {
         case .centre: free / 2
         case .bottom: free
         }
-        x = padding.rounded()
-        y = (padding + top - logical.y).rounded()
+        var x = padding.rounded(), y = (padding + top - logical.y).rounded()
+        var problem = Self.lineProblem(extents, layer: layer, inner: inner)
+        let drawn = Self.drawn(extents, layer: layer)
+        if problem == nil {
+            let across = Self.moveIn(drawn.x + x, drawn.maxX + x, within: Double(layer.width))
+            let down = Self.moveIn(drawn.y + y, drawn.maxY + y, within: Double(layer.height))
+            if let across, let down {
+                x += across
+                y += down
+            } else {
+                problem = "its ink (with accents, descenders\(layer.outline == nil ? "" : ", outline")\(layer.shadow == nil ? "" : ", shadow")) is \(Self.pixels(drawn.width))x\(Self.pixels(drawn.height)) px, more than the \(layer.width)x\(layer.height) px box"
+            }
+        }
+        self.x = x
+        self.y = y
+        self.problem = problem
+        // The lines' box and padding, out to whole pixels, and never past the layer's box.
         let lines = logical.offset(x, y, growing: padding)
-        plate = Rectangle(x: lines.x.rounded(.down), y: lines.y.rounded(.down),
-                          width: lines.maxX.rounded(.up) - lines.x.rounded(.down),
-                          height: lines.maxY.rounded(.up) - lines.y.rounded(.down))
-        problem = Self.problem(extents, layer: layer, inner: inner, x: x, y: y)
+        let left = max(0, lines.x.rounded(.down)), right = min(Double(layer.width), lines.maxX.rounded(.up))
+        let upper = max(0, lines.y.rounded(.down)), lower = min(Double(layer.height), lines.maxY.rounded(.up))
+        plate = Rectangle(x: left, y: upper, width: right - left, height: lower - upper)
     }
 
-    private static func problem(_ extents: TextLayout.Extents, layer: TextLayer, inner: (width: Double, height: Double),
-                                x: Double, y: Double) -> String? {
+    /// Why the lines do not fit the box less the padding, by line count, wrapping and size.
+    private static func lineProblem(_ extents: TextLayout.Extents, layer: TextLayer,
+                                    inner: (width: Double, height: Double)) -> String? {
         if let maxLines = layer.maxLines, extents.lines > maxLines {
             return "it needs \(extents.lines) lines and max-lines is \(maxLines)"
         }
@@ -49,29 +69,35 @@ struct TextPlacement {
         if extents.logical.height > inner.height {
             return "its \(extents.lines) line\(extents.lines == 1 ? "" : "s") need \(pixels(extents.logical.height)) px of height and the box has \(pixels(inner.height)) px for text"
         }
-        let box = Rectangle(x: 0, y: 0, width: Double(layer.width), height: Double(layer.height))
-        let outline = layer.outline?.width ?? 0
-        let ink = extents.ink.offset(x, y, growing: outline + inkMargin)
-        if !box.contains(ink) {
-            return "its ink (accents, descenders\(outline > 0 ? ", outline" : "")) reaches outside the box"
-        }
-        if let shadow = layer.shadow {
-            let reach = Double(ShadowBlur(sigma: shadow.blur).reach)
-            if !box.contains(ink.offset(shadow.x, shadow.y, growing: reach)) { return "its shadow reaches outside the box" }
-        }
         return nil
+    }
+
+    /// Everything drawn for the text, from the layout's origin: the ink grown by the outline
+    /// and the margin, and the shadow's ink moved and grown by its blur.
+    private static func drawn(_ extents: TextLayout.Extents, layer: TextLayer) -> Rectangle {
+        let ink = extents.ink.offset(0, 0, growing: (layer.outline?.width ?? 0) + inkMargin)
+        guard let shadow = layer.shadow else { return ink }
+        let cast = ink.offset(shadow.x, shadow.y, growing: Double(ShadowBlur(sigma: shadow.blur).reach))
+        let left = min(ink.x, cast.x), upper = min(ink.y, cast.y)
+        return Rectangle(x: left, y: upper, width: max(ink.maxX, cast.maxX) - left, height: max(ink.maxY, cast.maxY) - upper)
+    }
+
+    /// The whole pixels that move the span from `start` to `end` inside 0 … `length`: 0 when it
+    /// is inside; nil when it is longer than `length`.
+    private static func moveIn(_ start: Double, _ end: Double, within length: Double) -> Double? {
+        if start >= 0 && end <= length { return 0 }
+        if end - start > length { return nil }
+        if start < 0 {
+            let shift = (-start).rounded(.up)
+            return end + shift <= length ? shift : nil
+        }
+        let shift = (end - length).rounded(.up)
+        return start - shift >= 0 ? -shift : nil
     }
 
     /// A length for messages: whole pixels, or one decimal.
     static func pixels(_ value: Double) -> String {
         let tenths = (value * 10).rounded()
         return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
-    }
-}
-
-extension Rectangle {
-    /// Whether `other` lies wholly inside this rectangle (an empty one always does).
-    func contains(_ other: Rectangle) -> Bool {
-        other.width <= 0 || other.height <= 0 || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
     }
 }

@@ -17,8 +17,13 @@ package enum TextRenderer {
     ///   (`.unknownCharacter`), text too big for the box at the smallest size without ellipsis
     ///   (`.doesNotFit`), or the libraries missing (`.unavailable`).
     package static func render(_ layer: TextLayer) throws(TextError) -> RenderedText {
+        try render(layer, defaults: DefaultFonts.files)
+    }
+
+    /// `render`, with `defaults` standing for the default set (tests give one with a file missing).
+    static func render(_ layer: TextLayer, defaults: [DefaultFonts.File]) throws(TextError) -> RenderedText {
         try layer.check()
-        let drawing = try TextEngine.withFonts(layer.fonts, layer: layer.name) { fonts throws(TextError) in
+        let drawing = try TextEngine.withFonts(layer.fonts, defaults: defaults, layer: layer.name) { fonts throws(TextError) in
             try TextDrawing(layer, fonts: fonts)
         }
         let picture = RGBA16Image.transparent(width: layer.width, height: layer.height)
