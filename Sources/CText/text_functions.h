@@ -72,6 +72,11 @@ enum { SLICEVID_TEXT_LIBRARIES(SLICEVID_TEXT_LIBRARY_INDEX) SLICEVID_TEXT_LIBRAR
     X(PANGO, void, pango_attr_list_unref, (PangoAttrList* list)) \
     X(PANGO, void, pango_attr_list_insert, (PangoAttrList* list, PangoAttribute* attr)) \
     X(PANGO, PangoAttribute*, pango_attr_language_new, (PangoLanguage* language)) \
+    X(PANGO, gboolean, pango_language_includes_script, (PangoLanguage* language, PangoScript script)) \
+    X(PANGO, PangoScriptIter*, pango_script_iter_new, (const char* text, int length)) \
+    X(PANGO, void, pango_script_iter_get_range, (PangoScriptIter* iter, const char** start, const char** end, PangoScript* script)) \
+    X(PANGO, gboolean, pango_script_iter_next, (PangoScriptIter* iter)) \
+    X(PANGO, void, pango_script_iter_free, (PangoScriptIter* iter)) \
     X(PANGO, PangoLayout*, pango_layout_new, (PangoContext* context)) \
     X(PANGO, void, pango_layout_set_attributes, (PangoLayout* layout, PangoAttrList* attrs)) \
     X(PANGO, void, pango_layout_set_font_description, (PangoLayout* layout, const PangoFontDescription* desc)) \

@@ -14,14 +14,44 @@ struct slicevid_text_layout {
 /// Pixels to Pango units (1/1024 px), rounded.
 static int units(double pixels) { return (int)lround(pixels * PANGO_SCALE); }
 
+/// Language attributes over the whole text: `language` on each run of a script it is written in,
+/// "und" (no language) on the rest. Pango takes a run's language from its attribute only when
+/// that language includes the run's script; otherwise it picks one from the PANGO_LANGUAGE and
+/// LANGUAGE environment variables, and shaping (Urdu forms of Arabic digits, say) would depend
+/// on how slicevid was started. "und" names no script, so Pango takes it for every run as it is.
+/// Returns 0 when out of memory.
+static int add_languages(PangoAttrList* attributes, const char* text, int length, PangoLanguage* language) {
+    PangoLanguage* none = p_pango_language_from_string("und");
+    PangoScriptIter* scripts = p_pango_script_iter_new(text, length);
+    if (!scripts) return 0;
+    int ok = 1;
+    do {
+        const char* start = NULL;
+        const char* end = NULL;
+        PangoScript script = PANGO_SCRIPT_COMMON;
+        p_pango_script_iter_get_range(scripts, &start, &end, &script);
+        PangoAttribute* attribute = p_pango_attr_language_new(p_pango_language_includes_script(language, script) ? language : none);
+        if (!attribute) {
+            ok = 0;
+            break;
+        }
+        attribute->start_index = (guint)(start - text);
+        attribute->end_index = (guint)(end - text);
+        p_pango_attr_list_insert(attributes, attribute);
+    } while (p_pango_script_iter_next(scripts));
+    p_pango_script_iter_free(scripts);
+    return ok;
+}
+
 slicevid_text_layout* slicevid_text_layout_create(slicevid_text_fonts* fonts, const slicevid_text_settings* settings) {
     if (!fonts->context) return NULL;
     slicevid_text_layout* result = calloc(1, sizeof *result);
     PangoLayout* layout = p_pango_layout_new(fonts->context);
     PangoFontDescription* description = p_pango_font_description_new();
     PangoAttrList* attributes = p_pango_attr_list_new();
-    PangoAttribute* language = p_pango_attr_language_new(p_pango_language_from_string(settings->language));
-    if (!result || !layout || !description || !attributes || !language) {
+    PangoLanguage* language = p_pango_language_from_string(settings->language);
+    if (!result || !layout || !description || !attributes || !language ||
+        !add_languages(attributes, settings->text, settings->length, language)) {
         free(result);
         if (layout) p_g_object_unref(layout);
         if (description) p_pango_font_description_free(description);
@@ -35,11 +65,6 @@ slicevid_text_layout* slicevid_text_layout_create(slicevid_text_fonts* fonts, co
     p_pango_font_description_set_absolute_size(description, settings->size * PANGO_SCALE);
     p_pango_layout_set_font_description(layout, description);
     p_pango_font_description_free(description);
-    // One language over the whole text. A tag that names no script ("und") is taken for every
-    // run as it is; without it Pango would pick each script's language from the PANGO_LANGUAGE
-    // and LANGUAGE environment variables, and shaping (Urdu or Persian forms in Arabic text,
-    // say) would depend on them.
-    p_pango_attr_list_insert(attributes, language);
     p_pango_layout_set_attributes(layout, attributes);
     p_pango_attr_list_unref(attributes);
     // Each paragraph's direction from its first strong character; start and end alignment

@@ -121,6 +121,21 @@ struct TextShapingTests {
         }
     }
 
+    @Test("a layer's language picks its letter forms, for the runs of its own script only")
+    func language() throws {
+        func render(_ text: String, _ language: String) throws -> [UInt16] {
+            var layer = Self.layer(text, fonts: [TestFonts.notoArabic])
+            layer.language = language
+            return try TextRenderer.render(layer).picture.samples
+        }
+        // Urdu writes Extended Arabic-Indic four, five and six differently from Arabic and Persian.
+        let digits = "۴۵۶"
+        #expect(try render(digits, "ur") != render(digits, "und"))
+        #expect(try render(digits, "fa") == render(digits, "und"))
+        // A German layer's Arabic run is not German: it takes no language at all.
+        #expect(try render("Preis " + digits, "de") == render("Preis " + digits, "und"))
+    }
+
     @Test("Devanagari forms conjuncts: क्ष is one glyph, narrower than क and ष side by side")
     func devanagariConjunct() throws {
         let (_, conjunct) = try Self.ink("क्ष")

@@ -58,16 +58,22 @@ package enum TextEngine {
             let now = inside.add(1, ordering: .sequentiallyConsistent).newValue
             mostInside.max(now, ordering: .sequentiallyConsistent)
             defer { inside.subtract(1, ordering: .sequentiallyConsistent) }
-            let fonts: TextFonts
-            if let index = state.sets.firstIndex(where: { $0.key == key }) {
-                fonts = state.sets.remove(at: index).fonts
-            } else {
-                fonts = try TextFonts(files: files, defaults: defaults, layer: layer)
-                if state.sets.count == capacity { state.sets.removeFirst() }
-            }
-            state.sets.append((key, fonts))
-            return try body(fonts)
+            return try body(try fonts(key, files: files, defaults: defaults, layer: layer, in: &state))
         }
+    }
+
+    /// The font set for `key` from `state`, made and kept when it is not there yet.
+    private static func fonts(_ key: [FileIdentity], files: [String], defaults: [DefaultFonts.File], layer: String,
+                              in state: inout State) throws(TextError) -> TextFonts {
+        let fonts: TextFonts
+        if let index = state.sets.firstIndex(where: { $0.key == key }) {
+            fonts = state.sets.remove(at: index).fonts
+        } else {
+            fonts = try TextFonts(files: files, defaults: defaults, layer: layer)
+            if state.sets.count == capacity { state.sets.removeFirst() }
+        }
+        state.sets.append((key, fonts))
+        return fonts
     }
 
     /// What a file is now, by its name (zeros when it cannot be looked at: the font set's own
