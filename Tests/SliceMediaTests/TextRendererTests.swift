@@ -2,6 +2,7 @@
 // and nowhere else, in the layer's colour, premultiplied; the plate's rounded corners; the
 // outline and shadow around the glyphs; 8 bits from 16 exactly.
 
+import Foundation
 import SliceKit
 import Testing
 @testable import SliceMedia
@@ -150,5 +151,29 @@ struct TextRendererTests {
         }
         let light = try coverage(regular), heavy = try coverage(bold)
         #expect(Double(heavy) > Double(light) * 1.25, "regular \(light), bold \(heavy)")
+    }
+
+    @Test("a variable font takes any weight: its named instances and the weights between (the axis, interpolated)")
+    func variableFont() throws {
+        try withTemporaryDirectory { folder in
+            let path = folder + "/TestVariable.ttf"
+            try Data(VariableTestFont.bytes).write(to: URL(fileURLWithPath: path))
+            func stems(_ weight: Int) throws -> [Int] {
+                var layer = TextLayer(name: "variable", text: "III", width: 400, height: 200, size: .pixels(100), fonts: [path],
+                                      weight: weight, alignment: .start, color: RGBAColor(red: 0, green: 0, blue: 0))
+                layer.family = VariableTestFont.family
+                let picture = try TextRenderer.render(layer).picture
+                var widths: [Int] = [], run = 0
+                for x in 0..<picture.width {
+                    if picture.sample(3, x, 100) > 32768 { run += 1 } else if run > 0 { widths.append(run); run = 0 }
+                }
+                return widths
+            }
+            // At 100 px a unit is 0.1 px: 50, 100, 190 (0.3 of the way to 900) and 400 units.
+            #expect(try stems(100) == [5, 5, 5])
+            #expect(try stems(400) == [10, 10, 10])
+            #expect(try stems(550) == [19, 19, 19])
+            #expect(try stems(900) == [40, 40, 40])
+        }
     }
 }
