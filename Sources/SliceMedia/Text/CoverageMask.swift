@@ -38,12 +38,12 @@ struct CoverageMask: Sendable {
     }
 
     /// Covers `rectangle` (corners rounded to `radius`), antialiased at fractional edges.
-    mutating func fillRectangle(_ rectangle: Rectangle, radius: Double) throws(TextError) {
+    mutating func fillRectangle(_ rectangle: Rectangle, radius: Double, layer: String) throws(TextError) {
         let (width, height, stride) = (width, height, stride)
         let failure = bytes.withUnsafeMutableBufferPointer { bytes in
             slicevid_text_draw_rectangle(bytes.baseAddress, Int32(width), Int32(height), Int32(stride),
                                          rectangle.x, rectangle.y, rectangle.width, rectangle.height, radius)
         }
-        if let failure { throw TextError(.unavailable, subject: "plate", message: "Cairo could not draw it: \(String(cString: failure))") }
+        if let failure { throw TextError(.unavailable, layer: layer, message: "Cairo could not draw the plate: \(String(cString: failure))") }
     }
 }

@@ -78,7 +78,7 @@ struct TextDrawing: Sendable {
         }
         if let plate = layer.plate {
             var mask = CoverageMask(width: layer.width, height: layer.height)
-            try mask.fillRectangle(placement.plate, radius: plate.radius)
+            try mask.fillRectangle(placement.plate, radius: plate.radius, layer: layer.name)
             self.plate = mask
         } else {
             plate = nil

@@ -29,6 +29,8 @@ final class TextLayout {
 
     private let pointer: OpaquePointer
     let extents: Extents
+    /// The layer's name, for messages.
+    private let layer: String
 
     /// Lays `layer`'s text out in `fonts` (whose families come first in `families`' order).
     init(_ layer: TextLayer, fonts: TextFonts, families: [String], setting: Setting) throws(TextError) {
@@ -51,6 +53,7 @@ final class TextLayout {
         }
         guard let made else { throw TextError(.unavailable, layer: layer.name, message: "out of memory laying the text out") }
         pointer = made
+        self.layer = layer.name
         var measured = slicevid_text_extents()
         slicevid_text_layout_extents(made, &measured)
         extents = Extents(
@@ -91,7 +94,7 @@ final class TextLayout {
         let failure = mask.bytes.withUnsafeMutableBufferPointer { bytes in
             slicevid_text_draw(pointer, bytes.baseAddress, Int32(mask.width), Int32(mask.height), Int32(mask.stride), x, y, outline)
         }
-        if let failure { throw TextError(.unavailable, subject: "text", message: "Cairo could not draw it: \(String(cString: failure))") }
+        if let failure { throw TextError(.unavailable, layer: layer, message: "Cairo could not draw the text: \(String(cString: failure))") }
     }
 }
 
