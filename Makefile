@@ -25,7 +25,7 @@ tool = @command -v $(1) >/dev/null 2>&1 || { echo "make: installing $(2) (for $(
 CC      ?= cc
 BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders
 
-.PHONY: all deps build debug demo test bench fuzz install uninstall install-check deb deb-check image gallery clean
+.PHONY: all deps build debug demo test recipe-check-tools bench fuzz install uninstall install-check deb deb-check cluster-check image gallery clean
 
 all: build
 
@@ -96,11 +96,26 @@ fuzz: build
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 # The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it).
-test: deps
+test: deps recipe-check-tools
 	$(call tool,ffmpeg,ffmpeg)
 	$(call tool,pango-view,pango1.0-tools)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# RecipeTests checks examples/kubernetes and examples/aws-batch against Kubernetes' OpenAPI
+# schemas (kubernetes-validate bundles them) and botocore's service model, offline, with
+# packaging/check-recipes.py; both come from PyPI into a venv here, once per version pair.
+RECIPE_CHECK    := .build/recipe-check
+RECIPE_PACKAGES := kubernetes-validate==1.37.0 botocore==1.44.8
+recipe-check-tools:
+	@if [ "$$(cat $(RECIPE_CHECK)/installed 2>/dev/null)" != "$(RECIPE_PACKAGES)" ]; then \
+	  echo "make: installing $(RECIPE_PACKAGES) into $(RECIPE_CHECK) (for the recipe checks)"; \
+	  python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends python3-venv >/dev/null; }; \
+	  rm -rf $(RECIPE_CHECK) && python3 -m venv $(RECIPE_CHECK) && \
+	  $(RECIPE_CHECK)/bin/pip install -q --disable-pip-version-check $(RECIPE_PACKAGES) && \
+	  echo "$(RECIPE_PACKAGES)" > $(RECIPE_CHECK)/installed; \
+	fi
 
 # Binary, presets, man page and bash/zsh/fish completions under $(DESTDIR)$(PREFIX);
 # uninstall removes exactly those, and the folders install created.
@@ -128,6 +143,13 @@ deb-check: deb
 	$(call tool,debootstrap,debootstrap)
 	$(call tool,ffprobe,ffmpeg)
 	packaging/deb-check.sh $(DEB)
+
+# Runs examples/slurm/campaign.sbatch on a one-node Slurm cluster (Debian's munge, slurmctld,
+# slurmd, installed when missing; configured in a temporary folder on loopback, removed after):
+# 24 jobs over 4 array tasks, byte for byte the one-machine run, report merge whole; then a
+# task killed mid-render and requeued, and one stopped and retried. Needs root; not in `make test`.
+cluster-check: build
+	packaging/cluster-check.sh $(RELEASE)
 
 # The container image (Containerfile), with podman or docker, whichever works here;
 # IMAGE_FLAGS adds flags to its build (e.g. --build-arg SWIFT_IMAGE=…).

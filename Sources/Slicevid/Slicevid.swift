@@ -1,23 +1,49 @@
 // The library other Swift programs build on: slicevid's make, presets and batch, with the
 // types they take and return. Everything else in the package is `package`: free to change.
 
+@_exported import struct SliceKit.ErrorText
 @_exported import struct SliceKit.FrameRate
+@_exported import struct SliceKit.KeyWording
 @_exported import struct SliceKit.Preset
 @_exported import struct SliceKit.PresetError
+@_exported import struct SliceKit.Setting
 @_exported import struct SliceKit.SpecError
 @_exported import enum SliceKit.SpecField
+@_exported import struct SliceKit.AudioSettings
+@_exported import enum SliceKit.Easing
+@_exported import struct SliceKit.EasingParseError
+@_exported import enum SliceKit.FitMode
+@_exported import struct SliceKit.Focus
+@_exported import struct SliceKit.RGBAColor
+@_exported import enum SliceKit.StripDirection
+@_exported import enum SliceKit.StripDivision
+@_exported import enum SliceKit.AudioOption
 @_exported import struct SliceKit.TransitionSpec
+@_exported import protocol SliceKit.Wording
+@_exported import enum SliceMedia.AudioCodec
+@_exported import struct SliceMedia.CodecChoice
 @_exported import struct SliceMedia.EncoderSettings
+@_exported import struct SliceMedia.Sheet
 @_exported import struct SliceMedia.OptionValueError
 @_exported import enum SliceMedia.OutputOption
 @_exported import struct SlicePipeline.BatchReport
+@_exported import struct SlicePipeline.BatchRequest
+@_exported import enum SlicePipeline.BatchEvent
 @_exported import class SlicePipeline.Cancellation
+@_exported import struct SlicePipeline.JobCheck
+@_exported import struct SlicePipeline.JobPlan
 @_exported import struct SlicePipeline.JobResult
 @_exported import enum SlicePipeline.JobStatus
 @_exported import enum SlicePipeline.MakeEvent
+@_exported import struct SlicePipeline.MakePlan
 @_exported import struct SlicePipeline.MakeReport
+@_exported import struct SlicePipeline.Manifest
 @_exported import struct SlicePipeline.MakeRequest
+@_exported import struct SlicePipeline.Output
+@_exported import struct SlicePipeline.RenderReason
+@_exported import struct SlicePipeline.Shard
 @_exported import struct SlicePipeline.SlicevidError
+@_exported import enum SlicePipeline.Stills
 @_exported import struct SlicePipeline.WrittenOutput
 import Foundation
 import SliceKit
@@ -25,16 +51,30 @@ import SliceMedia
 import SlicePipeline
 
 /// slicevid as a library: what `slicevid make`, `--preset` and `slicevid batch` do, called
-/// from Swift. Every call is synchronous and thread-safe; cancel a run from another thread
-/// with the `Cancellation` you pass in.
+/// from Swift. The command line is this library's first client: it renders, locks, reports and
+/// hears events through these very calls.
+///
+/// Each call comes in two shapes: a blocking one that takes a `Cancellation` and an event
+/// callback (what the command line uses), and an `async` one that Task cancellation stops and
+/// that streams its events as an `AsyncSequence` (`Slicevid+Async.swift`). Calls are
+/// thread-safe and may run side by side. The library never changes its host process: it installs
+/// no signal handler, never touches standard error's descriptor and never ends the process (the
+/// executable's `ProcessHost` does those things for the command line).
 public enum Slicevid {
     /// The version outputs and batch records carry.
     public static let version = "0.3.0"
 
+    /// What `request` would write, checked completely without decoding, rendering or creating
+    /// anything (`slicevid make --dry-run`).
+    /// - Throws: `SlicevidError`; its `category` says who has to act.
+    public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
+        try MakeJob.plan(request)
+    }
+
     /// Renders one clip, as `slicevid make` does: the outputs appear under their final names
     /// only when every one of them is complete.
     /// - Parameters:
-    ///   - request: the stills (or none, for the demo cards), the transition, the outputs.
+    ///   - request: the stills (or the demo cards), the transition, the outputs.
     ///   - cancellation: cancel it to stop; the run then throws an `.interrupted` error.
     ///   - events: progress, from any thread.
     /// - Throws: `SlicevidError`; its `category` says who has to act.
@@ -54,28 +94,4 @@ public enum Slicevid {
 
     /// The built-in presets, in the order `slicevid presets` lists them.
     public static var builtInPresets: [Preset] { Preset.builtIn }
-
-    /// Runs every job of the manifest at `path` (or those of `shard`, written `K/N`), as
-    /// `slicevid batch` does: up-to-date jobs are skipped, a job's failure is its own result.
-    /// - Parameters:
-    ///   - parallel: jobs at once; by default from the cores and the frame sizes.
-    ///   - force: replace outputs slicevid's records do not vouch for.
-    /// - Throws: `SlicevidError` for a manifest that cannot be read or is invalid (nothing ran).
-    public static func batch(manifest path: String, shard: String? = nil, force: Bool = false, parallel: Int? = nil,
-                             cancellation: Cancellation = Cancellation()) throws(SlicevidError) -> BatchReport {
-        let catalog = PresetCatalog.standard(environment: ProcessInfo.processInfo.environment, executable: nil)
-        let manifest = try Manifest.load(path: path) { value throws(SlicevidError) in
-            do throws(PresetError) { return try catalog.load(value) } catch { throw SlicevidError(.usage, error.message) }
-        }
-        let selection = try shard.map { text throws(SlicevidError) in try Shard(parsing: text, environment: [:]) } ?? .all
-        let selected = manifest.jobs.filter { selection.contains($0.id) }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let parallel = parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
-        guard BatchRequest.parallelRange.contains(parallel) else {
-            throw SlicevidError(.usage, "parallel: \(parallel) is not within \(BatchRequest.parallelRange)")
-        }
-        let request = BatchRequest(manifest: manifest, shard: selection, force: force, jobs: max(1, cores / parallel),
-                                   parallel: parallel, version: version)
-        return BatchRun.run(request, cancellation: cancellation)
-    }
 }

@@ -1,7 +1,6 @@
-// slicevid's entry point: pick the command, run it, exit with its code.
+// slicevid's entry point: set up the process, pick the command, run it, exit with its code.
 
-import Glibc
 import SlicevidCLI
 
-StandardStreams.reopenClosedOnDevNull()
-SlicevidTool.exit(SlicevidTool.main(Array(CommandLine.arguments.dropFirst())))
+ProcessHost.start()
+ProcessHost.exit(SlicevidTool.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,6 +1,7 @@
 // The library as a Swift program outside the package sees it: only `import Slicevid`, only
-// public API. A clip made through it is decoded (by the ffprobe-free route a client has: the
-// written facts) and a preset and a batch run as the CLI's would.
+// public API, used the way a service embeds it — async calls, events as an AsyncSequence, Task
+// cancellation, several calls at once — and a batch through the library and through the
+// command line taking the same lock, writing the same report and telling the same events.
 
 import Foundation
 import Slicevid
@@ -8,26 +9,211 @@ import Testing
 
 @Suite("the Slicevid library")
 struct LibraryTests {
-    @Test("make renders the demo through the public API, reporting what it wrote")
-    func make() throws {
-        let folder = NSTemporaryDirectory() + "slicevid-library-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-
-        let spec = try Self.tinySpec()
+    @Test("make renders the demo through the async API; its events arrive as a sequence")
+    func make() async throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
         var encoder = EncoderSettings()
         try encoder.set(.encoderPreset, to: "ultrafast")
-        let request = MakeRequest(spec: spec, outputs: [folder + "/clip.mp4", folder + "/poster.png"], encoder: encoder, jobs: 2)
-        let events = EventLog()
-        let report = try Slicevid.make(request) { events.append($0) }
-
-        #expect(report.frames == 6 && report.written.map(\.path) == request.outputs)
+        let request = try MakeRequest(outputs: [try .file(folder.path + "/clip.mp4"), try .file(folder.path + "/poster.png")],
+                                      spec: try Self.tinySpec(), encoder: encoder, renderThreads: 2)
+        let run = Slicevid.start(request)
+        var started = 0, lastProgress = 0
+        for await event in run {
+            switch event {
+            case .started: started += 1
+            case .progress(let done, _): lastProgress = done
+            default: break
+            }
+        }
+        let report = try await run.report
+        #expect(report.frames == 6 && report.written.map(\.path) == [folder.path + "/clip.mp4", folder.path + "/poster.png"])
         #expect(report.written[0].frames == 6 && report.written[1].frames == 1)
         for output in report.written {
             let size = try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int
             #expect(size == output.bytes && output.bytes > 0, "\(output.path)")
         }
-        #expect(events.started == 1 && events.lastProgress == 6)
+        #expect(started == 1 && lastProgress == 6)
+    }
+
+    @Test("calls run side by side, and cancelling a Task stops its render alone, leaving nothing")
+    func concurrentCallsAndCancellation() async throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        let spec = try Self.tinySpec()
+        // Hours of 720p at 240 fps: it can only end by being cancelled, however late a busy
+        // test runner gets round to the Task that cancels it.
+        var endless = spec
+        for (field, value) in [(SpecField.duration, "3600"), (.fps, "240"), (.size, "1280x720")] { try endless.set(field, to: value) }
+        var fast = EncoderSettings()
+        fast.preset = "ultrafast"
+        let first = try MakeRequest(outputs: [try .file(folder.path + "/a.mp4")], spec: spec, renderThreads: 1)
+        let second = try MakeRequest(outputs: [try .file(folder.path + "/b.webm")], spec: spec, renderThreads: 1)
+
+        // The Task iterating a run's events is cancelled: the run stops.
+        let iterated = Slicevid.start(try MakeRequest(outputs: [try .file(folder.path + "/iterated.mp4")], spec: endless, encoder: fast,
+                                                      renderThreads: 1))
+        let listener = Task { for await _ in iterated {} }
+        listener.cancel()
+        // A Task awaiting a render is cancelled: the render stops.
+        let awaiting = Task { try await Slicevid.make(try MakeRequest(outputs: [try .file(folder.path + "/awaited.mp4")], spec: endless,
+                                                                      encoder: fast, renderThreads: 1)) }
+        awaiting.cancel()
+
+        async let a = Slicevid.make(first)
+        async let b = Slicevid.make(second)
+        let (made, other) = try await (a, b)
+        #expect(made.frames == 6 && other.frames == 6)
+        await listener.value
+        var outcomes: [Result<MakeReport, any Error>] = [await awaiting.result]
+        do throws(SlicevidError) {
+            outcomes.append(.success(try await iterated.report))
+        } catch {
+            outcomes.append(.failure(error))
+        }
+        for outcome in outcomes {
+            guard case .failure(let error as SlicevidError) = outcome, case .interrupted = error.category else {
+                Issue.record("a cancelled render did not stop: \(outcome)")
+                continue
+            }
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["a.mp4", "b.webm"], "\(left)")
+    }
+
+    @Test("the effect and the encoding are set through typed values, not strings")
+    func typedSettings() async throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        var spec = try Self.tinySpec()
+        spec.easing = try Easing(parsing: "ease-out-bounce")
+        spec.direction = .horizontal
+        spec.fit = .contain
+        spec.focus = try #require(Focus(x: 0.25, y: 0.75))
+        spec.background = try #require(RGBAColor(hex: "#102030"))
+        spec.division = .width(pixels: 8)
+        var encoder = EncoderSettings()
+        encoder.crf = 30
+        encoder.preset = "ultrafast"
+        var poster = EncoderSettings()
+        poster.sheet = nil
+        poster.posterTime = 0
+        let report = try await Slicevid.make(try MakeRequest(outputs: [try .file(folder.path + "/a.mp4"), try .file(folder.path + "/p.png", settings: poster)],
+                                                           spec: spec, encoder: encoder))
+        #expect(report.frames == 6 && report.written.count == 2)
+        // The same request in the words of flags plans alike: the typed fields are those.
+        var words = try Self.tinySpec()
+        for (field, value) in [(SpecField.easing, "ease-out-bounce"), (.direction, "horizontal"), (.fit, "contain"), (.focus, "0.25,0.75"),
+                               (.background, "#102030"), (.slices, "8px")] {
+            try words.set(field, to: value)
+        }
+        #expect(words == spec)
+    }
+
+    @Test("errors carry the category that decides what to do, and name the setting without flags")
+    func errors() async throws {
+        var spec = TransitionSpec()
+        #expect(throws: SpecError.self) { try spec.set(.fps, to: "0") }
+        let request = try MakeRequest(stills: .pair(from: "/nonexistent/a.png", to: "/nonexistent/b.png"),
+                                      outputs: [try .file("/nonexistent/out.mp4")], spec: spec)
+        do {
+            _ = try await Slicevid.make(request)
+            Issue.record("a missing still was accepted")
+        } catch {
+            #expect(error.category == .inputMissing && error.message.contains("/nonexistent/a.png"), "\(error.message)")
+        }
+        // Built wrong, a request is refused at once, in the library's words rather than a flag's.
+        let twice = try #require(throws: SlicevidError.self) {
+            try MakeRequest(outputs: [try .file("/tmp/x.mp4"), try .file("/tmp/x.mp4")])
+        }
+        #expect(twice.category == .usage && twice.message == "output /tmp/x.mp4: given twice" && !twice.message.contains("-o"))
+        let threads = try #require(throws: SlicevidError.self) { try MakeRequest(outputs: [try .file("/tmp/x.mp4")], renderThreads: 65) }
+        #expect(threads.message == "the jobs option: 65 must be 1–64")
+        #expect(throws: PresetError.self) { try Slicevid.preset("no-such-preset", environment: [:]) }
+        #expect(Slicevid.builtInPresets.contains { $0.name == "spring" })
+    }
+
+    @Test("batch runs a manifest's jobs, writes its report and tells its events, as slicevid batch does")
+    func batch() async throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        let manifest = try folder.campaign()
+        let run = Slicevid.start(try BatchRequest(manifest: try Slicevid.manifest(at: manifest), reportFile: folder.path + "/library.json"))
+        var finished: [String: JobStatus] = [:]
+        var ended = 0
+        for await event in run {
+            if case .jobFinished(let result, _, _) = event { finished[result.id] = result.status }
+            if case .finished = event { ended += 1 }
+        }
+        let report = try await run.report
+        #expect(report.outcome == .success, "\(report.jobs.map { "\($0.id) \($0.status) \($0.error ?? "")" })")
+        #expect(report.jobs.map(\.id) == ["a", "b"] && report.count(.rendered) == 2 && ended == 1)
+        #expect(finished == ["a": .rendered, "b": .rendered] && report.reportFile == folder.path + "/library.json")
+
+        // The command line on the same manifest: the same report (up to the clock) and the
+        // same events, now that both runs find every job up to date.
+        let cli = try folder.slicevid(["batch", manifest, "--report", folder.path + "/cli.json", "--log-format", "json"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let again = try await Slicevid.batch(try BatchRequest(manifest: try Slicevid.manifest(at: manifest),
+                                                              reportFile: folder.path + "/library.json"))
+        #expect(again.count(.skipped) == 2)
+        let (library, command) = (try Self.timeless(folder.path + "/library.json"), try Self.timeless(folder.path + "/cli.json"))
+        #expect(library == command, "library: \(library)\ncli: \(command)")
+        let cliFinished = cli.stderr.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["event"] as? String == "job-finished" else { return nil }
+            return (object["job"] as? String ?? "", object["status"] as? String ?? "")
+        }
+        #expect(Dictionary(uniqueKeysWithValues: cliFinished) == ["a": "skipped", "b": "skipped"])
+    }
+
+    @Test("the library and the command line take the same lock: each is refused while the other renders")
+    func sameLock() throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        let manifest = try folder.campaign()
+        // The library holds the lock while its first event is being heard: the command line
+        // meets it then, whatever the machine's speed.
+        let heard = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let running = Thread {
+            _ = try? Slicevid.batch(try BatchRequest(manifest: try Slicevid.manifest(at: manifest), force: true)) { event in
+                if case .started = event {
+                    heard.signal()
+                    release.wait()
+                }
+            }
+            heard.signal()
+        }
+        running.start()
+        heard.wait()
+        let refused = try folder.slicevid(["batch", manifest])
+        release.signal()
+        heard.wait()
+        #expect(refused.status == 75 && refused.stderr.contains("is rendering it"), "\(refused.stderr)")
+
+        // The command line frozen mid-run: the library is refused with .busy.
+        let process = try folder.start(["batch", manifest, "--force", "--log-format", "json"])
+        try folder.waitForLine(process, containing: "\"batch-started\"")
+        kill(process.processIdentifier, SIGSTOP)
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        do {
+            _ = try Slicevid.batch(try BatchRequest(manifest: try Slicevid.manifest(at: manifest)))
+            Issue.record("the library ran while the command line held the lock")
+        } catch {
+            #expect(error.category == .busy, "\(error)")
+        }
+    }
+
+    /// A report without what depends on the clock.
+    static func timeless(_ path: String) throws -> NSDictionary {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        object["started"] = nil
+        object["seconds"] = nil
+        object["jobs"] = (object["jobs"] as? [[String: Any]])?.map { job in job.filter { $0.key != "seconds" } }
+        return object as NSDictionary
     }
 
     /// The spring preset at 64x36, 10 fps: six frames.
@@ -38,57 +224,69 @@ struct LibraryTests {
         }
         return spec
     }
+}
 
-    @Test("errors carry the category that decides what to do, and name the field")
-    func errors() throws {
-        var spec = TransitionSpec()
-        #expect(throws: SpecError.self) { try spec.set(.fps, to: "0") }
-        let request = MakeRequest(spec: spec, from: "/nonexistent/a.png", to: "/nonexistent/b.png", outputs: ["/nonexistent/out.mp4"])
-        do {
-            _ = try Slicevid.make(request)
-            Issue.record("a missing still was accepted")
-        } catch {
-            #expect(error.category == .inputMissing && error.message.contains("/nonexistent/a.png"), "\(error.message)")
-        }
-        #expect(throws: PresetError.self) { try Slicevid.preset("no-such-preset", environment: [:]) }
-        #expect(Slicevid.builtInPresets.contains { $0.name == "spring" })
+/// A folder of the test's own, and the built `slicevid` to run in it.
+struct Scratch {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "slicevid-library-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     }
 
-    @Test("batch runs a manifest's jobs and reports each")
-    func batch() throws {
-        let folder = NSTemporaryDirectory() + "slicevid-library-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Two stills: the demo's first and last frames, as posters.
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A two-job manifest over the demo's first and last frames, made through the library.
+    func campaign() throws -> String {
         var first = EncoderSettings()
         try first.set(.posterAt, to: "0")
-        _ = try Slicevid.make(MakeRequest(spec: try Self.tinySpec(), outputs: [folder + "/s0.png"], encoder: first))
-        _ = try Slicevid.make(MakeRequest(spec: try Self.tinySpec(), outputs: [folder + "/s1.png"]))
+        let spec = try LibraryTests.tinySpec()
+        _ = try Slicevid.make(try MakeRequest(outputs: [try .file(path + "/s0.png")], spec: spec, encoder: first))
+        _ = try Slicevid.make(try MakeRequest(outputs: [try .file(path + "/s1.png")], spec: spec))
         let manifest = """
             {"defaults": {"size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "slices": 16},
              "jobs": [{"id": "a", "images": ["s0.png", "s1.png"], "outputs": ["a.png"]},
                       {"id": "b", "images": ["s1.png", "s0.png"], "outputs": ["b.png"]}]}
             """
-        try manifest.write(toFile: folder + "/m.json", atomically: true, encoding: .utf8)
-        let report = try Slicevid.batch(manifest: folder + "/m.json")
-        #expect(report.outcome == .success, "\(report.jobs.map { "\($0.id) \($0.status) \($0.error ?? "")" })")
-        #expect(report.jobs.map(\.id) == ["a", "b"] && report.count(.rendered) == 2)
-        #expect(FileManager.default.fileExists(atPath: folder + "/a.png") && FileManager.default.fileExists(atPath: folder + "/b.png"))
-        // A second run finds both up to date.
-        #expect(try Slicevid.batch(manifest: folder + "/m.json").count(.skipped) == 2)
+        try manifest.write(toFile: path + "/m.json", atomically: true, encoding: .utf8)
+        return path + "/m.json"
     }
-}
 
-/// What a render told its caller.
-final class EventLog: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var events: [MakeEvent] = []
+    /// The debug build's binary, beside this test bundle.
+    static var binary: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/slicevid")
+            .standardizedFileURL.path
+    }
 
-    func append(_ event: MakeEvent) { lock.withLock { events.append(event) } }
+    /// Starts `slicevid arguments` here, its stderr piped.
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Scratch.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: path)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = Pipe()
+        try process.run()
+        return process
+    }
 
-    var started: Int { lock.withLock { events.filter { if case .started = $0 { true } else { false } }.count } }
-    var lastProgress: Int? {
-        lock.withLock { events.compactMap { if case .progress(let done, _) = $0 { done } else { nil } }.max() }
+    /// Runs `slicevid arguments` here to its end.
+    func slicevid(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = try start(arguments)
+        let error = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: error, as: UTF8.self))
+    }
+
+    /// Reads `process`'s stderr until a line holding `text` has come.
+    func waitForLine(_ process: Process, containing text: String) throws {
+        let reader = (process.standardError as! Pipe).fileHandleForReading
+        var seen = ""
+        while !seen.contains(text) {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { throw CancellationError() }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
     }
 }

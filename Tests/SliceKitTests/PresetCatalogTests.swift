@@ -42,14 +42,14 @@ import Testing
         let house = try catalog.load(folders.second + "/house.json")
         #expect(house.name == "house" && house.spec.strips == 20)
         #expect(PresetCatalog.isPath("./x") && PresetCatalog.isPath("x.JSON") && !PresetCatalog.isPath("spring"))
-        #expect(throws: PresetError(folders.root + "/nope.json: no such preset file, or it cannot be read")) {
+        #expect(throws: PresetError(ErrorText(folders.root + "/nope.json: no such preset file, or it cannot be read"))) {
             try catalog.load(folders.root + "/nope.json")
         }
     }
 
     @Test func aBrokenFileIsAnErrorNotSkipped() throws {
         let folders = try Folders()
-        #expect(throws: PresetError(folders.second + "/broken.json: slices: 'many' is not valid; expected number of strips 1…8192, or a strip width in pixels such as 24px")) {
+        #expect(throws: PresetError(ErrorText(folders.second + "/broken.json: slices: 'many' is not valid; expected number of strips 1…8192, or a strip width in pixels such as 24px"))) {
             try PresetCatalog(directories: [folders.first, folders.second]).load("broken")
         }
     }

@@ -90,7 +90,7 @@ struct SpecFieldTests {
         let error = try #require(throws: SpecError.self) { try spec.set(.easing, to: "wobbly") }
         #expect(error.field == "easing")
         #expect(error.message.contains("cubic-bezier(x1,y1,x2,y2)"))
-        #expect(error.description.hasPrefix("--easing: "))
+        #expect(error.text.pieces.first == .setting(SpecField.easing.setting) && error.description.hasPrefix("easing: "))
     }
 
     @Test("a value longer than 200 bytes is refused before it is parsed, quoted cut short")

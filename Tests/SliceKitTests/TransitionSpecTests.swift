@@ -42,7 +42,7 @@ struct TransitionSpecTests {
         let failure = try error { $0.width = width; $0.height = height }
         #expect(failure.field == "size")
         #expect(failure.message.contains("8192"))
-        #expect(failure.description.hasPrefix("--size: "))
+        #expect(failure.text.pieces.first == .setting(SpecField.size.setting) && failure.description.hasPrefix("size: "))
     }
 
     @Test("the largest and smallest accepted sizes pass")
@@ -58,7 +58,7 @@ struct TransitionSpecTests {
     func hold(value: Double) throws {
         let failure = try error { $0.hold = value }
         #expect(failure.field == "hold")
-        #expect(failure.description.hasPrefix("--hold: "))
+        #expect(failure.text.pieces.first == .setting(SpecField.hold.setting) && failure.description.hasPrefix("hold: "))
     }
 
     @Test("a duration under a millisecond, negative or non-finite is refused", arguments: [0, -1, 0.0009, 1e-300, 3600.5, .nan, .infinity])
@@ -85,7 +85,7 @@ struct TransitionSpecTests {
         let failure = try error { $0.strips = strips }
         #expect(failure.field == "slices")
         #expect(failure.message.contains("8192"))
-        #expect(failure.description.hasPrefix("--slices: "))
+        #expect(failure.text.pieces.first == .setting(SpecField.slices.setting) && failure.description.hasPrefix("slices: "))
     }
 
     @Test("more strips than pixels across is accepted, so a 1080p preset renders at preview sizes")

@@ -39,7 +39,7 @@ struct OutputArgumentTests {
     ])
     func refusals(text: String, mention: String) throws {
         let error = try #require(throws: OutputArgumentError.self) { try OutputArgument(parsing: text) }
-        #expect(error.description.hasPrefix("-o \(text.split(separator: ":")[0]): "))
+        #expect(error.text.pieces.first == .output(String(text.split(separator: ":")[0])) && error.description.hasPrefix("output \(text.split(separator: ":")[0]): "))
         #expect(error.description.contains(mention), "\(error)")
     }
 }

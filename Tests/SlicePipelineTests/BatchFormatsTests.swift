@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct BatchFormatsTests {
     private func run(_ path: String) throws -> BatchReport {
-        BatchRun.run(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false, jobs: 2, version: "test"),
+        BatchRun.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false, renderThreads: 2, parallel: 1, version: "test"),
                      cancellation: Cancellation())
     }
 
@@ -49,8 +49,8 @@ import Testing
                 ["id": "fine", "images": ["s0.png", "s1.png"], "outputs": ["b.mp4"]],
             ],
         ])
-        let checks = BatchCheck.run(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
-                                                 jobs: 1, version: "test"))
+        let checks = BatchCheck.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
+                                                 renderThreads: 1, version: "test"))
         #expect(checks.map(\.id) == ["overlay", "fine"])
         #expect(checks[0].problems.count == 1 && checks[0].problems[0].contains("a.mp4") && checks[0].problems[0].contains("transparent"))
         #expect(checks[1].problems.isEmpty)
@@ -66,8 +66,8 @@ import Testing
         try Data(#"{"background": "transparent"}"#.utf8).write(to: URL(fileURLWithPath: scratch.path + "/house.json"))
         func problems(_ defaults: [String: Any], _ jobs: [[String: Any]]) throws -> [String] {
             let path = try scratch.json("campaign.json", ["defaults": tinyDefaults.merging(defaults) { $1 }, "jobs": jobs])
-            let checks = BatchCheck.run(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
-                                                     jobs: 1, version: "test"))
+            let checks = BatchCheck.run(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), force: false,
+                                                     renderThreads: 1, version: "test"))
             return checks.map { $0.problems.joined() }
         }
         func job(_ id: String, _ fields: [String: Any] = [:]) -> [String: Any] {
@@ -93,7 +93,7 @@ import Testing
         let path = try scratch.json("campaign.json", manifest)
         let loaded = try Manifest.load(path: path, presets: testPresets)
         // Paths are what the batch records, reports and checks; the options travel to the render.
-        #expect(loaded.jobs[0].outputs == ["a.mp4", "b.mp4", "small.gif"].map { scratch.path + "/" + $0 })
+        #expect(loaded.jobs[0].outputPaths == ["a.mp4", "b.mp4", "small.gif"].map { scratch.path + "/" + $0 })
         let first = try run(path)
         #expect(first.jobs.map(\.status) == [.rendered], "\(first.jobs.map(\.error))")
         #expect(try MediaReader.info(path: scratch.path + "/a.mp4").codecName == "h264")

@@ -16,7 +16,7 @@ import Testing
         let path = try scratch.json("m.json", ["defaults": tinyDefaults, "jobs": ["a", "b", "c"].map { id in
             ["id": id, "images": ["s0.png", "s1.png"], "outputs": ["\(id).mp4", "\(id).webm"]]
         }])
-        let journal = BatchJournal(BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), version: "test"))
+        let journal = BatchJournal(try BatchRequest(manifest: try Manifest.load(path: path, presets: testPresets), parallel: 1, version: "test"))
         let manifest = try Manifest.load(path: path, presets: testPresets)
         let written = WrittenOutput(path: "a.mp4", format: .mp4, frames: 6, frameRate: FrameRate(30), seconds: 0.2, bytes: 10)
         let record = OutputRecord(files: [FileStamp(bytes: 10, inode: 1, modified: nil)],
@@ -24,11 +24,11 @@ import Testing
                                   written: written)
 
         journal.begin(manifest.jobs[0], at: 0)
-        journal.committed(manifest.jobs[0].outputs[0], record: record, at: 0)
-        journal.committed(manifest.jobs[0].outputs[1], record: record, at: 0)
+        journal.committed(manifest.jobs[0].outputPaths[0], record: record, at: 0)
+        journal.committed(manifest.jobs[0].outputPaths[1], record: record, at: 0)
         journal.finish(at: 0, .rendered, error: nil)
         journal.begin(manifest.jobs[1], at: 1)
-        journal.committed(manifest.jobs[1].outputs[0], record: record, at: 1)
+        journal.committed(manifest.jobs[1].outputPaths[0], record: record, at: 1)
 
         let report = journal.report(signal: SIGTERM)
         #expect(report.jobs.map(\.status) == [.rendered, .interrupted, .pending])
@@ -37,7 +37,7 @@ import Testing
         #expect(report.outcome == .interrupted(signal: SIGTERM))
 
         // Every output of the job under way in place: it is rendered, whatever comes next.
-        journal.committed(manifest.jobs[1].outputs[1], record: record, at: 1)
+        journal.committed(manifest.jobs[1].outputPaths[1], record: record, at: 1)
         #expect(journal.report(signal: SIGINT).jobs.map(\.status) == [.rendered, .rendered, .pending])
     }
 
@@ -49,7 +49,7 @@ import Testing
             ["id": id, "images": ["s0.png", "s1.png"], "outputs": ["\(id).mp4"]]
         }])
         let manifest = try Manifest.load(path: path, presets: testPresets)
-        let journal = BatchJournal(BatchRequest(manifest: manifest, parallel: 3, version: "test"))
+        let journal = BatchJournal(try BatchRequest(manifest: manifest, parallel: 3, version: "test"))
         // c starts and finishes before a; b fails; a is under way when the signal comes.
         journal.begin(manifest.jobs[2], at: 2)
         journal.begin(manifest.jobs[0], at: 0)

@@ -29,7 +29,7 @@ import Testing
     }
 
     private func request(_ manifest: String, force: Bool = false) throws -> BatchRequest {
-        BatchRequest(manifest: try Manifest.load(path: manifest, presets: testPresets), force: force, jobs: 2, version: "test")
+        try BatchRequest(manifest: try Manifest.load(path: manifest, presets: testPresets), force: force, renderThreads: 2, parallel: 1, version: "test")
     }
 
     private func contents(_ folder: String) -> [String: Data] {
@@ -54,7 +54,7 @@ import Testing
         let report = try run(path)
         let outside = try #require(report.jobs.first)
         #expect(outside.status == .failed)
-        #expect(outside.error == "-o \(victim): exists and was not written by slicevid; pass --force to replace it")
+        #expect(outside.error == "\(victim): exists and was not written by slicevid; pass the force option to replace it")
         #expect(report.jobs.last?.status == .rendered)
         #expect(contents(scratch.path + "/victim") == ["important.mp4": Data("someone's video".utf8)])
 
@@ -79,7 +79,7 @@ import Testing
         let path = try manifest(scratch, [["id": "frames", "images": ["s0.png", "s1.png"], "outputs": "../victim/%d.png"]])
         let report = try run(path)
         #expect(report.jobs.first?.status == .failed)
-        #expect(report.jobs.first?.error?.hasSuffix("/victim/0.png exists and was not written by slicevid; pass --force to replace it") == true,
+        #expect(report.jobs.first?.error?.hasSuffix("/victim/0.png exists and was not written by slicevid; pass the force option to replace it") == true,
                 "\(report.jobs.first?.error ?? "")")
         #expect(contents(scratch.path + "/victim") == before)
     }
@@ -134,7 +134,7 @@ import Testing
             "would delete 5 frames past the new end of \(out)/f%02d.png, \(out)/f06.png … \(out)/f10.png (its sidecar records that slicevid wrote it)",
         ])
         #expect(checks[1].problems.isEmpty && checks[1].changes.isEmpty)
-        #expect(checks[2].problems == ["-o \(out)/theirs.mp4: exists and was not written by slicevid; pass --force to replace it"])
+        #expect(checks[2].problems == ["\(out)/theirs.mp4: exists and was not written by slicevid; pass the force option to replace it"])
         #expect(contents(out) == before)
 
         // Unchanged, a job has nothing to say: the run would skip it.

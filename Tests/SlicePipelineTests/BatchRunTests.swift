@@ -27,7 +27,7 @@ import Testing
     private func run(_ path: String, force: Bool = false, cancellation: Cancellation = Cancellation(),
                      events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws -> BatchReport {
         let manifest = try Manifest.load(path: path, presets: testPresets)
-        return BatchRun.run(BatchRequest(manifest: manifest, force: force, jobs: 2, version: "test"),
+        return BatchRun.run(try BatchRequest(manifest: manifest, force: force, renderThreads: 2, parallel: 1, version: "test"),
                             cancellation: cancellation, events: events)
     }
 
@@ -115,7 +115,7 @@ import Testing
         unlink(OutputRecord.sidecarPath(for: pairFile))
         let unrecorded = try run(path).jobs.first { $0.id == "pair" }
         #expect(unrecorded?.status == .failed)
-        #expect(unrecorded?.error?.contains("exists and was not written by slicevid; pass --force to replace it") == true)
+        #expect(unrecorded?.error?.contains("exists and was not written by slicevid; pass the force option to replace it") == true)
         #expect(try FileManager.default.attributesOfItem(atPath: pairFile)[.systemFileNumber] as? Int == before)
         try Data("truncated".utf8).write(to: URL(fileURLWithPath: scratch.path + "/out/reel-03.png"))
         let changed = try run(path).jobs.first { $0.id == "reel" }

@@ -65,16 +65,38 @@ var tinyDefaults: [String: Any] {
 func testPresets(_ value: String) throws(SlicevidError) -> Preset {
     if value.hasPrefix("/") {
         guard let data = FileManager.default.contents(atPath: value) else {
-            throw SlicevidError(.usage, "--preset \(value): no such preset file, or it cannot be read")
+            throw SlicevidError(.usage, "\(value): no such preset file, or it cannot be read")
         }
         do throws(PresetError) {
             return try Preset(json: data, name: "file", source: value)
         } catch {
-            throw SlicevidError(.usage, error.message)
+            throw SlicevidError(.usage, error.text)
         }
     }
     guard let preset = Preset.builtIn.first(where: { $0.name == value }) else {
-        throw SlicevidError(.usage, "--preset \(value): unknown preset")
+        throw SlicevidError(.usage, "\(value): unknown preset")
     }
     return preset
+}
+
+extension MakeRequest {
+    /// A request the way `make`'s flags give one: outputs as `-o` values (`-` and `null`
+    /// included), stills as paths (none: the demo cards; two: a pair; more: a sequence).
+    static func parsing(spec: TransitionSpec = TransitionSpec(), stills paths: [String] = [], outputs: [String],
+                        encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
+                        jobs: Int = 2) throws(SlicevidError) -> MakeRequest {
+        var parsed: [Output] = []
+        for text in outputs { parsed.append(try Output(parsing: text, streams: true)) }
+        let stills: Stills = switch paths.count {
+        case 0: .demo
+        case 2: .pair(from: paths[0], to: paths[1])
+        default: .sequence(paths)
+        }
+        return try MakeRequest(stills: stills, outputs: parsed, spec: spec, encoder: encoder, force: force, renderThreads: jobs)
+    }
+}
+
+/// The category of the error building or running a request raises; nil when it renders.
+func refusalCategory(_ request: () throws(SlicevidError) -> MakeRequest) -> SlicevidError.Category? {
+    do { _ = try MakeJob.run(try request()); return nil } catch { return error.category }
 }

@@ -29,7 +29,7 @@ struct MakeJobAudioTests {
     }
 
     private func request(_ dir: String, audio: String?, outputs: [String] = ["a.mp4"]) throws -> MakeRequest {
-        var request = MakeRequest(spec: try MakeJobOutputsTests.tinySpec(), outputs: outputs.map { "\(dir)/\($0)" },
+        var request = try MakeRequest.parsing(spec: try MakeJobOutputsTests.tinySpec(), outputs: outputs.map { "\(dir)/\($0)" },
                                   encoder: EncoderSettings(preset: "ultrafast"), jobs: 2)
         request.audio = AudioSettings(file: audio)
         return request
@@ -71,8 +71,8 @@ struct MakeJobAudioTests {
             (try request(out, audio: text), .inputInvalid, "notes.mp3"),
             (try request(out, audio: truncated), .inputInvalid, "cut.wav"),
             (try request(out, audio: good + ":stream=3"), .inputInvalid, "good.wav"),
-            (late, .usage, "--audio-start 5 is past the end"),
-            (twice, .usage, "--loudness and --volume"),
+            (late, .usage, "audio-start 5 is past the end"),
+            (twice, .usage, "loudness and volume"),
         ]
         for (request, category, named) in cases {
             var request = request

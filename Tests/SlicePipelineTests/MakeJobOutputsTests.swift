@@ -57,7 +57,7 @@ struct MakeJobOutputsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spec = try Self.tinySpec()
         let outputs = ["master.mkv", "seq/%03d.png", "promo.mp4", "promo.webm", "preview.gif", "poster.png"].map { "\(dir)/\($0)" }
-        let report = try MakeJob.run(MakeRequest(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), jobs: 2))
+        let report = try MakeJob.run(try .parsing(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), jobs: 2))
         #expect(report.frames == 7)
         let master = try MediaReader.frames(path: "\(dir)/master.mkv", layout: .gbrp)
         let sequence = try MediaReader.frames(path: "\(dir)/seq/%03d.png", layout: .gbrp)
@@ -86,7 +86,7 @@ struct MakeJobOutputsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let spec = try Self.tinySpec(background: "transparent")
         let outputs = ["master.mkv", "seq/%03d.png", "overlay.webm", "overlay.mov", "overlay.gif"].map { "\(dir)/\($0)" }
-        _ = try MakeJob.run(MakeRequest(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), jobs: 2))
+        _ = try MakeJob.run(try .parsing(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), jobs: 2))
         let master = try MediaReader.frames(path: "\(dir)/master.mkv", layout: .gbrap)
         let sequence = try MediaReader.frames(path: "\(dir)/seq/%03d.png", layout: .gbrap)
         #expect(master.count == 7)
@@ -121,7 +121,7 @@ struct MakeJobOutputsTests {
         let sabotaged = Atomic<Bool>(false)
         let graveyard = NSTemporaryDirectory() + "slicevid-gone-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: graveyard) }
-        let request = MakeRequest(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), force: true, jobs: 1)
+        let request = try MakeRequest.parsing(spec: spec, outputs: outputs, encoder: EncoderSettings(preset: "ultrafast"), force: true, jobs: 1)
         let error = try #require(throws: SlicevidError.self) {
             _ = try MakeJob.run(request) { event in
                 guard case .progress(let done, _) = event, done >= 2, !sabotaged.exchange(true, ordering: .relaxed) else { return }
@@ -154,20 +154,20 @@ struct MakeJobOutputsTests {
         Refusal(label: "a lossless GIF", outputs: ["ok.mp4", "a.gif:crf=0"], category: .usage, mentions: ["a.gif", "crf=0", "lossless"]),
         Refusal(label: "crf out of range for VP9", outputs: ["ok.mp4", "a.webm:crf=70"], category: .usage, mentions: ["a.webm", "0–63"]),
         Refusal(label: "crf out of range for H.264 from the flag", outputs: ["a.webm", "promo.mp4"], encoder: EncoderSettings(crf: 55),
-                category: .usage, mentions: ["promo.mp4", "--crf 55", "0–51"]),
+                category: .usage, mentions: ["promo.mp4", "crf 55", "0–51"]),
         Refusal(label: "crf and bitrate together", outputs: ["promo.mp4"], encoder: EncoderSettings(crf: 20, bitrate: 2_000_000),
-                category: .usage, mentions: ["--crf", "--bitrate"]),
+                category: .usage, mentions: ["crf and bitrate"]),
         Refusal(label: "crf and bitrate for one output", outputs: ["promo.mp4:crf=20:bitrate=2M"], category: .usage, mentions: ["promo.mp4", "give one"]),
         Refusal(label: "a pixel format H.264 cannot take", outputs: ["ok.webm", "promo.mp4:pix-fmt=yuva420p"],
                 category: .usage, mentions: ["promo.mp4", "yuva420p", "yuv420p"]),
         Refusal(label: "a flag no output can use", outputs: ["a.gif", "poster.png"], encoder: EncoderSettings(crf: 20),
-                category: .usage, mentions: ["--crf", "none of the outputs"]),
+                category: .usage, mentions: ["crf applies to none of the outputs"]),
         Refusal(label: "a codec WebM does not carry", outputs: ["a.webm:codec=hevc"], category: .usage, mentions: ["a.webm", "vp9, av1"]),
         Refusal(label: "a poster after the end", outputs: ["poster.png:poster-at=5"], category: .usage, mentions: ["poster.png", "past the end"]),
         Refusal(label: "AV1 with neither encoder", outputs: ["ok.mp4", "a.webm:codec=av1"], missing: ["libsvtav1", "libaom-av1"],
                 category: .unavailable, mentions: ["a.webm", "AV1", "libvpx-vp9"]),
         Refusal(label: "H.264 missing", outputs: ["promo.mp4"], missing: ["libx264"], category: .unavailable, mentions: ["libx264", "libx265"]),
-        Refusal(label: "an output that exists", outputs: ["ok.mp4", "promo.webm"], category: .outputBlocked, mentions: ["promo.webm", "--force"]),
+        Refusal(label: "an output that exists", outputs: ["ok.mp4", "promo.webm"], category: .outputBlocked, mentions: ["promo.webm", "pass the force option to replace it"]),
     ]
 
     @Test("impossible requests are refused before anything is created or touched", arguments: refusals)
@@ -176,16 +176,20 @@ struct MakeJobOutputsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Data("an earlier clip".utf8).write(to: URL(fileURLWithPath: "\(dir)/promo.webm"))
         let before = Self.snapshot(dir)
-        var request = MakeRequest(spec: try Self.tinySpec(background: refusal.background),
-                                  outputs: refusal.outputs.map { "\(dir)/\($0)" }, encoder: refusal.encoder, jobs: 1)
-        request.catalog = EncoderCatalog(missing: refusal.missing)
-        let error = try #require(throws: SlicevidError.self) { _ = try MakeJob.run(request) }
+        let spec = try Self.tinySpec(background: refusal.background)
+        // Refused when the request is built (an output's own options) or when it is planned.
+        func request() throws(SlicevidError) -> MakeRequest {
+            var request = try MakeRequest.parsing(spec: spec, outputs: refusal.outputs.map { "\(dir)/\($0)" }, encoder: refusal.encoder, jobs: 1)
+            request.catalog = EncoderCatalog(missing: refusal.missing)
+            return request
+        }
+        let error = try #require(throws: SlicevidError.self) { _ = try MakeJob.run(try request()) }
         #expect(error.category == refusal.category, "\(error)")
         for word in refusal.mentions { #expect(error.message.contains(word), "\(error) should mention \(word)") }
         #expect(!error.message.contains("\n"))
         #expect(Self.snapshot(dir) == before)
         // The dry run refuses the same way.
-        #expect(throws: SlicevidError.self) { _ = try MakeJob.plan(request) }
+        #expect(throws: SlicevidError.self) { _ = try MakeJob.plan(try request()) }
     }
 
     @Test("tuning flags no output has are unused, not errors: scripts pass one flag set to every run")
@@ -193,7 +197,7 @@ struct MakeJobOutputsTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let tuning = EncoderSettings(preset: "ultrafast", gifFrameRate: FrameRate(10), gifWidth: 320, posterTime: 0.1)
-        let plan = try MakeJob.plan(MakeRequest(spec: try Self.tinySpec(), outputs: ["\(dir)/seq/%03d.png", "\(dir)/a.y4m"], encoder: tuning))
+        let plan = try MakeJob.plan(try .parsing(spec: try Self.tinySpec(), outputs: ["\(dir)/seq/%03d.png", "\(dir)/a.y4m"], encoder: tuning))
         #expect(plan.outputs.allSatisfy { $0.ignored[.encoderPreset] != nil })
     }
 
@@ -201,7 +205,7 @@ struct MakeJobOutputsTests {
     func planIsSideEffectFree() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let plan = try MakeJob.plan(MakeRequest(spec: try Self.tinySpec(), outputs: ["seq/%03d.png", "a.gif", "null"].map { $0 == "null" ? $0 : "\(dir)/\($0)" }))
+        let plan = try MakeJob.plan(try .parsing(spec: try Self.tinySpec(), outputs: ["seq/%03d.png", "a.gif", "null"].map { $0 == "null" ? $0 : "\(dir)/\($0)" }))
         #expect(plan.outputs.map(\.codec) == [.png, .gif])
         #expect(plan.paths.last == "null" && plan.renderLayout == .gbrp && plan.clip.frameCount == 7)
         #expect(Self.snapshot(dir).isEmpty)

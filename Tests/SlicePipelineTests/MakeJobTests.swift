@@ -14,7 +14,7 @@ import Testing
         func layout(_ outputs: [String], background: String = "#000000") throws -> PixelLayout {
             var spec = TransitionSpec()
             try spec.set(.background, to: background)
-            return try MakeJob.plan(MakeRequest(spec: spec, outputs: outputs.map { $0 == "null" ? $0 : dir + "/" + $0 })).renderLayout
+            return try MakeJob.plan(try MakeRequest.parsing(spec: spec, outputs: outputs.map { $0 == "null" ? $0 : dir + "/" + $0 })).renderLayout
         }
         #expect(try layout(["a.mp4"]) == .yuv420p)
         // More than 8 bits anywhere: the render is 16-bit (8-bit outputs reduce it exactly).
@@ -32,22 +32,21 @@ import Testing
     }
 
     @Test func badRequestsAreUsageErrors() {
-        func category(_ request: MakeRequest) -> SlicevidError.Category? {
-            do { _ = try MakeJob.run(request); return nil } catch { return error.category }
-        }
         // A name no other process uses: an existing file there would be refused (73) first.
         let dir = NSTemporaryDirectory(), name = "slicevid-never-\(UUID().uuidString).mp4"
-        #expect(category(MakeRequest(from: "a.png", outputs: [dir + name])) == .usage)
-        #expect(category(MakeRequest(outputs: [])) == .usage)
-        #expect(category(MakeRequest(outputs: [dir + name, dir + "./" + name])) == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(stills: ["a.png"], outputs: [dir + name]) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: []) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: [dir + name, dir + "./" + name]) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: [dir + "clip.txt"]) } == .usage)
         // Two streams on one stdout would interleave: refused before anything is written.
-        #expect(category(MakeRequest(outputs: ["-", "-"])) == .usage)
-        #expect(category(MakeRequest(outputs: ["-:crf=20", "-"])) == .usage)
-        #expect(category(MakeRequest(outputs: [dir + name], jobs: 0)) == .usage)
-        #expect(category(MakeRequest(outputs: [dir + name], encoder: EncoderSettings(crf: 60))) == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: ["-", "-"]) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: ["-:crf=20", "-"]) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: [dir + name], jobs: 0) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: [dir + name], jobs: 65) } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(outputs: [dir + name], encoder: EncoderSettings(crf: 60)) } == .usage)
         var odd = TransitionSpec()
         odd.width = 33
-        #expect(category(MakeRequest(spec: odd, outputs: [dir + name])) == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(spec: odd, outputs: [dir + name]) } == .usage)
         #expect(!FileManager.default.fileExists(atPath: dir + name))
     }
 
@@ -61,7 +60,7 @@ import Testing
         spec.hold = 0.1
         spec.duration = 0.2
         spec.frameRate = FrameRate(20)
-        let report = try MakeJob.run(MakeRequest(spec: spec, outputs: [dir + "/%03d.png"], jobs: 2))
+        let report = try MakeJob.run(try .parsing(spec: spec, outputs: [dir + "/%03d.png"], jobs: 2))
         #expect(report.frames == 7)
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         #expect(files == (0..<7).map { String(format: "%03d.png", $0) })

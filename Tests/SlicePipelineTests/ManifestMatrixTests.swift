@@ -49,7 +49,7 @@ import Testing
         #expect(astro.images == [folder + "/stills/astro-before.png", folder + "/stills/astro-after.png"])
         #expect(astro.sequence.hold(ofImage: 1) == 0.5)
         #expect(astro.sequence.segments[0].text(of: .easing) == "ease-in-out")
-        #expect(astro.outputs == ["mp4", "webm"].map { folder + "/out/astro/astro-180x320-in-out.\($0)" }
+        #expect(astro.outputPaths == ["mp4", "webm"].map { folder + "/out/astro/astro-180x320-in-out.\($0)" }
                 + [folder + "/out/astro/astro-180x320-in-out-poster.png"])
     }
 
@@ -64,7 +64,7 @@ import Testing
         #expect(manifest.jobs.map(\.encoder.crf) == [20, 20, 30, 30])
         #expect(manifest.jobs[1].spec.frameRate == FrameRate(30000, 1001))
         #expect(manifest.jobs[1].spec.hold == 29.97, "a number field given a number through its placeholder")
-        #expect(manifest.jobs[3].outputs == [manifest.folder + "/out/clip-30-29.97-30.mp4"])
+        #expect(manifest.jobs[3].outputPaths == [manifest.folder + "/out/clip-30-29.97-30.mp4"])
     }
 
     @Test func idWorksWithoutAMatrixAndBracesCanBeWrittenLiterally() throws {
@@ -74,9 +74,9 @@ import Testing
             ["id": "teaser", "images": ["a.png", "b.png"], "description": "{{not a placeholder}}", "outputs": ["out/{id}.mp4", "out/{{id}}.webm"]],
             ["id": "{odd", "images": ["a.png", "b.png"], "outputs": "out/{id}-x.gif"],
         ])
-        #expect(manifest.jobs[0].outputs == [manifest.folder + "/out/teaser.mp4", manifest.folder + "/out/{id}.webm"])
+        #expect(manifest.jobs[0].outputPaths == [manifest.folder + "/out/teaser.mp4", manifest.folder + "/out/{id}.webm"])
         // A brace that opens no placeholder is just a character.
-        #expect(manifest.jobs[1].id == "{odd" && manifest.jobs[1].outputs == [manifest.folder + "/out/{odd-x.gif"])
+        #expect(manifest.jobs[1].id == "{odd" && manifest.jobs[1].outputPaths == [manifest.folder + "/out/{odd-x.gif"])
     }
 
     @Test func repeatedIdsAreRefusedNamingTheJob() throws {

@@ -34,7 +34,7 @@ import Testing
         #expect(manifest.folder == URL(fileURLWithPath: scratch.path).standardizedFileURL.path)
         let folder = manifest.folder
         #expect(manifest.jobs[0].images == [folder + "/a.png", folder + "/b.png", "/abs/c.png"])
-        #expect(manifest.jobs[0].outputs == [folder + "/out/a.mp4"])
+        #expect(manifest.jobs[0].outputPaths == [folder + "/out/a.mp4"])
     }
 
     @Test func settingsLayerPresetThenDefaultsThenJob() throws {
@@ -98,7 +98,7 @@ import Testing
             (["jobs": [job("a", ["slices": -3])]], "campaign.json: job 'a': slices: "),
             (["jobs": [job("a", ["easing": true])]], "campaign.json: job 'a': easing: wrong type"),
             (["jobs": [job("a", ["preset": "nope"])]], "campaign.json: job 'a': preset: nope: unknown preset"),
-            (["jobs": [job("a", ["outputs": "a.avi"])]], "campaign.json: job 'a': outputs: a.avi: unknown output type"),
+            (["jobs": [job("a", ["outputs": "a.avi"])]], "campaign.json: job 'a': outputs[0]: a.avi: unknown output type"),
             (["jobs": [job("a", ["outputs": ["a.mp4", "-"]])]], "campaign.json: job 'a': outputs[1]: '-' is for slicevid make"),
             (["jobs": [job("a", ["outputs": "null"])]], "campaign.json: job 'a': outputs[0]: 'null' is for slicevid make"),
             (["jobs": [job("a", ["crf": 30.5])]], "campaign.json: job 'a': crf: '30.5' is not valid; expected a whole number"),

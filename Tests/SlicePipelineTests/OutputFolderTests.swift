@@ -4,6 +4,7 @@
 import Foundation
 import Glibc
 import SliceKit
+import Synchronization
 import Testing
 @testable import SlicePipeline
 
@@ -53,7 +54,7 @@ import Testing
                 Issue.record("\(path) was accepted")
             } catch {
                 #expect(error.category == .outputBlocked)
-                #expect(error.message.hasPrefix("-o \(path): cannot create folder ") && error.message.contains(reason), "\(error.message)")
+                #expect(error.message.hasPrefix("output \(path): cannot create folder ") && error.message.contains(reason), "\(error.message)")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/elsewhere"))
@@ -86,5 +87,39 @@ import Testing
             #expect(error.category == .outputBlocked)
         }
         #expect(scratch.files(in: "elsewhere").isEmpty)
+    }
+}
+
+/// Jobs side by side make the same folder: what one job finds while another makes it.
+@Suite struct OutputFolderRaceTests {
+    @Test func aFolderAnotherJobMakesMeanwhileIsNeverTakenForALinkToNothing() throws {
+        let root = NSTemporaryDirectory() + "slicevid-folder-race-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let folder = root + "/out"
+        // Another job makes the folder and a failed one takes it back, over and over.
+        let planning = Atomic<Bool>(true)
+        let rounds = Atomic<Int>(0)
+        let other = Thread {
+            while planning.load(ordering: .relaxed) {
+                mkdir(folder, 0o777)
+                rmdir(folder)
+                rounds.add(1, ordering: .relaxed)
+            }
+        }
+        other.start()
+        defer { planning.store(false, ordering: .relaxed) }
+        // Planned while it comes and goes, the folder is missing or there; nothing else.
+        var misread: [String] = []
+        var planned = 0
+        while planned < 20_000 || rounds.load(ordering: .relaxed) < 1_000 {
+            planned += 1
+            do {
+                _ = try OutputFolder.plan(folder, for: folder + "/a.mp4")
+            } catch {
+                misread.append(error.message)
+            }
+        }
+        #expect(misread.isEmpty, "\(misread.count) of \(planned) plans misread the folder: \(misread.first ?? "")")
     }
 }

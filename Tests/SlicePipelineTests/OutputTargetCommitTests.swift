@@ -37,7 +37,7 @@ import Testing
             Issue.record("the commit replaced a file that appeared during the render")
         } catch {
             #expect(error.category == .outputBlocked)
-            #expect(error.message == "-o \(output): appeared during the render; nothing was replaced; pass --force to replace it")
+            #expect(error.message == "output \(output): appeared during the render; nothing was replaced; pass the force option to replace it")
         }
         #expect(read(output) == "theirs")
         target.discard()

@@ -34,15 +34,15 @@ private enum Race {
             // The second signal's handler: inside its last words until the ending thread,
             // past its last step, is blocked; then it exits with 130.
             Thread.detachNewThread {
-                OutputTarget.discardAllUnfinishedAndExit(status: 130) {
+                OutputTarget.discardAllUnfinished(signal: SIGINT, last: {
                     speaking.signal()
                     while !Race.exiting.load(ordering: .acquiring) || !Race.isAsleep(ending) { sched_yield() }
-                }
+                }, then: { _exit(130) })
             }
             speaking.wait()
             Race.exiting.store(true, ordering: .releasing)
             // Without the wait this exits 0 while the last words are still being written.
-            OutputTarget.exitWhenIdle(status: 0)
+            OutputTarget.whenIdle { exit(0) }
         }
     }
 }

@@ -31,7 +31,7 @@ import Testing
         defer { scratch.remove() }
         let folder = scratch.path
         try FileManager.default.createDirectory(atPath: folder + "/frames", withIntermediateDirectories: false)
-        let report = try MakeJob.run(MakeRequest(spec: Self.spec(), images: paths, outputs: [folder + "/frames/%03d.png"], jobs: 2))
+        let report = try MakeJob.run(try .parsing(spec: Self.spec(), stills: paths, outputs: [folder + "/frames/%03d.png"], jobs: 2))
         // 6 frames for the first pair, 8 for the second (with the end hold), the shared image once.
         #expect(report.frames == 5 + 8)
         let frames = try (0..<report.frames).map { index in
@@ -56,7 +56,7 @@ import Testing
         let folder = scratch.path
         var encoder = EncoderSettings()
         encoder.preset = "ultrafast"
-        let report = try MakeJob.run(MakeRequest(spec: Self.spec(), images: paths, outputs: [folder + "/reel.mp4"], encoder: encoder, jobs: 2))
+        let report = try MakeJob.run(try .parsing(spec: Self.spec(), stills: paths, outputs: [folder + "/reel.mp4"], encoder: encoder, jobs: 2))
         #expect(report.frames == 5 + 5 + 8)
         let info = try MediaReader.info(path: folder + "/reel.mp4")
         #expect(info.frameCount == 18)
@@ -64,19 +64,20 @@ import Testing
     }
 
     @Test func halfGivenSequencesAreUsageErrors() {
-        func category(_ request: MakeRequest) -> SlicevidError.Category? {
-            do { _ = try MakeJob.run(request); return nil } catch { return error.category }
-        }
         let out = NSTemporaryDirectory() + "slicevid-never.mp4"
-        #expect(category(MakeRequest(spec: Self.spec(), from: "a.png", to: "b.png", images: ["c.png", "d.png"], outputs: [out])) == .usage)
-        #expect(category(MakeRequest(spec: Self.spec(), images: ["a.png"], outputs: [out])) == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in try .parsing(spec: Self.spec(), stills: ["a.png"], outputs: [out]) } == .usage)
         var wrongSize = SequenceSpec(base: Self.spec(), imageCount: 3)
         wrongSize.segments[1].width = 128
-        var request = MakeRequest(spec: Self.spec(), images: ["a.png", "b.png", "c.png"], outputs: [out])
-        request.sequence = wrongSize
-        #expect(category(request) == .usage)
-        request.sequence = SequenceSpec(base: Self.spec(), imageCount: 4)
-        #expect(category(request) == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in
+            var request = try MakeRequest.parsing(spec: Self.spec(), stills: ["a.png", "b.png", "c.png"], outputs: [out])
+            request.sequence = wrongSize
+            return request
+        } == .usage)
+        #expect(refusalCategory { () throws(SlicevidError) in
+            var request = try MakeRequest.parsing(spec: Self.spec(), stills: ["a.png", "b.png", "c.png"], outputs: [out])
+            request.sequence = SequenceSpec(base: Self.spec(), imageCount: 4)
+            return request
+        } == .usage)
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 }

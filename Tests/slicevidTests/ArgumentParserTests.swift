@@ -22,7 +22,7 @@ struct ArgumentParserTests {
             for flag in flags { #expect(result.stdout.contains(flag), "help should list \(flag)") }
             // The exit codes a cron wrapper needs are documented there too.
             for code in [ExitCode.usage, .inputInvalid, .inputMissing, .outputBlocked, .interrupted, .terminated] {
-                #expect(result.stdout.contains("\(code.rawValue) \(code.words)"))
+                #expect(result.stdout.unwrapped.contains("\(code.rawValue) \(code.words)"))
             }
             #expect(FolderSnapshot(folder).entries.isEmpty, "--help must not render anything")
         }
@@ -40,12 +40,12 @@ struct ArgumentParserTests {
 
 @Suite("exit codes")
 struct ExitCodeWordsTests {
-    @Test("the README's table has a row for every exit code, and nothing else")
-    func readmeTable() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md").standardizedFileURL.path
-        let lines = try String(contentsOfFile: readme, encoding: .utf8).components(separatedBy: "\n")
-        let heading = try #require(lines.firstIndex(of: "### Exit codes"))
+    @Test("docs/exit-codes.md's table has a row for every exit code, and nothing else")
+    func documentedTable() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/exit-codes.md").standardizedFileURL.path
+        let lines = try String(contentsOfFile: page, encoding: .utf8).components(separatedBy: "\n")
+        let heading = try #require(lines.firstIndex(of: "## Exit codes"))
         let rows = lines[(heading + 4)...].prefix { $0.hasPrefix("| ") }
         let documented = rows.flatMap { row in
             row.dropFirst(2).prefix { $0 != "|" }.split(separator: ",").compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) }

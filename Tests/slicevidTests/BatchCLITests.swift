@@ -254,6 +254,11 @@ enum BatchCLI {
         (0..<count).map { ["id": "slow\($0)", "images": ["s0.png", "s1.png"], "outputs": ["out/slow\($0).mp4"]] }
     }
 
+    /// What `--shard auto` reads: a test run under a scheduler must not see its own.
+    static let schedulerVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN",
+                                     "SLURM_ARRAY_TASK_MAX", "AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE",
+                                     "CLOUD_RUN_TASK_INDEX", "CLOUD_RUN_TASK_COUNT"]
+
     /// Starts `slicevid arguments` in `folder`; stderr goes to `log` (a file there).
     static func launch(_ arguments: [String], in folder: String, environment: [String: String] = [:],
                        log: String = "stderr.log") throws -> Process {
@@ -261,7 +266,7 @@ enum BatchCLI {
         process.executableURL = URL(fileURLWithPath: try binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = ProcessInfo.processInfo.environment.filter { !["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"].contains($0.key) }
+        process.environment = ProcessInfo.processInfo.environment.filter { !schedulerVariables.contains($0.key) }
             .merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: folder + "/" + log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: folder + "/" + log)

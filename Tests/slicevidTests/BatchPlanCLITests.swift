@@ -76,9 +76,9 @@ struct BatchPlanCLITests {
         #expect(after.jobs["encoder"] == "will render: crf 18 → 30 (\(out)/encoder.mp4)", "\(after.text)")
         #expect(after.jobs["missing"] == "will render: \(out)/missing.mp4 is missing", "\(after.text)")
         // Edited in place, it is no longer slicevid's file: refused, and left alone, unless --force.
-        #expect(after.jobs["resized"] == "refused: -o \(out)/resized.mp4: has changed since slicevid wrote it (its sidecar records another size, inode or time); pass --force to replace it", "\(after.text)")
+        #expect(after.jobs["resized"] == "refused: \(out)/resized.mp4: has changed since slicevid wrote it (its sidecar records another size, inode or time); pass --force to replace it", "\(after.text)")
         #expect(after.jobs["version"] == "will render: slicevid 0.1.0 → slicevid \(SlicevidTool.version)", "\(after.text)")
-        #expect(after.jobs["foreign"] == "refused: -o \(out)/foreign.mp4: exists and was not written by slicevid; pass --force to replace it",
+        #expect(after.jobs["foreign"] == "refused: \(out)/foreign.mp4: exists and was not written by slicevid; pass --force to replace it",
                 "\(after.text)")
         #expect(after.text.hasSuffix("8 jobs: 1 up to date, 5 to render, 2 refused\n"), "\(after.text)")
         let forced = try plan(manifest, in: folder, ["--force"])
@@ -104,7 +104,7 @@ struct BatchPlanCLITests {
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("setting: rendering (duration 0.3 → 0.4)"), "\(run.stderr)")
         #expect(run.stderr.contains("still: rendering (still 1 (\(folder.path)/own.png) changed)"))
-        #expect(run.stderr.contains("failed: job 'foreign': -o \(out)/foreign.mp4: exists and was not written by slicevid"))
+        #expect(run.stderr.contains("failed: job 'foreign': \(out)/foreign.mp4: exists and was not written by slicevid"))
         #expect(try String(contentsOfFile: out + "/foreign.mp4", encoding: .utf8) == "somebody else's file")
     }
 

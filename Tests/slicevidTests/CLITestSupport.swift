@@ -237,3 +237,9 @@ enum Still {
 func writeFile(_ path: String, _ contents: Data) throws {
     try contents.write(to: URL(fileURLWithPath: path))
 }
+
+extension String {
+    /// The text with every run of blanks and line breaks as one space: help wrapped to the
+    /// terminal, read as the sentences it holds.
+    var unwrapped: String { split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+}

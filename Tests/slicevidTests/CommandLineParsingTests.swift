@@ -24,10 +24,10 @@ struct CommandLineParsingTests {
             let value = option.valueName == nil ? "" : "value-of-\(option.name)"
             for spelling in option.spellings {
                 let parsed = try spec.parse(option.valueName == nil ? [spelling] : [spelling, value])
-                #expect(parsed.values[option.name] == [value], "\(command) \(spelling)")
+                #expect(parsed.all(option) == [value], "\(command) \(spelling)")
             }
             if option.valueName != nil {
-                #expect(try spec.parse(["--\(option.name)=\(value)"]).value(option.name) == value, "\(command) --\(option.name)=")
+                #expect(try spec.parse(["--\(option.name)=\(value)"]).value(option) == value, "\(command) --\(option.name)=")
             }
         }
     }
@@ -41,7 +41,8 @@ struct CommandLineParsingTests {
     ])
     func combinedShortFlags(_ arguments: [String], _ expected: [String: [String]]) throws {
         let parsed = try MakeCommand.spec.parse(arguments)
-        #expect(parsed.values == expected)
+        let given = MakeCommand.spec.options.filter(parsed.has).map { ($0.name, parsed.all($0)) }
+        #expect(Dictionary(uniqueKeysWithValues: given) == expected)
         #expect(parsed.positionals == arguments.filter { !$0.hasPrefix("-") && !["3", "clip.mp4"].contains($0) })
     }
 
@@ -67,7 +68,7 @@ struct CommandLineParsingTests {
     @Test("after --, everything is a still, even what looks like a flag")
     func doubleDash() throws {
         let parsed = try MakeCommand.spec.parse(["-f", "--", "-qf", "--size"])
-        #expect(parsed.has("force") && !parsed.has("quiet") && parsed.positionals == ["-qf", "--size"])
+        #expect(parsed.has(MakeCommand.Option.force) && !parsed.has(MakeCommand.Option.quiet) && parsed.positionals == ["-qf", "--size"])
     }
 
     @Test("make's flags become the request the render gets")
@@ -77,8 +78,10 @@ struct CommandLineParsingTests {
             "--fps", "30000/1001", "--slices", "24px", "--seed", "7", "--crf", "20", "-j2",
         ])
         let request = try MakeCommand.request(from: parsed)
-        #expect(request.from == "a.jpg" && request.to == "b.png" && request.images.isEmpty)
-        #expect(request.outputs == ["out.mp4", "out.webm:crf=30"] && request.force && request.jobs == 2)
+        #expect(request.stills == .pair(from: "a.jpg", to: "b.png"))
+        var crf30 = EncoderSettings()
+        try crf30.set(.crf, to: "30")
+        #expect(request.outputs == [try .file("out.mp4"), try .file("out.webm", settings: crf30)] && request.force && request.renderThreads == 2)
         #expect(request.spec.width == 640 && request.spec.height == 360 && request.spec.seed == 7)
         #expect(request.spec.frameRate.description == "30000/1001")
         var expected = EncoderSettings()

@@ -18,7 +18,9 @@ struct CompletionTests {
     static func declared(in folder: String) throws -> Declared {
         let overview = try CLI.run(["--help"], in: folder)
         try #require(overview.status == 0, "\(overview)")
-        let commands = section("COMMANDS:", of: overview.stdout).compactMap { $0.split(separator: " ").first.map(String.init) }
+        // A command's line starts two spaces in; its summary, wrapped, hangs further in.
+        let commands = section("COMMANDS:", of: overview.stdout).filter { $0.prefix(while: { $0 == " " }).count == 2 }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
         var flags: [String: Set<String>] = [:]
         for command in commands {
             let help = try CLI.run([command, "--help"], in: folder)
@@ -38,7 +40,9 @@ struct CompletionTests {
     /// `-o`, `--output`, … from the OPTIONS lines of a help text.
     static func optionSpellings(_ help: String) -> Set<String> {
         var spellings: Set<String> = []
-        for line in section("OPTIONS:", of: help) {
+        // A label starts by column 6 (`  -o, --output`, `      --from`); help wrapped under a
+        // label hangs further in.
+        for line in section("OPTIONS:", of: help) where line.prefix(while: { $0 == " " }).count <= 6 {
             let label = line.trimmingCharacters(in: .whitespaces).split(separator: " ").prefix(2)
             for word in label where word.hasPrefix("-") { spellings.insert(String(word.trimmingCharacters(in: [","]))) }
         }

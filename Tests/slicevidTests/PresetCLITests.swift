@@ -114,9 +114,9 @@ import Testing
     }
 
     @Test func helpDocumentsTheLookupOrderAndTheNewFlags() throws {
-        let presets = try PresetCLI.run(["presets", "--help"]).stdout
+        let presets = try PresetCLI.run(["presets", "--help"]).stdout.unwrapped
         #expect(presets.contains("$SLICEVID_PRESETS") && presets.contains("<binary dir>/../share/slicevid/presets"))
-        let make = try PresetCLI.run(["make", "--help"]).stdout
+        let make = try PresetCLI.run(["make", "--help"]).stdout.unwrapped
         for flag in ["--stagger SECONDS", "--motion-blur N", "--slices N|Wpx", "ease-out-bounce", "spring(stiffness: 100, damping: 10, mass: 1)"] {
             #expect(make.contains(flag), "\(flag)")
         }

@@ -1,5 +1,6 @@
 // The README's Use block is a tutorial a new user pastes line by line into an empty folder: each
-// line must work after the ones before it, with the built slicevid on PATH.
+// line must work after the ones before it, with the built slicevid on PATH. The README's other
+// blocks (the batch tour) go on in the same folder, from the stills the Use block made.
 
 import Foundation
 import Testing
@@ -21,12 +22,12 @@ struct ReadmeTests {
     static func outputs(of line: String) -> [String] {
         line.matches(of: /(?:^|\s)-o\s+(\S+)/).map { match in
             let path = String(match.output.1)
-            // `12:30.mp4` never appears in the README; a colon there starts the options.
+            // `12:30.mp4` never appears in the docs; a colon there starts the options.
             return path.split(separator: ":").first.map(String.init) ?? path
         }.filter { $0 != "-" && $0 != "null" }
     }
 
-    @Test("the Use block runs top to bottom in an empty folder, every line exiting 0")
+    @Test("the Use block, then the rest of the README, runs top to bottom in an empty folder")
     func useBlockRuns() throws {
         let lines = try Self.useBlock()
         #expect(lines.count >= 10, "\(lines)")
@@ -35,28 +36,13 @@ struct ReadmeTests {
         // No line writes an output another line already wrote (that would need --force).
         let written = lines.filter { !$0.contains("--dry-run") }.flatMap(Self.outputs)
         #expect(written.count == Set(written).count, "an output is written twice: \(written)")
-        let binaryFolder = URL(fileURLWithPath: try CLI.binary()).deletingLastPathComponent().path
-        let path = binaryFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        // The block the docs tests see under "## Use" is that block, and it is run.
+        let page = try DocPage(path: "README.md")
+        let heading = try #require(page.lines.firstIndex(of: "## Use"))
+        let block = try #require(page.blocks.first { $0.line > heading + 1 })
+        #expect(!block.fenced && block.marker == .run && DocPage.commands(of: block) == lines, "\(block)")
         try withScratchFolder { folder in
-            for line in lines {
-                let result = try CLI.run(["--norc", "--noprofile", "-o", "pipefail", "-c", line], in: folder, executable: "/bin/bash",
-                                         timeout: 300, environment: ["PATH": path, "SLICEVID_PRESETS": nil])
-                #expect(result.status == 0, "\(line)\n\(result)")
-                guard result.status == 0 else { break }
-                for output in Self.outputs(of: line) {
-                    let target = folder + "/" + output
-                    if line.contains("--dry-run") {
-                        #expect(!FileManager.default.fileExists(atPath: target), "--dry-run wrote \(output)")
-                    } else if output.contains("%") {
-                        let sequence = (output as NSString).deletingLastPathComponent
-                        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + sequence)
-                        #expect(files.contains { $0.hasSuffix(".png") }, "\(line) wrote no frames")
-                    } else {
-                        let size = (try FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
-                        #expect(size > 0, "\(line) did not write \(output)")
-                    }
-                }
-            }
+            try page.run(in: folder)
         }
     }
 }

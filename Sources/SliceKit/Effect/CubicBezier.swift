@@ -2,7 +2,7 @@
 // UnitBezier solves it, so `ease-in-out` here is the curve a browser draws.
 
 /// A CSS `cubic-bezier(x1, y1, x2, y2)` timing function.
-package struct CubicBezier: Sendable, Equatable {
+public struct CubicBezier: Sendable, Equatable {
     package let x1: Double, y1: Double, x2: Double, y2: Double
 
     // Polynomial coefficients of x(t) and y(t), as in WebKit's UnitBezier.

@@ -4,7 +4,7 @@
 ///
 /// The same text form is used on the command line (`--easing`) and in preset files, and
 /// `description` prints it back in a form `Easing(parsing:)` accepts.
-package enum Easing: Sendable, Equatable {
+public enum Easing: Sendable, Equatable {
     /// Constant speed.
     case linear
     /// A CSS timing function (`ease`, `ease-in`, … and any `cubic-bezier(x1,y1,x2,y2)`).
@@ -18,7 +18,7 @@ package enum Easing: Sendable, Equatable {
     case physicalSpring(PhysicalSpring)
 
     /// The seed's curve: UIKit `usingSpringWithDamping: 0.8, initialSpringVelocity: 0`.
-    package static let seedSpring = Easing.uikitSpring(damping: 0.8, velocity: 0)
+    public static let seedSpring = Easing.uikitSpring(damping: 0.8, velocity: 0)
 
     /// Eased progress after `elapsed` seconds of a transition lasting `duration` seconds.
     /// Springs may overshoot past 1 before settling; every curve is exactly 0 at the start and

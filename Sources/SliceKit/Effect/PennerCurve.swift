@@ -5,7 +5,7 @@ import Foundation
 
 /// One of Penner's easing curves: a family (`quad`, `bounce`, …) in one mode (`in`, `out`,
 /// `in-out`). The text form is `ease-MODE-FAMILY`, e.g. `ease-out-bounce`.
-package struct PennerCurve: Sendable, Equatable {
+public struct PennerCurve: Sendable, Equatable {
     /// The shape of the curve.
     package enum Family: String, Sendable, CaseIterable {
         case quad, cubic, quart, quint, sine, expo, circ, back, elastic, bounce

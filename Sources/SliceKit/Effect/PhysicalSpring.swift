@@ -9,7 +9,7 @@
 /// default (100, 10, 1) is ζ 0.5, ω0 10 rad/s. Whatever the transition's duration, the curve
 /// is the same in seconds; at the end of the duration it snaps to exactly 1, so a soft spring
 /// with a short duration shows a jump.
-package struct PhysicalSpring: Sendable, Equatable {
+public struct PhysicalSpring: Sendable, Equatable {
     /// Spring constant k (force per unit of displacement), > 0.
     package let stiffness: Double
     /// Viscous damping coefficient c, > 0. Not a ratio: see `dampingRatio`.

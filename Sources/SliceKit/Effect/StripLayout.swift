@@ -2,7 +2,7 @@
 // and `repositionViewSlices:moveFirstFrameUp:`, made deterministic.
 
 /// The axis the strips are cut along.
-package enum StripDirection: String, Sendable, CaseIterable {
+public enum StripDirection: String, Sendable, CaseIterable {
     /// Vertical strips moving up and down: the seed.
     case vertical
     /// Horizontal strips moving left and right.

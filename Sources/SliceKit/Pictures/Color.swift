@@ -1,18 +1,18 @@
 // Background colours: parsing `#RRGGBB` and turning them into the values each plane stores.
 
 /// An 8-bit sRGB colour with alpha, as written in `--background`.
-package struct RGBAColor: Sendable, Equatable, CustomStringConvertible {
-    package var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+public struct RGBAColor: Sendable, Equatable, CustomStringConvertible {
+    public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
 
-    package init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
-    package static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    public static let black = RGBAColor(red: 0, green: 0, blue: 0)
 
     /// Parses `#RRGGBB` (or `RRGGBB`), `#RRGGBBAA`, or `transparent`.
     /// - Returns: nil when the text is none of these.
-    package init?(hex text: String) {
+    public init?(hex text: String) {
         if text.lowercased() == "transparent" {
             self.init(red: 0, green: 0, blue: 0, alpha: 0)
             return
@@ -28,7 +28,7 @@ package struct RGBAColor: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `#rrggbb`, or `#rrggbbaa` when not opaque.
-    package var description: String {
+    public var description: String {
         func hex(_ v: UInt8) -> String { v < 16 ? "0" + String(v, radix: 16) : String(v, radix: 16) }
         return "#" + hex(red) + hex(green) + hex(blue) + (alpha == 255 ? "" : hex(alpha))
     }

@@ -4,10 +4,10 @@
 import Foundation
 
 /// Why an easing text was refused; `description` is the one line a user sees.
-package struct EasingParseError: Error, Equatable, CustomStringConvertible {
-    package let text: String
-    package let reason: String
-    package var description: String { "\(reason) (got \(InputText.quoted(text)))" }
+public struct EasingParseError: Error, Equatable, CustomStringConvertible {
+    public let text: String
+    public let reason: String
+    public var description: String { "\(reason) (got \(InputText.quoted(text)))" }
 }
 
 extension Easing: CustomStringConvertible {
@@ -34,7 +34,7 @@ extension Easing: CustomStringConvertible {
     /// - Parameter text: e.g. `spring`, `ease-in`, `ease-out-bounce`, `cubic-bezier(0.4,0,0.2,1)`,
     ///   `spring(damping: 0.6, velocity: 0)`, `spring(stiffness: 170, damping: 26)`.
     /// - Throws: `EasingParseError` naming what is accepted.
-    package init(parsing text: String) throws(EasingParseError) {
+    public init(parsing text: String) throws(EasingParseError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let named = Easing.namedCurves.first(where: { $0.name == trimmed }) {
             self = named.easing
@@ -141,7 +141,7 @@ extension Easing: CustomStringConvertible {
     }
 
     /// The text form; `Easing(parsing: e.description) == e` for every easing.
-    package var description: String {
+    public var description: String {
         if let named = Easing.namedCurves.first(where: { $0.easing == self }) {
             return named.name
         }

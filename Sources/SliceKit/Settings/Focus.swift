@@ -1,14 +1,16 @@
 // The focal point of a still: the part a cover crop keeps in view, so a product photographed
 // off-centre stays in a 9:16 story cut from a 16:9 picture.
 
+import Foundation
+
 /// A point of a still as fractions of its upright width and height: (0, 0) is the top-left
 /// corner, (1, 1) the bottom-right, (0.5, 0.5) the centre.
-package struct Focus: Sendable, Equatable, CustomStringConvertible {
-    package let x: Double
-    package let y: Double
+public struct Focus: Sendable, Equatable, CustomStringConvertible {
+    public let x: Double
+    public let y: Double
 
     /// The centre: what cover crops keep unless told otherwise.
-    package static let centre = Focus(checkedX: 0.5, y: 0.5)
+    public static let centre = Focus(checkedX: 0.5, y: 0.5)
 
     /// The named points, as `--focus` takes them.
     package static let named: [(name: String, focus: Focus)] = [
@@ -29,14 +31,14 @@ package struct Focus: Sendable, Equatable, CustomStringConvertible {
 
     /// A point from fractions.
     /// - Returns: nil unless both are within 0…1 (NaN is not).
-    package init?(x: Double, y: Double) {
+    public init?(x: Double, y: Double) {
         guard (0...1).contains(x), (0...1).contains(y) else { return nil }
         self.init(checkedX: x, y: y)
     }
 
     /// Parses `X,Y` (plain decimals, each 0…1) or one of `named` (`centre` too).
     /// - Returns: nil for anything else.
-    package init?(parsing text: String) {
+    public init?(parsing text: String) {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let match = Focus.named.first(where: { $0.name == word }) ?? (word == "centre" ? ("centre", .centre) : nil) {
             self = match.focus
@@ -49,7 +51,5 @@ package struct Focus: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `X,Y` in the shortest decimals, as `init(parsing:)` reads it back.
-    package var description: String { "\(x.shortText),\(y.shortText)" }
+    public var description: String { "\(x.shortText),\(y.shortText)" }
 }
-
-import Foundation

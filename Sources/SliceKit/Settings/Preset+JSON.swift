@@ -96,7 +96,7 @@ extension Preset {
     /// Sets an audio setting from a preset's JSON value.
     private static func set(_ option: AudioOption, from value: Any, in audio: inout AudioSettings, source: String) throws(PresetError) {
         guard option != .audio else {
-            throw PresetError("\(source): audio: a preset holds the bed's settings, not its file; give the file with --audio (or a manifest's audio)")
+            throw PresetError("\(source): audio: a preset holds the bed's settings, not its file; give the file with \(setting: AudioOption.audio.setting) (or a manifest's audio)")
         }
         let text: String
         if option == .audioLoop, let flag = value as? NSNumber, jsonNumber(flag) == nil {

@@ -21,12 +21,15 @@ public struct Preset: Sendable, Equatable {
 /// A preset that could not be found or read; `description` is the one line a user sees,
 /// naming the file and field.
 public struct PresetError: Error, Equatable, CustomStringConvertible {
-    public let message: String
+    /// The line, with the settings it names kept apart for the front end to word.
+    public let text: ErrorText
     /// What the file is, when it could not be read as one: not a regular file, or too large.
     package let file: SettingsFile.Failure?
-    package init(_ message: String, file: SettingsFile.Failure? = nil) {
-        self.message = message
+    package init(_ text: ErrorText, file: SettingsFile.Failure? = nil) {
+        self.text = text
         self.file = file
     }
+    /// The line, settings named by their keys.
+    public var message: String { text.description }
     public var description: String { message }
 }

@@ -34,21 +34,23 @@ package enum SettingsFile {
     }
 
     /// The bytes of the regular file at `path`.
+    /// - Parameter limit: the most bytes read (`maximumSize` for presets and manifests; more
+    ///   for a campaign's reports).
     /// - Throws: `Failure`; a FIFO or device is refused by its name before it is opened.
-    package static func read(path: String) throws(Failure) -> Data {
+    package static func read(path: String, limit: Int = maximumSize) throws(Failure) -> Data {
         var named = stat()
         guard stat(path, &named) == 0 else { throw missing(errno) }
-        try requireRegular(named)
+        try requireRegular(named, limit: limit)
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw missing(errno) }
         defer { close(descriptor) }
         // Checked again on what was opened: the name may have been swapped meanwhile.
         var opened = stat()
         guard fstat(descriptor, &opened) == 0 else { throw missing(errno) }
-        try requireRegular(opened)
+        try requireRegular(opened, limit: limit)
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while data.count <= maximumSize {
+        while data.count <= limit {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw missing(errno) }
@@ -58,16 +60,9 @@ package enum SettingsFile {
         throw .tooLarge(max(data.count, Int(opened.st_size)))
     }
 
-    private static func requireRegular(_ status: stat) throws(Failure) {
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .notRegular("is a folder")
-        case S_IFIFO: throw .notRegular("is a named pipe (FIFO)")
-        case S_IFCHR, S_IFBLK: throw .notRegular("is a device")
-        case S_IFSOCK: throw .notRegular("is a socket")
-        default: throw .notRegular("is not a regular file")
-        }
-        if Int(status.st_size) > maximumSize { throw .tooLarge(Int(status.st_size)) }
+    private static func requireRegular(_ status: stat, limit: Int) throws(Failure) {
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegular(FileKind.described(status.st_mode)) }
+        if Int(status.st_size) > limit { throw .tooLarge(Int(status.st_size)) }
     }
 
     private static func missing(_ code: Int32) -> Failure {

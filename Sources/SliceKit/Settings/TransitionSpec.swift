@@ -2,7 +2,7 @@
 // preset, the flags and the defaults all boil down to.
 
 /// How a still of another aspect ratio is fitted to the frame.
-package enum FitMode: String, Sendable, CaseIterable {
+public enum FitMode: String, Sendable, CaseIterable {
     /// Fill the frame, crop the overflow around the focus (the centre unless `--focus` says).
     case cover
     /// Fit inside the frame, letterbox onto the background.
@@ -11,7 +11,7 @@ package enum FitMode: String, Sendable, CaseIterable {
 
 /// How the frame is cut into strips: a fixed number, or strips of a fixed width that keep
 /// their look at every frame size.
-package enum StripDivision: Sendable, Equatable {
+public enum StripDivision: Sendable, Equatable {
     /// Exactly this many strips.
     case count(Int)
     /// As many strips of about this many pixels as fit across the frame (at least one).
@@ -34,27 +34,27 @@ public struct TransitionSpec: Sendable, Equatable {
     /// Extra seconds the destination is shown after the transition.
     public var endHold: Double = 0.0
     /// How the frame is cut into strips; the seed's 75 strips by default.
-    package var division: StripDivision = .count(75)
-    package var direction: StripDirection = .vertical
+    public var division: StripDivision = .count(75)
+    public var direction: StripDirection = .vertical
     /// The range of the random travel factor K (in frame heights, or widths when horizontal).
-    package var travel: ClosedRange<Double> = 1...4
-    package var easing: Easing = .seedSpring
+    public var travel: ClosedRange<Double> = 1...4
+    public var easing: Easing = .seedSpring
     /// Seconds between consecutive strips starting to move (0: all at once, as in the seed).
     /// Strip i starts `i × stagger` after the hold and moves for `duration`, so the transition
     /// lasts `duration + stagger × (strips − 1)`.
-    package var stagger: Double = 0
+    public var stagger: Double = 0
     public var seed: UInt64 = TransitionSpec.defaultSeed
-    package var background: RGBAColor = .black
-    package var fit: FitMode = .cover
+    public var background: RGBAColor = .black
+    public var fit: FitMode = .cover
     /// The point of each still a cover crop keeps in view (the centre by default).
-    package var focus: Focus = .centre
+    public var focus: Focus = .centre
     /// Sub-frame samples averaged into each moving frame (1: no motion blur). See `MotionBlur`.
-    package var motionBlur: Int = 1
+    public var motionBlur: Int = 1
 
     /// The number of strips: the count, or as many strips of the given width as fit across
     /// the frame (across its width for vertical strips, its height for horizontal ones).
     /// Setting it asks for exactly that many strips.
-    package var strips: Int {
+    public var strips: Int {
         get {
             switch division {
             case .count(let count):
@@ -136,7 +136,12 @@ public struct TransitionSpec: Sendable, Equatable {
 public struct SpecError: Error, Equatable, CustomStringConvertible {
     public let field: String
     public let message: String
-    /// `--field: message` for a flag's field; a field no flag sets (a sequence's `images`)
-    /// is named without dashes.
-    public var description: String { SpecField(rawValue: field) == nil ? "\(field): \(message)" : "--\(field): \(message)" }
+    /// `field: message`, the field a setting each front end names its own way (`--fps`, `fps`);
+    /// a field no flag sets (a sequence's `images`) is named as it is.
+    public var text: ErrorText {
+        guard let spec = SpecField(rawValue: field) else { return "\(field): \(message)" }
+        return "\(setting: spec.setting): \(message)"
+    }
+
+    public var description: String { text.description }
 }

@@ -2,7 +2,7 @@
 // FLAC (or Opus) in Matroska. Always 48 kHz stereo.
 
 /// A codec for the music bed.
-package enum AudioCodec: String, Sendable, CaseIterable {
+public enum AudioCodec: String, Sendable, CaseIterable {
     case aac, opus, flac
 
     /// The libavcodec encoder.

@@ -5,6 +5,8 @@
 // process and shared by every still (and thread) that needs it.
 
 import CLcms2
+import Foundation
+import SliceKit
 import Synchronization
 
 /// The conversion of one colour source (a profile, or tags) to sRGB.
@@ -248,6 +250,3 @@ final class ColourConversion: @unchecked Sendable {
 private final class LcmsLog {
     var first: String?
 }
-
-import Foundation
-import SliceKit

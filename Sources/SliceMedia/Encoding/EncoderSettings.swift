@@ -7,27 +7,27 @@ import SliceKit
 /// Encoding choices for one output, or for every output of a run.
 public struct EncoderSettings: Sendable, Equatable {
     /// The codec (and encoder) instead of the container's default.
-    package var codec: CodecChoice?
+    public var codec: CodecChoice?
     /// Constant rate factor; lower is better. The scale depends on the codec (x264 0–51, VP9 0–63, …).
-    package var crf: Int?
+    public var crf: Int?
     /// Target bitrate in bits per second, instead of a CRF.
-    package var bitrate: Int?
+    public var bitrate: Int?
     /// Speed: a name (`ultrafast` … `placebo`) or the encoder's own number.
-    package var preset: String?
+    public var preset: String?
     /// FFmpeg pixel format name (`yuv420p`, `yuv444p`, `yuv420p10le`, …).
-    package var pixelFormat: String?
+    public var pixelFormat: String?
     /// GIF frame rate (default 15, never above the render's).
-    package var gifFrameRate: FrameRate?
+    public var gifFrameRate: FrameRate?
     /// GIF width in pixels (default 480, never above the render's); the height keeps the aspect.
-    package var gifWidth: Int?
+    public var gifWidth: Int?
     /// Seconds into the clip the poster still shows (default: the last frame).
-    package var posterTime: Double?
+    public var posterTime: Double?
     /// A still output's storyboard grid, instead of one frame.
-    package var sheet: Sheet?
+    public var sheet: Sheet?
     /// The music bed's codec where the container takes more than one (`.mkv`: flac or opus).
-    package var audioCodec: AudioCodec?
+    public var audioCodec: AudioCodec?
     /// Whether this output leaves the music bed out (`-o silent.mp4:audio=none`).
-    package var silent = false
+    public var silent = false
 
     /// No setting given: every output takes its format's defaults. Set options with
     /// `set(_:to:)`, in the words of `slicevid make`'s flags.

@@ -25,13 +25,13 @@ extension EncodingPlan {
     package static func resolve(path: String, format: OutputFormat, runWide: EncoderSettings = EncoderSettings(),
                                own: EncoderSettings = EncoderSettings(), clip: Clip,
                                catalog: EncoderCatalog = .installed) throws(PlanError) -> EncodingPlan {
-        var ignored: [OutputOption: String] = [:]
-        /// How a setting is named in a message: as the flag, or as this output's own option.
-        func label(_ option: OutputOption, _ value: String) -> String {
-            own.has(option) ? "\(option.rawValue)=\(value)" : "--\(option.rawValue) \(value)"
+        var ignored: [OutputOption: ErrorText] = [:]
+        /// How a setting is named in a message: as the run-wide setting, or as this output's own option.
+        func label(_ option: OutputOption, _ value: String) -> ErrorText {
+            own.has(option) ? "\(option.rawValue)=\(value)" : "\(setting: option.setting) \(value)"
         }
         /// A run-wide value this output cannot use is skipped; its own value must fit.
-        func unusable(_ option: OutputOption, _ value: String, _ reason: String) throws(PlanError) {
+        func unusable(_ option: OutputOption, _ value: String, _ reason: ErrorText) throws(PlanError) {
             if own.has(option) { throw PlanError(.usage, "\(label(option, value)): \(reason)") }
             ignored[option] = reason
         }
@@ -51,8 +51,8 @@ extension EncodingPlan {
 
         // Transparency.
         if clip.isTransparent && !codec.carriesAlpha {
-            throw PlanError(.usage, "\(codec.displayName) in \(format.displayName) cannot keep the transparent \(clip.backgroundSource.described); "
-                + "outputs that keep alpha: .webm (VP9), .mov (ProRes 4444), .mkv (FFV1), .png, .gif (on/off); or give an opaque \(clip.backgroundSource.remedy)")
+            throw PlanError(.usage, "\(codec.displayName) in \(format.displayName) cannot keep the transparent \(origin: SpecField.background.setting); "
+                + "outputs that keep alpha: .webm (VP9), .mov (ProRes 4444), .mkv (FFV1), .png, .gif (on/off); or give an opaque \(setting: SpecField.background.setting)")
         }
 
         // Pixel format.
@@ -87,14 +87,14 @@ extension EncodingPlan {
                 }
                 quality = encoder == "libx264" && crf == 0 ? .lossless : .crf(crf)
             } else {
-                try unusable(.crf, String(crf), noQualityReason)
+                try unusable(.crf, String(crf), ErrorText(noQualityReason))
             }
         }
         if let bitrate = ownQuality ? own.bitrate : runWide.bitrate {
             if codec.takesBitrate {
                 quality = .bitrate(bitrate)
             } else {
-                try unusable(.bitrate, Quality.bitrate(bitrate).description, noQualityReason)
+                try unusable(.bitrate, Quality.bitrate(bitrate).description, ErrorText(noQualityReason))
             }
         }
 
@@ -243,19 +243,18 @@ extension EncodingPlan {
 
     /// Why `name` cannot be this output's pixel format, or nil when it can.
     private static func refusal(ofPixelFormat name: String, codec: VideoCodec, encoder: String, alpha: Bool,
-                                catalog: EncoderCatalog) -> String? {
+                                catalog: EncoderCatalog) -> ErrorText? {
         let accepted = (catalog.pixelFormats(of: encoder) ?? codec.fallbackPixelFormats).filter { format in
             // Full-range "J" formats contradict the limited-range tags; palettes are GIF's alone.
             !format.hasPrefix("yuvj") && (format == "pal8") == (codec == .gif)
         }
         if !accepted.contains(name) {
             let known = av_get_pix_fmt(name) != AV_PIX_FMT_NONE
-            return (known ? "\(codec.displayName) (\(encoder)) does not take it" : "not a pixel format FFmpeg knows")
-                + "; accepted: \(accepted.joined(separator: ", "))"
+            return "\(known ? "\(codec.displayName) (\(encoder)) does not take it" : "not a pixel format FFmpeg knows"); accepted: \(accepted.joined(separator: ", "))"
         }
         if alpha && codec != .gif && !hasAlpha(name) {
             let withAlpha = accepted.filter(hasAlpha)
-            return "it has no alpha, and the --background is transparent; with alpha: \(withAlpha.joined(separator: ", "))"
+            return "it has no alpha, and the \(setting: SpecField.background.setting) is transparent; with alpha: \(withAlpha.joined(separator: ", "))"
         }
         return nil
     }

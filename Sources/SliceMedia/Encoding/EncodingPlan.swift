@@ -5,31 +5,6 @@
 import Foundation
 import SliceKit
 
-/// Where a run's background was given, so a refusal of it names what the user wrote.
-package enum BackgroundSource: Sendable, Equatable {
-    /// `--background`, or the default.
-    case flag
-    /// The `background` of a preset, as `--preset` named it.
-    case preset(String)
-    /// A manifest's `background`, described by where it was set: the job's own field, the
-    /// defaults' or its preset's.
-    case manifest(String)
-
-    /// The background, in a message: `--background`, `background of preset 'house.json'`.
-    package var described: String {
-        switch self {
-        case .flag: "--background"
-        case .preset(let name): "background of preset \(InputText.quoted(name))"
-        case .manifest(let place): place
-        }
-    }
-
-    /// What to give instead: the flag, which overrides a preset; in a manifest, the field.
-    package var remedy: String {
-        if case .manifest = self { "background" } else { "--background" }
-    }
-}
-
 /// The clip every output of a render encodes, known before any frame is drawn.
 package struct Clip: Sendable, Equatable {
     package var width: Int
@@ -39,8 +14,6 @@ package struct Clip: Sendable, Equatable {
     package var frameCount: Int
     /// Whether the background lets what lies behind show through (alpha below 255).
     package var isTransparent: Bool
-    /// Where the background was given, for a refusal to name.
-    package var backgroundSource = BackgroundSource.flag
 
     package init(width: Int, height: Int, frameRate: FrameRate, frameCount: Int, isTransparent: Bool = false) {
         self.width = width
@@ -129,7 +102,7 @@ package struct EncodingPlan: Sendable {
     /// The layout a render should be in to feed this output without loss.
     package let renderLayout: PixelLayout
     /// Run-wide options this output does not use, and why (`--crf`: "GIF has no crf").
-    package internal(set) var ignored: [OutputOption: String]
+    package internal(set) var ignored: [OutputOption: ErrorText]
 
     /// Encoder options, set with `avcodec_open2`.
     let codecOptions: [(String, String)]

@@ -40,7 +40,7 @@ package struct OutputArgument: Sendable, Equatable {
         for (option, value) in pairs {
             guard let option else {
                 guard value == "none" else {
-                    throw OutputArgumentError(path: path, message: "audio: \(InputText.quoted(value)) is not valid; expected none (the bed itself is --audio FILE)")
+                    throw OutputArgumentError(path: path, message: "audio: \(InputText.quoted(value)) is not valid; expected none (the bed itself is \(setting: AudioOption.audio.setting) FILE)")
                 }
                 if settings.silent { throw OutputArgumentError(path: path, message: "audio is given twice") }
                 settings.silent = true
@@ -69,6 +69,8 @@ extension OutputArgument {
 /// A `-o` value whose options are malformed.
 package struct OutputArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
     package let path: String
-    package let message: String
-    package var description: String { "-o \(path): \(message)" }
+    package let message: ErrorText
+    /// The line, naming the output.
+    package var text: ErrorText { "\(output: path): \(message)" }
+    package var description: String { text.description }
 }

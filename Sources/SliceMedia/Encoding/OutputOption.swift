@@ -16,6 +16,9 @@ public enum OutputOption: String, Sendable, CaseIterable {
     case audioCodec = "audio-codec"
 
     /// The option a per-output key names: its flag name, or `preset` for `encoder-preset`.
+    /// The option as a setting, for messages each front end words its own way.
+    package var setting: Setting { Setting(rawValue, kind: .encoding) }
+
     package init?(key: String) {
         if key == "preset" { self = .encoderPreset; return }
         self.init(rawValue: key)

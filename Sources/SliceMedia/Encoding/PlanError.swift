@@ -1,6 +1,8 @@
 // Why an output cannot be planned: a combination the user asked for that cannot work, or an
 // encoder this libavcodec lacks. Raised before anything is decoded or rendered.
 
+import SliceKit
+
 /// An output that cannot be written as asked.
 package struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
@@ -12,12 +14,15 @@ package struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
 
     package let kind: Kind
     /// One line for the user; callers prefix it with the output it concerns.
-    package let message: String
+    package let text: ErrorText
 
-    package init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ text: ErrorText) {
         self.kind = kind
-        self.message = message
+        self.text = text
     }
+
+    /// The line, settings named by their keys.
+    package var message: String { text.description }
 
     package var description: String { message }
 }

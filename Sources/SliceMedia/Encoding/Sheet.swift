@@ -5,7 +5,7 @@
 import SliceKit
 
 /// The layout of a storyboard.
-package struct Sheet: Sendable, Equatable, CustomStringConvertible {
+public struct Sheet: Sendable, Equatable, CustomStringConvertible {
     package let columns: Int
     package let rows: Int
 
@@ -25,7 +25,7 @@ package struct Sheet: Sendable, Equatable, CustomStringConvertible {
         self.rows = rows
     }
 
-    package var description: String { "\(columns)x\(rows)" }
+    public var description: String { "\(columns)x\(rows)" }
 
     /// Frames shown.
     package var count: Int { columns * rows }

@@ -133,7 +133,7 @@ package enum VideoCodec: String, Sendable, CaseIterable {
 }
 
 /// A `--codec` value: a codec, and the encoder when the value named one.
-package struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
+public struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
     package let codec: VideoCodec
     /// The encoder asked for by name (`libaom-av1`), or nil to take the first one present.
     package let encoder: String?
@@ -155,5 +155,5 @@ package struct CodecChoice: Sendable, Equatable, CustomStringConvertible {
     /// What `--codec` accepts, for help and errors.
     package static let accepted = "h264, hevc (h265), vp9, av1 (or libsvtav1 / libaom-av1 to choose the encoder), prores, ffv1, gif, png"
 
-    package var description: String { encoder ?? codec.rawValue }
+    public var description: String { encoder ?? codec.rawValue }
 }

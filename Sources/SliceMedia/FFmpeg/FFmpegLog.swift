@@ -1,7 +1,10 @@
 // FFmpeg logs to stderr by default; a cron job's stderr should hold only slicevid's own lines.
 // Every FFmpeg message passes through one callback here: errors a decoder logs about a still are
-// kept for that still (they decide whether it is damaged), and the rest reaches stderr only with
-// --verbose.
+// kept for that still (they decide whether it is damaged). In the command line, whose process
+// host configures the routing, the rest reaches stderr only with --verbose. In a program that
+// embeds the library, the rest goes on to FFmpeg's own default callback, at the level that
+// program set: FFmpeg has one callback per process, and strict decoding needs to hear decoders'
+// errors, but the host's logging stays as it would be without slicevid.
 
 import CFFmpeg
 import Foundation
@@ -10,8 +13,10 @@ import Synchronization
 /// Controls how much of FFmpeg's own logging reaches stderr, and keeps the errors a decoder
 /// reports about the still it is decoding.
 package enum FFmpegLog {
-    /// Silences FFmpeg, or lets its warnings and errors through when `verbose`.
+    /// For the process host only: silences FFmpeg, or lets its warnings and errors through
+    /// (prefixed with their source) when `verbose`.
     package static func configure(verbose: Bool) {
+        hosted.store(true, ordering: .relaxed)
         installRouter()
         av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
         // SVT-AV1 prints straight to stderr, not through av_log; its own variable quiets it
@@ -107,8 +112,16 @@ package enum FFmpegLog {
     /// Installs the callback every FFmpeg message goes through (once per process).
     static func installRouter() { _ = router }
 
+    /// Whether the process host configured the routing (the command line) or not (a program
+    /// embedding the library, whose FFmpeg logging goes on as FFmpeg's default callback does).
+    private static let hosted = Atomic<Bool>(false)
+
     private static func route(_ context: UnsafeMutableRawPointer?, level: Int32, format: UnsafePointer<CChar>?,
                               arguments: CVaListPointer?) {
+        guard hosted.load(ordering: .relaxed) || level <= AV_LOG_ERROR && Capture.owner(of: context) != nil else {
+            if let format, let arguments { av_log_default_callback(context, level, format, arguments) }
+            return
+        }
         // Most messages are debug chatter below both thresholds: leave them before any work.
         let shown = level <= av_log_get_level()
         guard level <= AV_LOG_ERROR || shown, let format, let arguments else { return }

@@ -136,7 +136,7 @@ package enum MediaReader {
         // GIF decodes to BGRA whatever the file holds; its alpha is real only if a pixel uses it.
         let isGIF = parameters.codec_id == AV_CODEC_ID_GIF
 
-        // RGB layouts are read as RGBA and de-interleaved by StillConverter: libswscale 5.1 turns
+        // RGB layouts are read as RGBA and de-interleaved in Swift: libswscale 5.1 turns
         // packed RGBA into GBRAP with alpha ≥ 128 one too high, and lossless checks must be exact.
         var scaler: Scaler?
         func emit() throws(MediaError) {

@@ -7,16 +7,16 @@ import SliceKit
 import SliceMedia
 
 /// The problems found in one job, and what a run would do to files already on disk.
-package struct JobCheck: Sendable {
-    package var id: String
+public struct JobCheck: Sendable {
+    public package(set) var id: String
     /// One line each, naming the file and what is wrong; empty when the job would render.
-    package var problems: [String]
+    public package(set) var problems: [String]
     /// One line each: a folder a run would create, a file it would replace, frames it would
     /// delete, temporaries of crashed runs it would remove. Empty when the job is up to date or
     /// writes only new files.
-    package var changes: [String]
+    public package(set) var changes: [String]
     /// Whether every output is up to date, so a run would skip the job.
-    package var isUpToDate = false
+    public package(set) var isUpToDate = false
 }
 
 /// Checks a manifest's jobs without rendering. The manifest itself (fields, presets, unique
@@ -40,7 +40,7 @@ package enum BatchCheck {
             do throws(SlicevidError) {
                 _ = try MakeJob.plan(job.request(force: true))
             } catch {
-                if error.category != .outputBlocked { problems.append(error.message) }
+                if error.category != .outputBlocked { problems.append(error.message(job.wording(run: request.runWording))) }
             }
             // A still that cannot be hashed was reported above, as missing or undecodable.
             let survey = try? JobSurvey(job, version: request.version, hashes: hashes, cancellation: Cancellation())
@@ -49,7 +49,7 @@ package enum BatchCheck {
             }
             let licences = survey?.replacements(force: request.force)
             var changes: [String] = []
-            for output in job.outputs {
+            for output in job.outputPaths {
                 for folder in OutputTarget.missingFolders(of: output) where !changes.contains("would create folder \(folder)") {
                     changes.append("would create folder \(folder)")
                 }
@@ -61,9 +61,9 @@ package enum BatchCheck {
                         continue
                     }
                     changes += describe(try OutputTarget.survey(path: output, frames: frames, replacing: replacing), of: output,
-                                        forced: request.force)
+                                        forced: request.force, wording: request.runWording)
                 } catch {
-                    problems.append(error.message)
+                    problems.append(error.message(job.wording(run: request.runWording)))
                 }
             }
             return JobCheck(id: job.id, problems: problems, changes: changes)
@@ -77,8 +77,8 @@ package enum BatchCheck {
     }
 
     /// One line per kind of change a commit of `output` would make.
-    private static func describe(_ survey: OutputSurvey, of output: String, forced: Bool) -> [String] {
-        let why = forced ? "--force" : "its sidecar records that slicevid wrote it"
+    private static func describe(_ survey: OutputSurvey, of output: String, forced: Bool, wording: any Wording) -> [String] {
+        let why = forced ? wording.name(.force) : "its sidecar records that slicevid wrote it"
         var lines: [String] = []
         func frames(_ count: Int) -> String { count == 1 ? "1 frame" : "\(count) frames" }
         if survey.replaced == [output] {

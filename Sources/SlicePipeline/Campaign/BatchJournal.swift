@@ -21,6 +21,9 @@ package final class BatchJournal: Sendable {
     }
 
     private let request: BatchRequest
+    /// The manifest's index of each selected job, by position among the selected jobs.
+    private let indices: [Int]
+    private let digest: ManifestDigest
     private let started = Date()
     private let clock = ContinuousClock.now
     private let state = Mutex(State())
@@ -28,13 +31,15 @@ package final class BatchJournal: Sendable {
     /// A journal for the jobs `request` selects, none of them started.
     package init(_ request: BatchRequest) {
         self.request = request
+        indices = request.manifest.jobs.indices.filter { request.shard.contains(request.manifest.jobs[$0].id) }
+        digest = request.manifest.digest
     }
 
     /// The job at `position` (from 0 among the selected jobs) starts; until it finishes, a
     /// report shows it interrupted.
     func begin(_ job: ManifestJob, at position: Int) {
-        let result = JobResult(id: job.id, status: .interrupted, outputs: job.outputs.map { OutputResult(path: $0) },
-                               seconds: 0, error: nil)
+        let result = JobResult(id: job.id, status: .interrupted, outputs: job.outputPaths.map { OutputResult(path: $0) },
+                               seconds: 0, error: nil, index: indices[position])
         state.withLock { $0.running[position] = Running(result: result, started: .now) }
     }
 
@@ -78,8 +83,8 @@ package final class BatchJournal: Sendable {
         let jobs = selected.enumerated().map { position, job in
             if let result = finished[position] { return result }
             guard let current = running[position] else {
-                return JobResult(id: job.id, status: .pending, outputs: job.outputs.map { OutputResult(path: $0) },
-                                 seconds: 0, error: "not started: the run was interrupted")
+                return JobResult(id: job.id, status: .pending, outputs: job.outputPaths.map { OutputResult(path: $0) },
+                                 seconds: 0, error: "not started: the run was interrupted", index: indices[position])
             }
             var result = current.result
             let written = result.outputs.filter { $0.record != nil }.count
@@ -90,7 +95,7 @@ package final class BatchJournal: Sendable {
             result.seconds = (ContinuousClock.now - current.started).seconds
             return result
         }
-        return BatchReport(manifest: request.manifest.reportName, version: request.version, shard: request.shard,
+        return BatchReport(manifest: request.manifest.reportName, digest: digest, version: request.version, shard: request.shard,
                            force: request.force, started: started, seconds: (ContinuousClock.now - clock).seconds,
                            jobs: jobs, signal: signal)
     }

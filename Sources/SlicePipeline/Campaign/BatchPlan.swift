@@ -7,9 +7,9 @@ import SliceKit
 import SliceMedia
 
 /// What a run would do with one job.
-package struct JobPlan: Sendable {
+public struct JobPlan: Sendable {
     /// The job's state as a run would find it.
-    package enum State: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
         /// Every output is there as its sidecar records; the run skips it.
         case upToDate
         /// The run renders it, for these reasons.
@@ -21,7 +21,7 @@ package struct JobPlan: Sendable {
         case willFail(String)
 
         /// `up-to-date`, `will-render`, `refused`, `will-fail`: the JSON log's `state`.
-        package var name: String {
+        public var name: String {
             switch self {
             case .upToDate: "up-to-date"
             case .willRender: "will-render"
@@ -31,10 +31,10 @@ package struct JobPlan: Sendable {
         }
     }
 
-    package var id: String
-    package var state: State
+    public package(set) var id: String
+    public package(set) var state: State
     /// Folders a render would create first.
-    package var folders: [String]
+    public package(set) var folders: [String]
 }
 
 /// Plans a manifest's jobs without rendering, locking or writing.
@@ -54,16 +54,16 @@ package enum BatchPlan {
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
             let licences = survey.replacements(force: request.force)
             var folders: [String] = []
-            for output in job.outputs {
+            for output in job.outputPaths {
                 do throws(SlicevidError) {
                     try OutputTarget.check(path: output, replacing: licences[output] ?? .nothing)
                 } catch {
-                    return JobPlan(id: job.id, state: error.category == .outputBlocked ? .refused(error.message) : .willFail(error.message),
+                    return JobPlan(id: job.id, state: error.category == .outputBlocked ? .refused(error.message(job.wording(run: request.runWording))) : .willFail(error.message(job.wording(run: request.runWording))),
                                    folders: [])
                 }
                 folders += OutputTarget.missingFolders(of: output).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force)), folders: folders)
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders)
         }
     }
 }

@@ -1,6 +1,6 @@
-// Writing `--report FILE`: atomically, through a temporary made O_EXCL beside it, and replacing
-// only an earlier slicevid report (recognised by its shape) unless `--force`, so a mistyped
-// path never wipes someone's file.
+// Writing `--report FILE` (and `report merge -o FILE`): atomically, through a temporary made
+// O_EXCL beside it, and replacing only an earlier slicevid report (recognised by its shape)
+// unless `--force`, so a mistyped path never wipes someone's file.
 
 import Foundation
 import Glibc
@@ -10,18 +10,43 @@ extension BatchReport {
     /// The largest existing file read to decide whether it is an earlier report.
     static let largestEarlierReport = 64 << 20
 
+    /// Refuses, before anything renders, a report path no report could be written to: an
+    /// empty one, or one in a folder that is missing or read-only.
+    /// - Throws: `SlicevidError` naming the report setting: `.usage` for an empty path,
+    ///   `.outputBlocked` for the folder.
+    package static func checkWritable(_ path: String) throws(SlicevidError) {
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw SlicevidError(.usage, "\(setting: .report) \(InputText.quoted(path)): give the report a file name")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): folder \(InputText.quoted(folder)) does not exist")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): folder \(InputText.quoted(folder)) is not writable")
+        }
+    }
+
     /// Refuses a report path that holds something this run may not replace: a folder, a
-    /// link, or (without `force`) any file that is not an earlier slicevid report.
-    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report` and the file.
-    package static func checkReplaceable(_ path: String, force: Bool) throws(SlicevidError) {
+    /// device, a FIFO or a socket (whatever `force` says: a report is a file, and `/dev/null`
+    /// replaced by one under cron as root breaks the machine), or without `force` a link or
+    /// any file that is not an earlier slicevid report.
+    /// - Parameter setting: the setting that named the path (the report, or `report merge`'s
+    ///   outputs), for messages.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the setting and the file.
+    package static func checkReplaceable(_ path: String, force: Bool, setting: Setting = .report) throws(SlicevidError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
-        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): is a folder; give a file name") }
+        if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): is a folder; give a file name") }
+        if kind != S_IFREG && kind != S_IFLNK {
+            throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(FileKind.described(kind)); a report is written to a regular file, and this is never replaced")
+        }
         if force { return }
-        let what = kind == S_IFLNK ? "is a link" : kind != S_IFREG ? "is not a regular file" : isEarlierReport(path) ? nil : "is not a slicevid report"
+        let what = kind == S_IFLNK ? "is a link" : isEarlierReport(path) ? nil : "is not a slicevid report"
         if let what {
-            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): \(what); nothing was replaced; pass --force to replace it")
+            throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(what); nothing was replaced; pass \(setting: .force) to replace it")
         }
     }
 
@@ -42,18 +67,24 @@ extension BatchReport {
     /// Writes the report atomically: into a new hidden file beside `path` (never through a
     /// link), then renamed over an earlier report, or (when none was there) into a free name
     /// only, so a file that appeared meanwhile is never replaced without `force`.
-    /// - Throws: `SlicevidError(.outputBlocked)` naming `--report`.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the report setting.
     package func write(to path: String) throws(SlicevidError) {
-        try BatchReport.checkReplaceable(path, force: force)
+        try BatchReport.write(json, to: path, force: force)
+    }
+
+    /// Writes `bytes` (a report's JSON) to `path` as `write(to:)` does.
+    /// - Parameter setting: the setting that named the path, for messages.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming `setting`.
+    package static func write(_ bytes: Data, to path: String, force: Bool, setting: Setting = .report) throws(SlicevidError) {
+        try BatchReport.checkReplaceable(path, force: force, setting: setting)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/." + url.lastPathComponent + ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).report"
         func failed(_ why: String) -> SlicevidError {
-            SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): cannot write the report (\(why))")
+            SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): cannot write the report (\(why))")
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failed(String(cString: strerror(errno))) }
-        let bytes = json
         let wrote = bytes.withUnsafeBytes { buffer -> Int32 in
             var done = 0
             while done < buffer.count {
@@ -77,7 +108,7 @@ extension BatchReport {
         case .moved: return
         case .taken:
             unlink(temporary)
-            throw SlicevidError(.outputBlocked, "--report \(InputText.quoted(path)): appeared while the batch ran; nothing was replaced; pass --force to replace it")
+            throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): appeared while \(setting == .report ? "the batch ran" : "the reports were read"); nothing was replaced; pass \(setting: .force) to replace it")
         case .failed(let why):
             unlink(temporary)
             throw failed(why)

@@ -39,6 +39,9 @@ public struct JobResult: Sendable {
     public var error: String?
     /// Seconds its clip plays, once it rendered.
     public var clipSeconds: Double?
+    /// Its place among the manifest's jobs (from 0, matrices expanded), whatever the shard:
+    /// merged shard reports list jobs in manifest order by it.
+    package var index = 0
 }
 
 /// The whole run.
@@ -55,8 +58,14 @@ public struct BatchReport: Sendable {
         case interrupted(signal: Int32)
     }
 
+    /// The version of the report's layout, `schema` in the JSON: 2 added the manifest's
+    /// digest and each job's `index` (reports without `schema` are version 1).
+    package static let schema = 2
+
     /// The manifest's absolute path.
     public var manifest: String
+    /// The whole manifest's bytes, job count and ids, whatever the shard.
+    package var digest: ManifestDigest
     package var version: String
     package var shard: Shard
     package var force: Bool
@@ -65,6 +74,10 @@ public struct BatchReport: Sendable {
     public var jobs: [JobResult]
     /// The signal that stopped the run, if one did.
     public var signal: Int32?
+    /// The report file, once written there.
+    public var reportFile: String?
+    /// Why the report file could not be written, when it could not.
+    public var reportFileError: SlicevidError?
 
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }
@@ -92,6 +105,7 @@ public struct BatchReport: Sendable {
         let jobs: [[String: Any]] = self.jobs.map { job in
             [
                 "id": job.id,
+                "index": job.index,
                 "status": job.status.rawValue,
                 "seconds": rounded(job.seconds),
                 "fingerprint": job.fingerprint ?? NSNull(),
@@ -106,7 +120,11 @@ public struct BatchReport: Sendable {
         var counts: [String: Int] = [:]
         for status in JobStatus.allCases { counts[status.rawValue] = count(status) }
         let object: [String: Any] = [
+            "schema": BatchReport.schema,
             "manifest": manifest,
+            "manifest_sha256": digest.bytes,
+            "manifest_jobs": digest.jobs,
+            "manifest_ids_sha256": digest.ids,
             "slicevid": version,
             "shard": shard.description,
             "force": force,

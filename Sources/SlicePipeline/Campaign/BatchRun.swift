@@ -8,46 +8,70 @@ import SliceKit
 import SliceMedia
 import Synchronization
 
-/// Everything a batch run needs besides the manifest.
-package struct BatchRequest: Sendable {
+/// Everything a batch run needs: the manifest, which of its jobs, and how to run them.
+public struct BatchRequest: Sendable {
     package var manifest: Manifest
     /// The jobs this run renders.
     package var shard: Shard
-    /// Re-render every job, whatever the fingerprints say.
-    package var force: Bool
-    /// Render threads per job.
-    package var jobs: Int
+    /// Re-render every job, whatever the fingerprints say, and replace files at output paths
+    /// that slicevid's sidecars do not record.
+    public var force: Bool
+    /// Render threads per job (the command line's `--jobs`).
+    public private(set) var renderThreads: Int
     /// Jobs rendered at once.
-    package var parallel: Int
+    public private(set) var parallel: Int
+    /// Where the JSON report is written (atomically, also on a second signal); nil for none.
+    public var reportFile: String?
     /// The slicevid version, part of every fingerprint.
     package var version: String
 
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
+    /// How the front end that started the run names its own settings (`--force`) in job errors.
+    package var runWording: any Wording = KeyWording()
 
-    package init(manifest: Manifest, shard: Shard = .all, force: Bool = false,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, parallel: Int = 1, version: String) {
+    /// A run of `manifest`'s jobs in `shard`.
+    /// - Parameters:
+    ///   - parallel: jobs at once, within `parallelRange`; nil chooses from the cores and the
+    ///     largest frame (`defaultParallel`).
+    ///   - renderThreads: render threads per job, within `MakeRequest.renderThreadsRange`; nil
+    ///     shares the cores among the jobs at once.
+    /// - Throws: `SlicevidError(.usage)` naming the setting out of range.
+    package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
+                 reportFile: String? = nil, version: String,
+                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(SlicevidError) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
-        self.jobs = jobs
-        self.parallel = parallel
+        self.reportFile = reportFile
         self.version = version
+        let selected = manifest.jobs.filter { shard.contains($0.id) }
+        let parallel = parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
+        guard BatchRequest.parallelRange.contains(parallel) else {
+            throw SlicevidError(.usage, "\(setting: .parallel): \(parallel) is not a whole number \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound)")
+        }
+        self.parallel = parallel
+        let range = MakeRequest.renderThreadsRange
+        let threads = renderThreads ?? min(range.upperBound, max(1, cores / parallel))
+        guard range.contains(threads) else {
+            throw SlicevidError(.usage, "\(setting: .renderThreads): \(threads) must be \(range.lowerBound)–\(range.upperBound)")
+        }
+        self.renderThreads = threads
     }
 
     /// The manifest's jobs in this run's shard, in file order.
     package var selectedJobs: [ManifestJob] { manifest.jobs.filter { shard.contains($0.id) } }
 
-    /// The `--parallel` values accepted.
-    package static let parallelRange = 1...64
+    /// The parallel values accepted.
+    public static let parallelRange = 1...64
 
     /// The pixels of a frame one job is given a core for: 1280x720. x264 and libvpx keep about
     /// one core busy on frames this size; larger frames spread over more cores themselves.
     package static let pixelsPerCore = 1280 * 720
 
-    /// Jobs at once when `--parallel` is not given: the cores divided by the cores the
-    /// largest frame among `jobs` wants (one per `pixelsPerCore`, rounded up), at least 1 and
-    /// at most the number of jobs. 640x360 on 2 cores: 2; 1920x1080 on 2 cores: 1; on 32: 10.
+    /// Jobs at once when none is asked for: the cores divided by the cores the largest frame
+    /// among `jobs` wants (one per `pixelsPerCore`, rounded up), at least 1 and at most the
+    /// number of jobs. 640x360 on 2 cores: 2; 1920x1080 on 2 cores: 1; on 32: 10.
     package static func defaultParallel(for jobs: [ManifestJob], cores: Int) -> Int {
         guard let largest = jobs.map({ $0.spec.width * $0.spec.height }).max() else { return 1 }
         let coresPerJob = max(1, (largest + pixelsPerCore - 1) / pixelsPerCore)
@@ -57,7 +81,7 @@ package struct BatchRequest: Sendable {
 
 /// What a batch run reports as it goes. `position` counts from 1 among the selected jobs, in
 /// manifest order (with several jobs at once, they finish in any order).
-package enum BatchEvent: Sendable {
+public enum BatchEvent: Sendable {
     /// The run starts `jobs` of the manifest's `total` jobs, up to `parallel` at once.
     case started(jobs: Int, total: Int, parallel: Int)
     /// A job's outputs are out of date (or `force` is on), for `reasons`: its render starts.
@@ -75,6 +99,10 @@ package enum BatchEvent: Sendable {
     case jobFinishing(id: String, position: Int, count: Int)
     /// A job ended: rendered, skipped, failed or interrupted.
     case jobFinished(JobResult, position: Int, count: Int)
+    /// The run ended, its report written when one was asked for: at the end of the run, or
+    /// when the process ends at once on a second signal (then with the jobs under way
+    /// interrupted and the rest pending).
+    case finished(BatchReport)
 }
 
 /// Runs `slicevid batch`.
@@ -156,8 +184,13 @@ package enum BatchRun {
             return finish(.skipped)
         }
 
-        events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force)))
-        var render = job.request(force: request.force, jobs: request.jobs)
+        events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force, wording: request.runWording)))
+        var render: MakeRequest
+        do {
+            render = try job.request(force: request.force, renderThreads: request.renderThreads)
+        } catch {
+            return finish(.failed, error: error.message(job.wording(run: request.runWording)))
+        }
         render.verbose = request.verbose
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
@@ -191,8 +224,8 @@ package enum BatchRun {
             }
             journal.update(at: index) { $0.clipSeconds = report.clipSeconds }
         } catch {
-            if case .interrupted = error.category { return finish(.interrupted, error: error.message) }
-            return finish(.failed, error: error.message)
+            if case .interrupted = error.category { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
+            return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }
         return finish(.rendered)
     }

@@ -56,12 +56,13 @@ struct JobSurvey {
 
     /// Why the job renders, each reason once (a still that changed concerns every output):
     /// empty when it is up to date, `forced` alone when only `--force` makes it render.
-    func reasons(images: [String], force: Bool) -> [RenderReason] {
+    /// - Parameter wording: how the run's front end names `force`, the reason when it is the only one.
+    func reasons(images: [String], force: Bool, wording: any Wording) -> [RenderReason] {
         var all: [RenderReason] = []
         for output in outputs {
             for reason in output.reasons(images: images) where !all.contains(reason) { all.append(reason) }
         }
-        if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: "--force")) }
+        if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: wording.name(.force))) }
         return all
     }
 
@@ -116,9 +117,10 @@ struct JobSurvey {
         // The plans say what each output would be; their facts are part of its fingerprint.
         let planned: MakePlan
         do {
-            planned = try MakeJob.plan(job.request(force: true, jobs: 1))
+            planned = try MakeJob.plan(job.request(force: true, renderThreads: 1))
         } catch {
-            throw Trouble.failed(error.message)
+            // Planned with force: no run setting can be what went wrong.
+            throw Trouble.failed(error.message(job.wording(run: KeyWording())))
         }
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,

@@ -16,15 +16,20 @@ package typealias PresetResolver = (String) throws(SlicevidError) -> Preset
 /// encoding flags' names: `crf`, `encoder-preset`, `codec`, `bitrate`, `pix-fmt`, `gif-fps`,
 /// `gif-width`, `poster-at`); each job takes the same plus `id`, `images`, `transitions` and
 /// `outputs` (see `ManifestJob`). Relative paths are resolved against the manifest's folder.
-package struct Manifest: Sendable {
+public struct Manifest: Sendable {
     /// The manifest path as the user gave it; every error names it.
-    package let path: String
+    public let path: String
     /// The absolute folder relative paths are resolved against.
     package let folder: String
     /// The jobs, in file order (matrices expanded in place).
     package let jobs: [ManifestJob]
     /// Whether the manifest was read from standard input (`slicevid batch -`).
     package var isStandardInput = false
+    /// SHA-256 of the bytes it was read from, hex: which manifest a report belongs to.
+    package var sha256 = ""
+
+    /// The manifest as every shard's report describes it (`ManifestDigest`).
+    package var digest: ManifestDigest { ManifestDigest(bytes: sha256, jobIds: jobs.map(\.id)) }
 
     /// How the report names the manifest: its absolute path, or `-` for standard input.
     package var reportName: String {
@@ -129,7 +134,7 @@ package struct Manifest: Sendable {
                     throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
                 }
                 ids[job.id] = origin
-                for output in job.outputs {
+                for output in job.outputPaths {
                     let place = OutputPlace(output)
                     if let other = claims.conflict(with: place) {
                         let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
@@ -141,7 +146,11 @@ package struct Manifest: Sendable {
                 jobs.append(job)
             }
         }
-        return Manifest(path: path, folder: folder, jobs: jobs)
+        var manifest = Manifest(path: path, folder: folder, jobs: jobs)
+        let sha = SHA256()
+        data.withUnsafeBytes { sha.update($0) }
+        manifest.sha256 = sha.finalHex()
+        return manifest
     }
 }
 
@@ -200,9 +209,7 @@ struct ManifestContext {
             resolved[key] = preset
             return preset
         } catch {
-            // The resolver speaks in terms of the flag; here the field is the manifest's.
-            let message = error.message.hasPrefix("--preset ") ? String(error.message.dropFirst("--preset ".count)) : error.message
-            throw reader.error("preset", message)
+            throw reader.error("preset", error.message(ManifestWording()))
         }
     }
 }

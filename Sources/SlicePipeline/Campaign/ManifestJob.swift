@@ -18,16 +18,20 @@ package struct ManifestJob: Sendable {
     package let spec: TransitionSpec
     /// One resolved spec per transition.
     package let sequence: SequenceSpec
-    /// Absolute output paths (at least one); the format follows from each path.
-    package let outputs: [String]
-    /// The outputs as `make -o` takes them: each absolute path with its own `:KEY=VALUE`
-    /// options, as the manifest gave them.
-    package let outputArguments: [String]
+    /// The outputs (at least one), each with its absolute path and its own options.
+    package let outputs: [Output]
+    /// The outputs' absolute paths, in order.
+    package var outputPaths: [String] { outputs.map(\.path) }
     package let encoder: EncoderSettings
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
     package let audio: AudioSettings
-    /// Which layer set the background (the job, the defaults or a preset), for a refusal of it.
-    let backgroundSource: BackgroundSource
+    /// Where the job's settings came from when that is worth saying in an error: the
+    /// background by the layer that set it (the job, the defaults or a preset).
+    package let origins: [Setting: String]
+
+    /// How this job's errors name settings: by the manifest's keys and the layers that set
+    /// them, the run's own settings as `run` names them.
+    package func wording(run: any Wording) -> ManifestWording { ManifestWording(origins: origins, run: run) }
 
     /// Keys a job object accepts.
     package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"]
@@ -42,11 +46,12 @@ package struct ManifestJob: Sendable {
     ///     replaces only what the request's `replacements` allow (a batch sets them from its
     ///     sidecars).
     ///   - jobs: render threads.
-    package func request(force: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> MakeRequest {
-        var request = MakeRequest(spec: spec, images: images, outputs: outputArguments, encoder: encoder, force: force, jobs: jobs)
-        request.backgroundSource = backgroundSource
+    /// - Throws: `SlicevidError(.usage)` for render threads out of range.
+    package func request(force: Bool = false, renderThreads: Int = MakeRequest.defaultRenderThreads) throws(SlicevidError) -> MakeRequest {
+        let stills: Stills = images.count == 2 ? .pair(from: images[0], to: images[1]) : .sequence(images)
+        var request = try MakeRequest(stills: stills, outputs: outputs, spec: spec, encoder: encoder, audio: audio, force: force,
+                                      renderThreads: renderThreads)
         request.sequence = sequence
-        request.audio = audio
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
         return request
@@ -54,11 +59,11 @@ package struct ManifestJob: Sendable {
 
     /// Where the job's background was set, in the layering order of `init`: the job's own
     /// field (the job is named by the line), the defaults' field, else the preset in use.
-    private static func backgroundSource(_ object: [String: Any], defaults: ManifestDefaults) -> BackgroundSource {
-        if object["background"] != nil { return .manifest("background") }
-        if defaults.fields["background"] != nil { return .manifest("background of the manifest's defaults") }
+    private static func backgroundOrigin(_ object: [String: Any], defaults: ManifestDefaults) -> String {
+        if object["background"] != nil { return "background" }
+        if defaults.fields["background"] != nil { return "background of the manifest's defaults" }
         let presetName = object["preset"] == nil ? defaults.presetName : object["preset"] as? String
-        return .manifest(presetName.map { "background of preset \(InputText.quoted($0))" } ?? "background")
+        return presetName.map { "background of preset \(InputText.quoted($0))" } ?? "background"
     }
 
     init(_ entry: Any, index: Int, manifest: String, defaults: ManifestDefaults,
@@ -84,7 +89,7 @@ package struct ManifestJob: Sendable {
         var spec = try reader.apply(defaults.fields, to: preset?.spec ?? TransitionSpec())
         spec = try reader.apply(object.filter { SpecField(rawValue: $0.key) != nil }, to: spec)
         self.spec = spec
-        backgroundSource = Self.backgroundSource(object, defaults: defaults)
+        origins = [SpecField.background.setting: Self.backgroundOrigin(object, defaults: defaults)]
         encoder = try reader.encoder(object, base: defaults.encoder)
         let bed = try reader.audio(defaults.audio, over: preset?.audio ?? AudioSettings(), context: context)
         audio = try reader.audio(object["audio"], over: bed, context: context)
@@ -94,9 +99,7 @@ package struct ManifestJob: Sendable {
         for focus in focuses { sequence.setFocus(focus.focus, ofImage: focus.image) }
         try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
         self.sequence = sequence
-        let given = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
-        outputs = given.map(\.path)
-        outputArguments = given.map(\.argument)
+        outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
     }
 
     /// The stills (strings, or `{"path": …, "hold": seconds, "focus": "X,Y"}`), absolute, and
@@ -162,35 +165,32 @@ package struct ManifestJob: Sendable {
     /// The outputs (one string or an array): each path absolute, of a known type and given
     /// once, with the `:KEY=VALUE` options that follow it, as `make -o` takes them.
     private static func outputs(_ value: Any?, reader: ManifestReader,
-                                context: ManifestContext) throws(SlicevidError) -> [(path: String, argument: String)] {
+                                context: ManifestContext) throws(SlicevidError) -> [Output] {
         let paths: [Any]
         if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
         guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
         guard paths.count <= MakeRequest.maxOutputs else {
             throw reader.error("outputs", "\(paths.count) outputs; at most \(MakeRequest.maxOutputs) per job (each holds an encoder in memory)")
         }
-        var outputs: [(path: String, argument: String)] = []
+        var outputs: [Output] = []
         for (position, item) in paths.enumerated() {
             guard let text = item as? String, !text.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
-            let parsed: OutputArgument
-            do {
-                parsed = try OutputArgument(parsing: text)
-            } catch {
-                throw reader.error("outputs[\(position)]", "\(error.path): \(error.message)")
-            }
-            let path = parsed.path
-            let options = text.dropFirst(path.count)
             // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
             // for jobs that run unattended and are skipped by their recorded outputs.
-            guard path != OutputTarget.standardOutput, path != OutputTarget.discard else {
-                throw reader.error("outputs[\(position)]", "\(InputText.quoted(path)) is for slicevid make; a batch job writes files")
+            let parsed: Output
+            do {
+                parsed = try Output(parsing: text, streams: false)
+            } catch {
+                throw reader.error("outputs[\(position)]", error)
             }
-            guard OutputFormat(path: path) != nil else {
-                throw reader.error("outputs", "\(path): " + OutputFormat.refusal(path))
+            let output: Output
+            do {
+                output = try Output.file(context.absolute(parsed.path), settings: parsed.settings)
+            } catch {
+                throw reader.error("outputs[\(position)]", error)
             }
-            let absolute = context.absolute(path)
-            guard !outputs.contains(where: { $0.path == absolute }) else { throw reader.error("outputs", "\(path) is given twice") }
-            outputs.append((absolute, absolute + options))
+            guard !outputs.contains(where: { $0.path == output.path }) else { throw reader.error("outputs", "\(parsed.path) is given twice") }
+            outputs.append(output)
         }
         return outputs
     }

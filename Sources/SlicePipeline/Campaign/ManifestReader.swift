@@ -22,7 +22,12 @@ struct ManifestReader {
 
     /// A usage error at `field` of this place.
     func error(_ field: String?, _ message: String) -> SlicevidError {
-        SlicevidError(.usage, ([manifest, place, field].compactMap { $0 } + [message]).joined(separator: ": "))
+        SlicevidError(.usage, ErrorText(([manifest, place, field].compactMap { $0 } + [message]).joined(separator: ": ")))
+    }
+
+    /// `error` (from a value this place gave) at `field` of this place, in the manifest's words.
+    func error(_ field: String?, _ error: SlicevidError) -> SlicevidError {
+        SlicevidError(error.category, ErrorText(([manifest, place, field].compactMap { $0 } + [error.message(ManifestWording())]).joined(separator: ": ")))
     }
 
     /// Refuses keys outside `accepted`, listing what is accepted.
@@ -43,7 +48,7 @@ struct ManifestReader {
             let data = try JSONSerialization.data(withJSONObject: fields)
             return try Preset(json: data, name: "", source: source, base: spec).spec
         } catch let error as PresetError {
-            throw SlicevidError(.usage, error.message)
+            throw SlicevidError(.usage, error.text)
         } catch {
             throw self.error(field, "cannot be read (\(error))")
         }

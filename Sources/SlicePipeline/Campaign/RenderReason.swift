@@ -6,9 +6,9 @@
 import Foundation
 
 /// One reason a job's output is not up to date.
-package struct RenderReason: Sendable, Equatable, CustomStringConvertible {
+public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     /// What kind of change it is; the raw value is the JSON log's `kind`.
-    package enum Kind: String, Sendable {
+    public enum Kind: String, Sendable {
         /// Nothing is at the output and no sidecar: it was never rendered.
         case newOutput = "new-output"
         /// The sidecar is there, the output is not (or a frame of a sequence is not).
@@ -29,15 +29,15 @@ package struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         case forced
     }
 
-    package var kind: Kind
+    public package(set) var kind: Kind
     /// The output it concerns; nil for the whole job (stills, settings, version).
-    package var output: String?
+    public package(set) var output: String?
     /// The setting (`crf`, `transition 1 duration`), or `still 2`.
-    package var field: String?
-    package var from: String?
-    package var to: String?
+    public package(set) var field: String?
+    public package(set) var from: String?
+    public package(set) var to: String?
     /// The sentence a log shows: `still 1 (stills/ocean.jpg) changed`, `crf 23 → 20`.
-    package var description: String
+    public package(set) var description: String
 
     /// Why `output` must render, from its sidecar (`record`, nil when there is none) and the
     /// fingerprint this run computed; empty when it is up to date.

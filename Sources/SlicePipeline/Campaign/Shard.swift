@@ -1,5 +1,6 @@
 // `--shard K/N`: which jobs of a manifest this run renders, so any scheduler (Kubernetes Indexed
-// Jobs, Slurm arrays, GNU parallel) can spread a campaign over machines without coordination.
+// Jobs, Slurm arrays, AWS Batch, Cloud Run, GNU parallel) can spread a campaign over machines
+// without coordination. `auto` reads K (and N) from the scheduler: Shard+Scheduler.swift.
 
 import SliceKit
 import SliceMedia
@@ -15,56 +16,56 @@ import SliceMedia
 /// The mapping is fixed, documented and independent of job order, so the shards of one `N` are
 /// disjoint and together hold every job exactly once, and adding a job never moves another one
 /// to a different shard.
-package struct Shard: Sendable, Equatable, CustomStringConvertible {
-    package let index: Int
-    package let count: Int
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
 
     /// Every job: shard 0 of 1.
-    package static let all = Shard(uncheckedIndex: 0, count: 1)
+    public static let all = Shard(uncheckedIndex: 0, count: 1)
 
-    /// Environment variables read by `--shard auto/N`, in the order they are tried:
-    /// Kubernetes Indexed Jobs, then Slurm job arrays.
-    package static let indexVariables = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"]
+    /// The index variables `--shard auto` reads, one per scheduler (`Shard.schedulers`).
+    package static var indexVariables: [String] { schedulers.map(\.index) }
 
     /// What `--shard` accepts, for help and errors.
-    package static let acceptedForms = "K/N with 0 ≤ K < N (e.g. 0/4), or auto/N to take K from \(indexVariables.joined(separator: " or "))"
+    package static var acceptedForms: String {
+        "K/N with 0 ≤ K < N (e.g. 0/4), auto/N to take K from the scheduler (\(indexVariables.joined(separator: ", "))), "
+            + "or auto to take N from it too (\(schedulers.compactMap(\.count).joined(separator: ", ")))"
+    }
 
-    private init(uncheckedIndex index: Int, count: Int) {
+    init(uncheckedIndex index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
-    /// Parses `K/N` or `auto/N`.
+    /// Parses `K/N`, `auto/N` or `auto`.
     /// - Parameters:
     ///   - text: the `--shard` value.
-    ///   - environment: where `auto` looks for K (the process environment in the CLI).
+    ///   - environment: where `auto` looks for K and N (the process environment in the CLI).
     /// - Throws: `SlicevidError(.usage)` naming `--shard` (or the variable) and what is accepted.
-    package init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
+    public init(parsing text: String, environment: [String: String]) throws(SlicevidError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let count = Int(parts[1]), count >= 1 else {
-            throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
+        let invalid = SlicevidError(.usage, "\(setting: .shard): \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
+        if parts == ["auto"] {
+            self = try Shard.fromScheduler(count: nil, given: "\(setting: .shard) auto", environment: environment)
+            return
         }
-        var index: Int
-        var source = "--shard"
+        guard parts.count == 2, let count = Shard.wholeNumber(parts[1]), count >= 1 else { throw invalid }
         if parts[0] == "auto" {
-            guard let variable = Shard.indexVariables.first(where: { environment[$0] != nil }) else {
-                throw SlicevidError(.usage, "--shard \(InputText.quoted(text)): none of \(Shard.indexVariables.joined(separator: ", ")) is set; give K/N instead")
-            }
-            source = "\(variable) (for --shard \(InputText.quoted(text)))"
-            guard let value = Int(environment[variable]!) else {
-                throw SlicevidError(.usage, "\(source): \(InputText.quoted(environment[variable]!)) is not a whole number")
-            }
-            index = value
-        } else {
-            guard let value = Int(parts[0]) else {
-                throw SlicevidError(.usage, "--shard: \(InputText.quoted(text)) is not valid; expected \(Shard.acceptedForms)")
-            }
-            index = value
+            self = try Shard.fromScheduler(count: count, given: "\(setting: .shard) \(InputText.quoted(text))", environment: environment)
+            return
         }
-        guard (0..<count).contains(index) else {
-            throw SlicevidError(.usage, "\(source): shard \(index) does not exist in \(count) shards; K counts from 0 to \(count - 1)")
+        guard let index = Shard.wholeNumber(parts[0]) else { throw invalid }
+        guard index < count else {
+            throw SlicevidError(.usage, "\(setting: .shard): shard \(index) does not exist in \(count) shards; K counts from 0 to \(count - 1)")
         }
         self.init(uncheckedIndex: index, count: count)
+    }
+
+    /// A whole number written in ASCII digits only (no sign, no spaces), at most 18 of them so
+    /// it fits an `Int`; nil otherwise.
+    package static func wholeNumber(_ text: String) -> Int? {
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(text)
     }
 
     /// Whether the job `id` belongs to this shard.
@@ -83,5 +84,5 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `K/N`.
-    package var description: String { "\(index)/\(count)" }
+    public var description: String { "\(index)/\(count)" }
 }

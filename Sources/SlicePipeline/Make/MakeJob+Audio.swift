@@ -20,18 +20,18 @@ package struct AudioFacts: Sendable, Equatable {
 
 extension MakeJob {
     /// Opens the bed's file and checks the settings against it, when an output carries audio.
-    /// - Throws: `SlicevidError`: 66 missing, 65 not audio or no such stream (naming the file),
-    ///   69 no decoder, 64 for a start past the song's end or two level settings.
+    /// - Throws: `SlicevidError`: `.inputMissing`, `.inputInvalid` (not audio, no such stream),
+    ///   `.unavailable` (no decoder), `.usage` for a start past the song's end or two level settings.
     static func checkAudio(_ request: MakeRequest, plans: [EncodingPlan]) throws(SlicevidError) -> AudioFacts? {
         let settings = request.audio
         guard let file = settings.file else { return nil }
         if settings.loudness != nil && settings.volume != nil {
-            throw SlicevidError(.usage, "--loudness and --volume both set the bed's level; give one")
+            throw SlicevidError(.usage, "\(setting: AudioOption.loudness.setting) and \(setting: AudioOption.volume.setting) both set the bed's level; give one")
         }
         guard plans.contains(where: { $0.audio != nil }) else { return nil }
         let seconds = Double(plans[0].selection.renderFrames) / plans[0].selection.renderRate.value
         guard seconds <= AudioTrack.longestClip else {
-            throw SlicevidError(.usage, "--audio: the clip lasts \(seconds.plainSeconds) s; a music bed is made for clips of up to \(Int(AudioTrack.longestClip)) s (10 minutes)")
+            throw SlicevidError(.usage, "\(setting: AudioOption.audio.setting): the clip lasts \(seconds.plainSeconds) s; a music bed is made for clips of up to \(Int(AudioTrack.longestClip)) s (10 minutes)")
         }
         let source: AudioSource
         do {
@@ -40,7 +40,7 @@ extension MakeJob {
             throw SlicevidError(error)
         }
         if let duration = source.declaredDuration, settings.start >= duration {
-            throw SlicevidError(.usage, "--audio-start \(settings.start.plainSeconds) is past the end of \(file) (\(duration.plainSeconds) s)")
+            throw SlicevidError(.usage, "\(setting: AudioOption.audioStart.setting) \(settings.start.plainSeconds) is past the end of \(file) (\(duration.plainSeconds) s)")
         }
         return AudioFacts(path: file, stream: source.streamIndex, codecName: source.codecName, sampleRate: source.sampleRate,
                           channels: source.channels, duration: source.declaredDuration, loudness: settings.loudness)
@@ -49,7 +49,7 @@ extension MakeJob {
     /// The bed for every codec the outputs carry: decoded and fitted now, so a bad song is
     /// refused before rendering; levelled and encoded on a thread of its own while the clip
     /// renders (the outputs wait for its packets when they first need them).
-    /// - Throws: `SlicevidError` from the file (65/66/69) or an encoder.
+    /// - Throws: `SlicevidError` from the file or an encoder.
     static func encodeAudio(_ request: MakeRequest, planned: MakePlan) throws(SlicevidError) -> [AudioCodec: AudioTrack] {
         let codecs = planned.outputs.compactMap(\.audio)
         guard planned.audio != nil, !codecs.isEmpty else { return [:] }

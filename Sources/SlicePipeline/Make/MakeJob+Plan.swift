@@ -6,7 +6,7 @@ import SliceKit
 import SliceMedia
 
 /// What a make request will write, decided and checked.
-package struct MakePlan: Sendable {
+public struct MakePlan: Sendable {
     /// What the render produces.
     package let clip: Clip
     /// The transitions rendered, checked (one for `--from/--to` and the demo cards).
@@ -18,9 +18,16 @@ package struct MakePlan: Sendable {
     /// Every output path in request order, `null` included.
     package let paths: [String]
     /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
-    package let foldersToCreate: [String]
+    public let foldersToCreate: [String]
     /// The music bed's file as opened and checked, when some output carries it.
     package var audio: AudioFacts? = nil
+
+    /// Every output path in request order (`-` for standard output, `null` for none).
+    public var outputPaths: [String] { paths }
+    /// The frames the render draws.
+    public var frameCount: Int { clip.frameCount }
+    /// Seconds the clip plays.
+    public var seconds: Double { Double(clip.frameCount) / clip.frameRate.value }
 }
 
 extension MakeJob {
@@ -32,47 +39,37 @@ extension MakeJob {
         do {
             try request.spec.validate()
         } catch {
-            throw SlicevidError(.usage, error.description)
+            throw SlicevidError(.usage, error.text)
         }
         try validate(request)
         let sequence = try resolvedSequence(request)
         if request.encoder.crf != nil && request.encoder.bitrate != nil {
-            throw SlicevidError(.usage, "--crf and --bitrate are two ways to set quality; give one (or give them to different outputs: -o a.mp4:crf=20 -o b.webm:bitrate=2M)")
+            throw SlicevidError(.usage, "\(setting: OutputOption.crf.setting) and \(setting: OutputOption.bitrate.setting) are two ways to set quality; give one (or give each output its own: a.mp4:crf=20, b.webm:bitrate=2M)")
         }
         let spec = request.spec
         var clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
                         frameCount: SequencePlan(spec: sequence).frameCount, isTransparent: spec.background.alpha < 255)
-        clip.backgroundSource = request.backgroundSource
         var paths: [String] = []
         var plans: [EncodingPlan] = []
-        for text in request.outputs {
-            let argument: OutputArgument
+        for output in request.outputs {
+            paths.append(output.path)
+            guard let format = output.format else { continue }
             do {
-                argument = try OutputArgument(parsing: text)
-            } catch {
-                throw SlicevidError(.usage, error.description)
-            }
-            paths.append(argument.path)
-            if argument.path == OutputTarget.discard { continue }
-            guard let format = OutputFormat(path: argument.path) else {
-                throw SlicevidError(.usage, "-o \(argument.path): " + OutputFormat.refusal(argument.path))
-            }
-            do {
-                var plan = try EncodingPlan.resolve(path: argument.path, format: format, runWide: request.encoder,
-                                                    own: argument.settings, clip: clip, catalog: request.catalog)
+                var plan = try EncodingPlan.resolve(path: output.path, format: format, runWide: request.encoder,
+                                                    own: output.settings, clip: clip, catalog: request.catalog)
                 plan.verbose = request.verbose
-                if request.audio.file != nil { plan = try plan.carryingAudio(own: argument.settings, runWide: request.encoder) }
+                if request.audio.file != nil { plan = try plan.carryingAudio(own: output.settings, runWide: request.encoder) }
                 plans.append(plan)
             } catch {
-                throw SlicevidError(error, output: argument.path)
+                throw SlicevidError(error, output: output.path)
             }
         }
         // A flag that would change what is written but fits no output is a mistake worth
         // hearing about (a crf for a GIF); a tuning flag no output has is just unused.
         for option in request.encoder.givenOptions where request.refusesUnusedSettings && !plans.isEmpty && !option.isTuning {
-            let reasons = plans.compactMap { plan in plan.ignored[option].map { "\(plan.path): \($0)" } }
+            let reasons = plans.compactMap { plan in plan.ignored[option].map { reason -> ErrorText in "\(plan.path): \(reason)" } }
             if reasons.count == plans.count {
-                throw SlicevidError(.usage, "--\(option.rawValue) applies to none of the outputs (\(reasons.joined(separator: "; ")))")
+                throw SlicevidError(.usage, "\(setting: option.setting) applies to none of the outputs (\(ErrorText.joined(reasons, separator: "; ")))")
             }
         }
         let audio = try checkAudio(request, plans: plans)
@@ -97,7 +94,7 @@ extension MakeJob {
                 do {
                     palette = try plan.palette(stills: stills, background: background)
                 } catch {
-                    throw SlicevidError(.outputFailed, "-o \(plan.path): \(error.message)")
+                    throw SlicevidError(.outputFailed, "\(output: plan.path): \(error.message)")
                 }
             }
             let chosen = palette

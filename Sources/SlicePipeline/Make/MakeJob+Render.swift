@@ -17,7 +17,7 @@ extension MakeJob {
         let layout = planned.renderLayout
 
         // Every input must exist before anything starts.
-        let paths = request.stillPaths
+        let paths = request.stills.paths
         do {
             for path in paths { try StillDecoder.checkReadable(path: path) }
         } catch {
@@ -27,7 +27,7 @@ extension MakeJob {
         // decoder k mod jobs): a two-image clip decodes both at once, and a 40-photo sequence
         // never holds 40 full-size decodes in memory together. A still that comes back later
         // in a sequence (a → b → a) with the same focus is decoded once and shared.
-        let decoders = (0..<max(1, request.jobs)).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
+        let decoders = (0..<request.renderThreads).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
         var pending: [String: DeferredStill] = [:]
         var decoding = 0
         let stills = (0..<sequence.imageCount).map { index in
@@ -93,7 +93,7 @@ extension MakeJob {
             events(.started(frames: plan.frameCount, outputs: outputs))
             if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
         })
-        let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.jobs, window: request.window)
+        let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.renderThreads, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
 
         let stats: RenderStats

@@ -5,82 +5,6 @@ import Foundation
 import SliceKit
 import SliceMedia
 
-/// Everything one render needs, resolved from defaults, a preset and flags.
-public struct MakeRequest: Sendable {
-    public var spec: TransitionSpec
-    /// The outgoing still; nil (with `to` nil) renders the built-in demo cards.
-    public var from: String?
-    /// The incoming still.
-    public var to: String?
-    /// Two or more stills shown in turn (`slicevid make a b c`); used instead of `from`/`to`.
-    public var images: [String]
-    /// Per-transition settings for `images`; nil derives them from `spec`
-    /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
-    package var sequence: SequenceSpec?
-    /// `-o` values: a path, whose extension gives the format, and optionally that output's own
-    /// options (`promo.webm:crf=32`).
-    public var outputs: [String]
-    /// Run-wide encoding settings; each output uses those that fit it.
-    public var encoder: EncoderSettings
-    /// The music bed (no file: silent video).
-    public var audio = AudioSettings()
-    /// Replace (or, past a sequence's new end, delete) whatever is at the output paths.
-    public var force: Bool
-    /// What each output may replace when `force` is off, by output path; an output not listed
-    /// may replace nothing. A batch licenses exactly what its sidecars record.
-    package var replacements: [String: Replacement] = [:]
-    /// Makes each output's sidecar from its path, the stamps of its files and what it holds
-    /// (frames and seconds as written); the sidecar is written in the same step as the output
-    /// is moved into place. nil (`make`) writes none.
-    package var sidecar: (@Sendable (_ output: String, _ files: [FileStamp], _ written: WrittenOutput) -> OutputRecord)?
-    /// Hears each output and its sidecar once both are in place, inside the commit.
-    package var onCommit: (@Sendable (_ output: String, _ record: OutputRecord) -> Void)?
-    /// Render threads.
-    public var jobs: Int
-    /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
-    package var window: Int?
-    /// The encoders outputs may use (tests stand in for a libavcodec that lacks some).
-    package var catalog: EncoderCatalog = .installed
-    /// Whether a setting in `encoder` that would change what is written but fits none of the
-    /// outputs is an error (flags typed for this run) or ignored (a manifest's settings, meant
-    /// for jobs with many kinds of outputs).
-    package var refusesUnusedSettings = true
-
-    /// The render threads accepted: more than cores only adds contention, but 64 keeps big
-    /// machines usable.
-    package static let jobsRange = 1...64
-
-    /// The most outputs one render writes (`-o` given that often, or a job's `outputs`): each
-    /// holds an encoder, its threads and its own frames in memory, and 200 WebM outputs took
-    /// 4 GB.
-    package static let maxOutputs = 32
-
-    /// Encoders' own warnings reach stderr (`--verbose`).
-    package var verbose = false
-    /// Where `spec.background` was given, for messages that refuse it.
-    package var backgroundSource = BackgroundSource.flag
-
-    /// A request with the settings `slicevid make`'s flags give; a sequence's own timings and
-    /// the render window are set afterwards, where needed.
-    public init(spec: TransitionSpec = TransitionSpec(), from: String? = nil, to: String? = nil,
-                images: [String] = [], outputs: [String], encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        self.spec = spec
-        self.from = from
-        self.to = to
-        self.images = images
-        self.outputs = outputs
-        self.encoder = encoder
-        self.force = force
-        self.jobs = jobs
-    }
-
-    /// What the output at `path` may replace.
-    package func replacement(for path: String) -> Replacement {
-        force ? .anything : replacements[path] ?? .nothing
-    }
-}
-
 /// What a render reports as it goes.
 public enum MakeEvent: Sendable {
     /// A folder an output goes in was missing and has been created. Told once the stills have
@@ -182,34 +106,17 @@ package enum MakeJob {
         }
     }
 
-    /// Checks the parts of a request that are not spec fields or output settings.
+    /// Checks what the request's own checks cannot: outputs that name one file by different
+    /// paths (`out/x.mp4` and `outlink/x.mp4` with outlink → out), compared where they land.
     static func validate(_ request: MakeRequest) throws(SlicevidError) {
-        try validateImages(request)
-        if (request.from == nil) != (request.to == nil) {
-            throw SlicevidError(.usage, request.from == nil ? "--from is missing: give both --from and --to, or neither for the demo"
-                                                            : "--to is missing: give both --from and --to, or neither for the demo")
-        }
-        guard !request.outputs.isEmpty else { throw SlicevidError(.usage, "-o: at least one output is needed") }
         var seen: [OutputPlace] = []
-        var streams = false
-        for text in request.outputs {
-            let path = (try? OutputArgument(parsing: text))?.path ?? text
-            if path == OutputTarget.discard { continue }
-            if path == OutputTarget.standardOutput {
-                // Two streams on one stdout would interleave into a file no reader can parse.
-                guard !streams else { throw SlicevidError(.usage, "-o -: given twice; standard output carries one stream") }
-                streams = true
-                continue
-            }
-            // Compared where they land: `out/x.mp4` and `outlink/x.mp4` (outlink → out) are one.
+        for output in request.outputs {
+            guard case .file(let path) = output.destination else { continue }
             let place = OutputPlace(path)
             if let other = seen.first(where: { $0.overlaps(place) }) {
-                throw SlicevidError(.usage, other.path == path ? "-o \(path): given twice" : "-o \(path): the same output as -o \(other.path); give each output its own path")
+                throw SlicevidError(.usage, other.path == path ? "\(output: path): given twice" : "\(output: path): the same output as \(output: other.path); give each output its own path")
             }
             seen.append(place)
-        }
-        guard MakeRequest.jobsRange.contains(request.jobs) else {
-            throw SlicevidError(.usage, "--jobs: \(request.jobs) must be \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
         }
     }
 

@@ -28,20 +28,24 @@ enum OutputFolder {
         func joined(_ base: String, _ name: String) -> String { base == "." ? name : base == "/" ? "/" + name : base + "/" + name }
         for (index, part) in parts.enumerated() {
             let path = joined(existing, part)
+            // The name itself first, then (for a link) what it leads to: another job making
+            // the same folder meanwhile is seen as a folder, never as a link to nothing (which
+            // stat-then-lstat took it for, when the folder appeared between the two calls).
             var info = stat()
-            if stat(path, &info) == 0 {
+            if lstat(path, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) != 0 {
+                    guard errno == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(errno)))") }
+                    throw blocked(output, folder, "\(path) is a symlink to nothing; slicevid creates folders only where no link is")
+                }
                 guard (info.st_mode & S_IFMT) == S_IFDIR else { throw blocked(output, folder, "\(path) is not a folder") }
                 existing = path
                 continue
             }
             let reason = errno
             if reason == ENAMETOOLONG {
-                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(output)): \(SettingsFile.Failure.nameTooLong.reason)")
+                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(output)): \(SettingsFile.Failure.nameTooLong.reason)")
             }
             guard reason == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(reason)))") }
-            if lstat(path, &info) == 0 {
-                throw blocked(output, folder, "\(path) is a symlink to nothing; slicevid creates folders only where no link is")
-            }
             if parts[index...].contains(where: { $0 == "." || $0 == ".." }) {
                 throw blocked(output, folder, "'.' or '..' after the missing folder \(path); write the path without them")
             }
@@ -95,6 +99,6 @@ enum OutputFolder {
     }
 
     private static func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {
-        SlicevidError(.outputBlocked, "-o \(output): cannot create folder \(folder): \(why)")
+        SlicevidError(.outputBlocked, "\(output: output): cannot create folder \(folder): \(why)")
     }
 }

@@ -33,14 +33,14 @@ extension OutputTarget {
             // Never move what is no longer there: with --force, an empty sequence would
             // otherwise count as zero new frames and the old ones would be removed as its tail.
             guard places[place] != nil else {
-                throw SlicevidError(.outputFailed, "-o \(path): its temporary files are gone; nothing was moved into place")
+                throw SlicevidError(.outputFailed, "\(output: path): its temporary files are gone; nothing was moved into place")
             }
             let moves = try finishedFiles(frames: frames)
             var sidecar: (path: String, record: OutputRecord)?
             if let record {
                 let stamps = moves.compactMap { FileStamp(path: $0.temporary) }
                 guard stamps.count == moves.count else {
-                    throw SlicevidError(.outputFailed, "-o \(path): a temporary file vanished before it was moved into place")
+                    throw SlicevidError(.outputFailed, "\(output: path): a temporary file vanished before it was moved into place")
                 }
                 let file = temporaryFolder.map { $0 + "/sidecar.json" } ?? sideName(".json")
                 let made = record(stamps)
@@ -81,18 +81,17 @@ extension OutputTarget {
             // What was written went through the descriptor: the name must still be that file,
             // or the move would put someone else's file (or link) in place.
             if let file, folderDescriptor >= 0, !file.isNamed(located(temporaryPath), in: folderDescriptor) {
-                throw SlicevidError(.outputFailed, "-o \(path): its temporary file \(temporaryPath) was replaced during the render; nothing was moved into place")
+                throw SlicevidError(.outputFailed, "\(output: path): its temporary file \(temporaryPath) was replaced during the render; nothing was moved into place")
             }
             return [Move(temporary: temporaryPath, final: path, index: 0)]
         }
         guard let listed = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else {
-            throw SlicevidError(.outputFailed, "-o \(path): cannot read its temporary folder \(temporaryFolder)")
+            throw SlicevidError(.outputFailed, "\(output: path): cannot read its temporary folder \(temporaryFolder)")
         }
         let indices = listed.compactMap { written.index(of: $0) }.sorted()
         let expected = frames ?? max(1, indices.count)
         guard indices == Array(0..<expected) else {
-            throw SlicevidError(.outputFailed, "-o \(path): its temporary folder holds \(indices.count) frames where frames 0…\(expected - 1) "
-                + "were written; nothing was moved into place")
+            throw SlicevidError(.outputFailed, "\(output: path): its temporary folder holds \(indices.count) frames where frames 0…\(expected - 1) were written; nothing was moved into place")
         }
         return indices.map { Move(temporary: written.path($0), final: final.path($0), index: $0) }
     }
@@ -107,7 +106,7 @@ extension OutputTarget {
             let stranded = setAside.reversed().filter { FileMove.withoutReplacing(located($0.aside), located($0.final), in: moveFolder) != .moved }
             guard let first = stranded.first else { return error }
             // Only if someone took a name back meanwhile: say where the earlier file went.
-            return SlicevidError(error.category, error.message + " (the earlier \(first.final) is now \(first.aside))")
+            return SlicevidError(error.category, "\(error.text) (the earlier \(first.final) is now \(first.aside))")
         }
         func taken(_ file: String, _ why: String) -> SlicevidError {
             // The start of the run found nothing there, so whatever is there now is new.
@@ -115,7 +114,7 @@ extension OutputTarget {
             return OutputTarget.blocked(path, file: file, why + "; nothing was replaced", remedy: replacing.remedy)
         }
         func failed(_ file: String, _ why: String) -> SlicevidError {
-            SlicevidError(.outputFailed, "-o \(path): cannot move \(file) into place (\(why)); nothing was replaced")
+            SlicevidError(.outputFailed, "\(output: path): cannot move \(file) into place (\(why)); nothing was replaced")
         }
         // Moves the file at `final` aside when the licence covers it; a file swapped in
         // between the verdict and the move is caught by judging what was actually moved.
@@ -195,7 +194,7 @@ extension OutputTarget {
         guard let temporaryFolder else { return sideName(".replaced") }
         let folder = temporaryFolder + "/replaced"
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw SlicevidError(.outputFailed, "-o \(path): cannot create \(folder) (\(String(cString: strerror(errno))))")
+            throw SlicevidError(.outputFailed, "\(output: path): cannot create \(folder) (\(String(cString: strerror(errno))))")
         }
         return folder + "/" + URL(fileURLWithPath: final).lastPathComponent
     }

@@ -103,7 +103,7 @@ package final class OutputTarget: Sendable {
                 if opened.folder >= 0 { close(opened.folder) }
                 OutputTarget.removeEmpty(created)
                 let what = format.isSequence ? "folder" : "file"
-                throw SlicevidError(.outputBlocked, "-o \(path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
+                throw SlicevidError(.outputBlocked, "\(output: path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
             }
             self.tag = tag
             temporaryFolder = format.isSequence ? place : nil
@@ -115,7 +115,7 @@ package final class OutputTarget: Sendable {
         }
         if opened.folder >= 0 { close(opened.folder) }
         OutputTarget.removeEmpty(created)
-        throw SlicevidError(.outputBlocked, "-o \(path): cannot find a free temporary name in \(folder)")
+        throw SlicevidError(.outputBlocked, "\(output: path): cannot find a free temporary name in \(folder)")
     }
 
     /// The folder an output path names, as written (`frames` for `frames/%05d.png`, `.` for a
@@ -159,32 +159,35 @@ package final class OutputTarget: Sendable {
     /// This target's entry in `unfinished`.
     var place: String { temporaryFolder ?? temporaryPath }
 
-    /// Runs `last` (a batch writes its report there), removes every temporary file and
-    /// folder of every output still being written, then ends the process without unwinding (a
-    /// second SIGINT/SIGTERM). Waits for a commit or a discard under way, so an output is
-    /// either wholly in place or wholly gone; exits while still holding the lock, so no commit
-    /// can start on files that were just removed. `last` runs first because the render goes on
-    /// meanwhile: an encoder opening its file by name right after the removal would make it
-    /// again, so nothing slow may come between the removal and the exit.
-    package static func discardAllUnfinishedAndExit(status: Int32, last: () -> Void = {}) -> Never {
+    /// For the process host ending the process at once (a second SIGINT/SIGTERM): the runs'
+    /// last words (a batch writes its report), then `last` (the host's own line), then every
+    /// temporary file and folder of every output still being written is removed, then `end`
+    /// (which exits without unwinding). Waits for a commit or a discard under way, so an
+    /// output is either wholly in place or wholly gone; `end` runs while the lock is still
+    /// held, so no commit can start on files that were just removed. The words come first
+    /// because the render goes on meanwhile: an encoder opening its file by name right after
+    /// the removal would make it again, so nothing slow may come between the removal and the
+    /// end.
+    package static func discardAllUnfinished(signal: Int32, last: () -> Void = {}, then end: () -> Never) -> Never {
         unfinished.withLock { places -> Never in
+            LastWords.sayAll(signal: signal)
             last()
             for place in places.keys { remove(place) }
             // Then the folders the run made, where nothing else has filled them (one made for
             // one output may hold another output's temporary, removed just above).
             for folders in places.values { OutputFolder.removeEmpty(folders) }
             places.removeAll()
-            _exit(status)
+            end()
         }
     }
 
-    /// Ends the process with `status` (a run's own end) once no commit, discard or
-    /// second-signal exit is under way, and holds them off while it ends: a second signal
-    /// whose last words (a batch's report) are half-written when the run finishes gets to
-    /// finish them and exit with its own status, instead of the process vanishing under them
-    /// and leaving their temporary file (seen by make fuzz: SIGINT twice as a batch ended).
-    package static func exitWhenIdle(status: Int32) -> Never {
-        unfinished.withLock { _ -> Never in exit(status) }
+    /// Runs `end` (the process host exiting at a run's own end) once no commit, discard or
+    /// second-signal exit is under way, and holds them off while it runs: a second signal whose
+    /// last words (a batch's report) are half-written when the run finishes gets to finish them
+    /// and exit with its own status, instead of the process vanishing under them and leaving
+    /// their temporary file (seen by make fuzz: SIGINT twice as a batch ended).
+    package static func whenIdle(_ end: () -> Never) -> Never {
+        unfinished.withLock { _ -> Never in end() }
     }
 
     /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what
@@ -211,7 +214,7 @@ package final class OutputTarget: Sendable {
     @discardableResult
     package static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
         guard let format = OutputFormat(path: path) else {
-            throw SlicevidError(.usage, "-o \(path): " + OutputFormat.refusal(path))
+            throw SlicevidError(.usage, "\(output: path): \(OutputFormat.refusal(path))")
         }
         if path == OutputTarget.standardOutput { return format }
         let url = URL(fileURLWithPath: path)
@@ -220,7 +223,7 @@ package final class OutputTarget: Sendable {
         let pattern = format.isSequence ? FramePattern(path) : nil
         let name = pattern?.name(SequenceSpec.maximumFrames - 1) ?? url.lastPathComponent
         guard name.utf8.count <= longestName else {
-            throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): the file name is \(name.utf8.count) bytes"
+            throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): the file name is \(name.utf8.count) bytes"
                 + (pattern == nil ? "" : " with its frame number") + "; at most \(longestName), "
                 + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
         }
@@ -229,7 +232,7 @@ package final class OutputTarget: Sendable {
             // short and written there (outside the temporary folder) before the muxer fails.
             let framePath = url.deletingLastPathComponent().path + "/" + longestTag + "/" + name
             guard framePath.utf8.count <= longestFramePath else {
-                throw SlicevidError(.outputBlocked, "-o \(InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
+                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
                     + "temporary folder; FFmpeg writes image sequences to paths of at most \(longestFramePath) bytes (use a folder with a shorter path)")
             }
         }
@@ -237,7 +240,7 @@ package final class OutputTarget: Sendable {
         guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard access(folder, W_OK) == 0 else {
-            throw SlicevidError(.outputBlocked, "-o \(path): folder \(folder) is not writable")
+            throw SlicevidError(.outputBlocked, "\(output: path): folder \(folder) is not writable")
         }
         if let pattern = FramePattern(path), format.isSequence {
             // Any frame of an earlier sequence counts, not just frame 0: they would be mixed.
@@ -247,7 +250,7 @@ package final class OutputTarget: Sendable {
                 }
             }
         } else if case .foreign(let why) = replacing.verdict(path, index: 0) {
-            if why == "is a folder" { throw SlicevidError(.outputBlocked, "-o \(path): is a folder; give a file name") }
+            if why == "is a folder" { throw SlicevidError(.outputBlocked, "\(output: path): is a folder; give a file name") }
             throw blocked(path, file: path, why, remedy: replacing.remedy)
         }
         return format
@@ -273,8 +276,8 @@ package final class OutputTarget: Sendable {
 
     /// The error for something at an output path the licence does not cover: the output,
     /// then the file when it is one frame of a sequence.
-    static func blocked(_ path: String, file: String, _ why: String, remedy: String) -> SlicevidError {
-        SlicevidError(.outputBlocked, "-o \(path): " + (file == path ? "" : file + " ") + why + "; " + remedy)
+    static func blocked(_ path: String, file: String, _ why: String, remedy: ErrorText) -> SlicevidError {
+        SlicevidError(.outputBlocked, "\(output: path): \(file == path ? "" : file + " ")\(why); \(remedy)")
     }
 
     // Uncommitted work is removed; the registry is the only record of what is unfinished.

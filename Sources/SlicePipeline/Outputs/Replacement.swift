@@ -3,6 +3,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 
 /// The licence an output commits under.
 package enum Replacement: Sendable {
@@ -60,9 +61,9 @@ package enum Replacement: Sendable {
     }
 
     /// How to end an error about a foreign file: what would let it be replaced.
-    var remedy: String {
+    var remedy: ErrorText {
         switch self {
-        case .nothing, .recorded: "pass --force to replace it"
+        case .nothing, .recorded: "pass \(setting: .force) to replace it"
         case .anything: "remove it first"
         }
     }

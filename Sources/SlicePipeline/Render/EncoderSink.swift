@@ -26,7 +26,7 @@ final class EncoderSink: FrameSink {
                                      audio: audio)
         } catch {
             target.discard()
-            throw SlicevidError(error.kind == .output ? MediaError(.output, subject: "-o \(target.path)", message: error.message) : error)
+            throw error.kind == .output ? SlicevidError(.outputFailed, "\(output: target.path): \(error.message)") : SlicevidError(error)
         }
         if let cancellation { writer.stopRequested = { cancellation.isCancelled } }
     }
@@ -37,7 +37,7 @@ final class EncoderSink: FrameSink {
         do {
             try writer.write(frame, index: index)
         } catch {
-            throw SlicevidError(.outputFailed, "-o \(target.path): \(error.message)")
+            throw SlicevidError(.outputFailed, "\(output: target.path): \(error.message)")
         }
     }
 
@@ -45,7 +45,7 @@ final class EncoderSink: FrameSink {
         do {
             try writer.finish()
         } catch {
-            throw SlicevidError(.outputFailed, "-o \(target.path): \(error.message)")
+            throw SlicevidError(.outputFailed, "\(output: target.path): \(error.message)")
         }
     }
 }

@@ -52,7 +52,7 @@ final class StillSink: FrameSink {
     }
 
     func finish() throws {
-        guard let picture else { throw SlicevidError(.outputFailed, "-o \(target.path): the frame it shows was never rendered") }
+        guard let picture else { throw SlicevidError(.outputFailed, "\(output: target.path): the frame it shows was never rendered") }
         do {
             switch plan.codec {
             case .mjpeg: try StillWriter.write(picture, to: target.temporaryPath, file: target.file, format: .jpeg)
@@ -66,7 +66,7 @@ final class StillSink: FrameSink {
                 try writer.finish()
             }
         } catch {
-            throw SlicevidError(.outputFailed, "-o \(target.path): \(error.message)")
+            throw SlicevidError(.outputFailed, "\(output: target.path): \(error.message)")
         }
     }
 }

@@ -33,7 +33,7 @@ struct HelpCommand: ParsableCommand {
             Console.shared.verbatim(SlicevidTool.usage)
             return .success
         }
-        Console.shared.verbatim(SlicevidTool.command(name)?.spec.help ?? "")
+        Console.shared.verbatim(SlicevidTool.command(name)?.spec.help() ?? "")
         return .success
     }
 }

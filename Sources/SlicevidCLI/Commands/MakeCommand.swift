@@ -4,34 +4,42 @@ import Foundation
 import SliceKit
 import SliceMedia
 import SlicePipeline
+import Slicevid
 
 /// Renders one clip.
 struct MakeCommand: ParsableCommand {
+    /// The options `make` takes, declared once: parsing, help and the lookups all use these.
+    enum Option {
+        static let from = OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(StillDecoder.acceptedFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards.")
+        static let to = OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still.")
+        static let output = OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
+                                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset).")
+        static let preset = OptionSpec("preset", value: "NAME|FILE", kind: .preset, help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order.")
+        /// One flag per transition field (`--fps`, `--slices`, …).
+        static let spec = SpecField.allCases.map { field in
+            (field, OptionSpec(field.rawValue, value: MakeCommand.valueName(field), kind: MakeCommand.kind(field), help: MakeCommand.help(field)))
+        }
+        /// One flag per encoding option (`--crf`, `--codec`, …), for every output.
+        static let encoding = OutputOption.allCases.map { option in
+            (option, OptionSpec(option.rawValue, value: option.valueName, kind: MakeCommand.kind(option), help: MakeCommand.help(option)))
+        }
+        /// One flag per music bed setting (`--audio`, `--loudness`, …).
+        static let audio = AudioOption.allCases.map { option in
+            (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: option.help))
+        }
+        static let dryRun = OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing.")
+        static let json = OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses.")
+        static let force = OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error).")
+        static let quiet = OptionSpec("quiet", short: "q", help: "Print nothing but errors, in every log format.")
+    }
+
     static let spec = CommandSpec(
         name: "make",
         abstract: "Render a slice-transition video from two or more stills (or the built-in demo cards).",
         usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
-        options: [
-            OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(StillDecoder.acceptedFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards."),
-            OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still."),
-            OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
-                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset)."),
-            OptionSpec("preset", value: "NAME|FILE", kind: .preset, help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order."),
-        ] + SpecField.allCases.map { field in
-            OptionSpec(field.rawValue, value: MakeCommand.valueName(field), kind: MakeCommand.kind(field), help: MakeCommand.help(field))
-        } + OutputOption.allCases.map { option in
-            OptionSpec(option.rawValue, value: option.valueName, kind: MakeCommand.kind(option), help: MakeCommand.help(option))
-        } + AudioOption.allCases.map { option in
-            OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: option.help)
-        } + [
-            OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing."),
-            OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses."),
-            SharedOptions.jobs,
-            OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error)."),
-            LogFormat.option,
-            OptionSpec("quiet", short: "q", help: "Print nothing but errors, in every log format."),
-            SharedOptions.verbose,
-        ],
+        options: [Option.from, Option.to, Option.output, Option.preset] + Option.spec.map(\.1) + Option.encoding.map(\.1)
+            + Option.audio.map(\.1) + [Option.dryRun, Option.json, SharedOptions.jobs, Option.force, LogFormat.option, Option.quiet,
+                                       SharedOptions.verbose],
         discussion: """
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
         1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
@@ -110,22 +118,45 @@ struct MakeCommand: ParsableCommand {
         }
     }
 
+    /// The stills the command line names: images in turn, `--from` and `--to`, or neither for
+    /// the demo cards.
+    /// - Throws: `SlicevidError(.usage)` for both ways at once, one of the pair, or one image.
+    static func stills(from arguments: ParsedArguments) throws(SlicevidError) -> Stills {
+        let images = arguments.positionals
+        let from = arguments.value(Option.from), to = arguments.value(Option.to)
+        if !images.isEmpty {
+            guard from == nil && to == nil else {
+                throw SlicevidError(.usage, "give the stills either as images (slicevid make a.jpg b.jpg …) or with --from and --to, not both")
+            }
+            guard images.count >= 2 else {
+                throw SlicevidError(.usage, "\(images[0]): a sequence needs at least two images; add another, or use --from and --to")
+            }
+            return .sequence(images)
+        }
+        switch (from, to) {
+        case let (from?, to?): return .pair(from: from, to: to)
+        case (nil, nil): return .demo
+        case (nil, _): throw SlicevidError(.usage, "--from is missing: give both --from and --to, or neither for the demo")
+        case (_, nil): throw SlicevidError(.usage, "--to is missing: give both --from and --to, or neither for the demo")
+        }
+    }
+
     /// Turns parsed flags into a render request.
     /// - Throws: `SlicevidError(.usage)` naming the flag.
     static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
-        let preset = try arguments.value("preset").map { name throws(SlicevidError) in try PresetLibrary.load(name) }
+        let preset = try arguments.value(Option.preset).map { name throws(SlicevidError) in try PresetLibrary.load(name) }
         var spec = preset?.spec ?? TransitionSpec()
-        for field in SpecField.allCases {
-            guard let text = arguments.value(field.rawValue) else { continue }
+        for (field, option) in Option.spec {
+            guard let text = arguments.value(option) else { continue }
             do {
                 try spec.set(field, to: text)
             } catch {
-                throw SlicevidError(.usage, error.description)
+                throw SlicevidError(.usage, error.text)
             }
         }
         var encoder = EncoderSettings()
-        for option in OutputOption.allCases {
-            guard let text = arguments.value(option.rawValue) else { continue }
+        for (option, flag) in Option.encoding {
+            guard let text = arguments.value(flag) else { continue }
             do {
                 try encoder.set(option, to: text)
             } catch {
@@ -133,8 +164,8 @@ struct MakeCommand: ParsableCommand {
             }
         }
         var audio = preset?.audio ?? AudioSettings()
-        for option in AudioOption.allCases {
-            guard let text = option.valueName == nil ? (arguments.has(option.rawValue) ? "true" : nil) : arguments.value(option.rawValue) else { continue }
+        for (option, flag) in Option.audio {
+            guard let text = option.valueName == nil ? (arguments.has(flag) ? "true" : nil) : arguments.value(flag) else { continue }
             do {
                 try audio.set(option, to: text)
             } catch {
@@ -142,19 +173,16 @@ struct MakeCommand: ParsableCommand {
             }
         }
         let jobs = try SharedOptions.jobs(from: arguments)
-        var outputs = arguments.all("output")
-        guard outputs.count <= MakeRequest.maxOutputs else {
-            throw SlicevidError(.usage, "-o: \(outputs.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
+        let texts = arguments.all(Option.output)
+        guard texts.count <= MakeRequest.maxOutputs else {
+            throw SlicevidError(.usage, "-o: \(texts.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
         }
-        if outputs.isEmpty { outputs = [(preset?.name ?? "slicevid") + ".mp4"] }
-        var request = MakeRequest(spec: spec, from: arguments.value("from"), to: arguments.value("to"),
-                                  images: arguments.positionals, outputs: outputs,
-                                  encoder: encoder, force: arguments.has("force"), jobs: jobs)
-        request.verbose = arguments.has("verbose")
-        request.audio = audio
-        if arguments.value("background") == nil, let named = arguments.value("preset"), spec.background.alpha < 255 {
-            request.backgroundSource = .preset(named)
-        }
+        var outputs: [Output] = []
+        for text in texts { outputs.append(try Output(parsing: text, streams: true)) }
+        if outputs.isEmpty { outputs = [try Output.file((preset?.name ?? "slicevid") + ".mp4")] }
+        var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
+                                      force: arguments.has(Option.force), renderThreads: jobs)
+        request.verbose = arguments.has(SharedOptions.verbose)
         return request
     }
 
@@ -168,32 +196,36 @@ struct MakeCommand: ParsableCommand {
     }
 
     func validate() throws(SlicevidError) {
-        if arguments.has("json") && !arguments.has("dry-run") {
+        if arguments.has(Option.json) && !arguments.has(Option.dryRun) {
             throw SlicevidError(.usage, "--json: only with --dry-run (the render's own log takes --log-format json)")
         }
     }
 
-    /// Runs the command.
+    /// Runs the command through the library, as any client would.
     func run() -> ExitCode {
         let console = Console.shared
-        FFmpegLog.configure(verbose: arguments.has("verbose"))
-        let quiet = arguments.has("quiet")
-        let log = LogWriter(console: console, format: format, quiet: quiet)
-        do {
+        FFmpegLog.configure(verbose: arguments.has(SharedOptions.verbose))
+        let quiet = arguments.has(Option.quiet)
+        let log = LogWriter(console: console, format: format, quiet: quiet,
+                            wording: FlagWording(preset: arguments.value(Option.preset), given: arguments.given))
+        do throws(SlicevidError) {
             let request = try Self.request(from: arguments)
-            if arguments.has("dry-run") {
-                let plan = try MakeJob.plan(request)
+            if request.outputs.contains(where: { $0.destination == .standardOutput }) && StandardStreams.outputWasClosed {
+                throw SlicevidError(.outputFailed, "-o -: standard output was closed when slicevid started; the stream has nowhere to go")
+            }
+            if arguments.has(Option.dryRun) {
+                let plan = try Slicevid.plan(request)
                 if !quiet { console.error(DryRun.header(plan)) }
-                let lines = arguments.has("json") ? DryRun.json(plan) : DryRun.report(plan)
+                let lines = arguments.has(Option.json) ? DryRun.json(plan) : DryRun.report(plan)
                 for line in lines { console.output(line) }
                 return .success
             }
             // A second signal ends the process at once: one line says so, the last it prints.
-            let cancellation = SignalTrap.install { signal in
+            let cancellation = ProcessHost.cancellation { signal in
                 console.error("slicevid: error: interrupted by \(signalName(signal)) again; stopped at once, its temporary files removed\n")
             }
             let progress = MakeLog(log)
-            let report = try MakeJob.run(request, cancellation: cancellation) { event in progress.handle(event, request: request) }
+            let report = try Slicevid.make(request, cancellation: cancellation) { event in progress.handle(event, request: request) }
             progress.finished(report)
             return .success
         } catch {

@@ -22,9 +22,9 @@ enum PresetLibrary {
             return try catalog.load(value)
         } catch {
             switch error.file {
-            case .notRegular, .nameTooLong: throw SlicevidError(.inputMissing, error.message)
-            case .tooLarge: throw SlicevidError(.inputInvalid, error.message)
-            case .missing, nil: throw SlicevidError(.usage, error.message)
+            case .notRegular, .nameTooLong: throw SlicevidError(.inputMissing, error.text)
+            case .tooLarge: throw SlicevidError(.inputInvalid, error.text)
+            case .missing, nil: throw SlicevidError(.usage, error.text)
             }
         }
     }

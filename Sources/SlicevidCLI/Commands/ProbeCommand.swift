@@ -12,9 +12,7 @@ struct ProbeCommand: ParsableCommand {
         name: "probe",
         abstract: "Describe media files: container, codec, profile, size, pixel format, colour tags, frames, duration.",
         usage: "slicevid probe [--json] FILE... (a PNG sequence as its pattern, e.g. frames/%05d.png)",
-        options: [
-            OptionSpec("json", help: "One JSON object per file, with the keys make --dry-run --json uses."),
-        ],
+        options: [json],
         discussion: """
         Prints one line per file: FILE: container=… codec=… profile=… tag=… pix_fmt=… alpha=yes|no size=WxH
         fps=… frames=… duration=… color_primaries=… color_transfer=… color_space=… color_range=…
@@ -27,6 +25,9 @@ struct ProbeCommand: ParsableCommand {
         \(ExitCode.helpLine([.success, .usage, .inputInvalid, .inputMissing]))
         """,
         positionals: [.path])
+
+    /// `--json`.
+    static let json = OptionSpec("json", help: "One JSON object per file, with the keys make --dry-run --json uses.")
 
     let arguments: ParsedArguments
 
@@ -41,12 +42,11 @@ struct ProbeCommand: ParsableCommand {
     }
 
     func run() -> ExitCode {
-        FFmpegLog.configure(verbose: false)
         for path in arguments.positionals {
             do {
                 let info = try MediaReader.info(path: path)
                 let facts = info.facts(path: path)
-                if arguments.has("json") {
+                if arguments.has(Self.json) {
                     // JSON escapes every control character in its strings.
                     Console.shared.verbatim(FactsText.json(path, facts, extra: ["tag": info.codecTag.isEmpty ? NSNull() : info.codecTag]))
                 } else {

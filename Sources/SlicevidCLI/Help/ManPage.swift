@@ -2,6 +2,7 @@
 // the specs that print `--help`, so the page and the tool cannot drift apart.
 
 import Foundation
+import SlicePipeline
 
 /// Writes `slicevid man`.
 struct ManPage {
@@ -30,9 +31,18 @@ struct ManPage {
             lines += spec.options.flatMap(item)
             if !spec.discussion.isEmpty { lines += [".PP"] + spec.discussion.split(separator: "\n").map { text(String($0)) } }
         }
+        lines += [".SH \"EXIT STATUS\"",
+                  text("Each code is in a class a scheduler's retry policy can key on: retryable (the same command may succeed later, and skips what is done) or permanent (it fails the same way until a person acts)."),
+                  text(ExitCode.retryLine(ExitCode.allCases))]
+        for code in ExitCode.allCases {
+            let label = code.retry == .done ? "" : code.retry == .retryable ? " Retryable: " : " Permanent: "
+            lines += [".TP", ".B \(code.rawValue)", text(code.words + "." + label + (code.retry == .done ? "" : code.retryReason + "."))]
+        }
         lines += [
             ".SH ENVIRONMENT", ".TP", ".B SLICEVID_PRESETS",
             text("Colon-separated folders searched for NAME.json when --preset NAME is given, before the installed and the built-in presets."),
+            ".TP", ".B \(Shard.indexVariables.joined(separator: ", "))",
+            text("Read by batch --shard auto/N for K, with \(Shard.schedulers.compactMap(\.count).joined(separator: ", ")) (and SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_MAX) for N with --shard auto."),
             ".SH FILES", ".TP", ".I <binary dir>/../share/slicevid/presets",
             text("The installed presets: /usr/share/slicevid/presets from the Debian package, $(PREFIX)/share/slicevid/presets from make install."),
             ".SH SEE ALSO", ".BR ffmpeg (1),", ".BR ffprobe (1)",

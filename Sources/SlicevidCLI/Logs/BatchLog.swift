@@ -38,6 +38,9 @@ final class BatchLog: Sendable {
 
     func handle(_ event: BatchEvent) {
         switch event {
+        case .finished(let report):
+            if let error = report.reportFileError { log.error(error) }
+            summary(report, reportPath: report.reportFile)
         case .started(let jobs, let total, let parallel):
             progress.withLock { $0.count = jobs; $0.started = .now }
             let shardNote = shard == .all ? "" : " of \(total) (shard \(shard))"

@@ -24,6 +24,13 @@ final class Console: Sendable {
 
     private let state = Mutex(StatusLine())
 
+    /// Why the first write to standard output failed (its errno), if one did: the command's
+    /// exit then says so (`SlicevidTool.main`), instead of 0 for output that never arrived.
+    private let outputFailure = Mutex<Int32?>(nil)
+
+    /// The errno of the first failed write to standard output; nil while every write worked.
+    var outputError: Int32? { outputFailure.withLock { $0 } }
+
     /// How often a status line may be redrawn: ten times a second is smooth and cheap.
     private static let redrawInterval: UInt64 = 100_000_000
 
@@ -46,13 +53,17 @@ final class Console: Sendable {
     /// Writes one line to stdout, escaped as `error(_:)` escapes it.
     func output(_ line: String) {
         let text = Console.oneLine(line)
-        state.withLock { _ in Console.write(text, to: STDOUT_FILENO) }
+        writeOutput(text)
     }
 
     /// Writes slicevid's own text of several lines as it is: help, usage, a preset's JSON.
     /// - Precondition: `text` holds nothing from input that is not already escaped (JSON is).
     func verbatim(_ text: String, toStandardError: Bool = false) {
-        state.withLock { _ in Console.write(text, to: toStandardError ? StandardErrorGate.descriptor : STDOUT_FILENO) }
+        if toStandardError {
+            state.withLock { _ in _ = Console.write(text, to: StandardErrorGate.descriptor) }
+        } else {
+            writeOutput(text)
+        }
     }
 
     /// Redraws the one-line status (a progress bar) on a terminal, at most ten times a second
@@ -84,13 +95,26 @@ final class Console: Sendable {
         InputText.escaped(line.hasSuffix("\n") ? line.dropLast() : Substring(line)) + "\n"
     }
 
-    private static func write(_ text: String, to descriptor: Int32) {
+    /// Writes to standard output, after no earlier write there failed; records a failure.
+    private func writeOutput(_ text: String) {
+        state.withLock { _ in
+            guard outputFailure.withLock({ $0 }) == nil else { return }
+            let failure = Console.write(text, to: STDOUT_FILENO)
+            if failure != 0 { outputFailure.withLock { $0 = failure } }
+        }
+    }
+
+    /// Writes all of `text`; 0, or the errno of the write that failed.
+    @discardableResult
+    private static func write(_ text: String, to descriptor: Int32) -> Int32 {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
+            if written < 0 { return errno }
+            if written == 0 { return EIO }
             bytes = bytes.dropFirst(written)
         }
+        return 0
     }
 }

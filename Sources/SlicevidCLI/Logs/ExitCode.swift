@@ -40,6 +40,7 @@ package enum ExitCode: Int32, CaseIterable {
         case .outputBlocked: self = .outputBlocked
         case .unavailable: self = .unavailable
         case .outputFailed: self = .outputFailed
+        case .busy: self = .busy
         case .interrupted(let signal): self.init(signal: signal)
         }
     }
@@ -67,8 +68,10 @@ package enum ExitCode: Int32, CaseIterable {
         }
     }
 
-    /// The "Exit codes: 0 ok, 64 usage, …" line a command's help ends with, from these words.
+    /// The "Exit codes: 0 ok, 64 usage, …" line a command's help ends with, from these words,
+    /// and which of them are worth a retry (`retryLine`).
     static func helpLine(_ codes: [ExitCode]) -> String {
-        "Exit codes: " + codes.map { "\($0.rawValue) \($0.words)" }.joined(separator: ", ") + "."
+        let retry = retryLine(codes)
+        return "Exit codes: " + codes.map { "\($0.rawValue) \($0.words)" }.joined(separator: ", ") + "." + (retry.isEmpty ? "" : " " + retry)
     }
 }

@@ -21,10 +21,23 @@ enum LogFormat: String, CaseIterable {
     static let option = OptionSpec("log-format", value: "FORMAT", kind: .choices(LogFormat.allCases.map(\.rawValue)),
                                    help: "auto (progress on a terminal, plain otherwise), progress (a redrawn line), plain (lines with ISO-8601 UTC timestamps) or json (one JSON object per event and line).")
 
+    /// The format a command line asks for, read from its words before they are parsed: a
+    /// command line that cannot be parsed (an unknown flag, a bad --shard) is still told so
+    /// in the format asked for. `auto` when none or no format is named.
+    static func sniff(_ words: [String]) -> LogFormat {
+        var asked: String?
+        for (index, word) in words.enumerated() {
+            if word == "--" { break }
+            if word == "--log-format", index + 1 < words.count { asked = words[index + 1] }
+            if word.hasPrefix("--log-format=") { asked = String(word.dropFirst("--log-format=".count)) }
+        }
+        return asked.flatMap(LogFormat.init(rawValue:)) ?? .auto
+    }
+
     /// The format `arguments` ask for (`auto` when none).
     /// - Throws: `SlicevidError(.usage)` naming `--log-format` and the accepted values.
     static func parse(_ arguments: ParsedArguments) throws(SlicevidError) -> LogFormat {
-        let text = arguments.value("log-format") ?? LogFormat.auto.rawValue
+        let text = arguments.value(option) ?? LogFormat.auto.rawValue
         guard let format = LogFormat(rawValue: text) else {
             throw SlicevidError(.usage, "--log-format: \(InputText.quoted(text)) is not valid; accepted: \(allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -39,11 +52,14 @@ final class LogWriter: Sendable {
     let format: LogFormat
     /// `-q`: only errors and failures (and a batch's summary) are printed, in every format.
     let quiet: Bool
+    /// How errors name settings and outputs.
+    let wording: FlagWording
 
-    init(console: Console, format: LogFormat, quiet: Bool) {
+    init(console: Console, format: LogFormat, quiet: Bool, wording: FlagWording = FlagWording()) {
         self.console = console
         self.format = format == .auto ? (console.isTerminal ? .progress : .plain) : format
         self.quiet = quiet
+        self.wording = wording
     }
 
     /// A plain event line: `slicevid: text`, timestamped unless it is for a terminal. Nothing
@@ -66,9 +82,9 @@ final class LogWriter: Sendable {
     /// The error that ends a run: an `error` event in JSON, else `slicevid: error: …`.
     func error(_ error: SlicevidError) {
         if format == .json {
-            emit(["event": "error", "error": error.message, "exit": Int(ExitCode(error.category).rawValue)])
+            emit(["event": "error", "error": error.message(wording), "exit": Int(ExitCode(error.category).rawValue)])
         } else {
-            console.error("slicevid: error: \(error.message)\n")
+            console.error("slicevid: error: \(error.message(wording))\n")
         }
     }
 

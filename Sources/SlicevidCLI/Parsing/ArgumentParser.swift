@@ -44,17 +44,24 @@ extension OptionSpec {
     var spellings: [String] { (short.map { ["-\($0)"] } ?? []) + ["--" + name] }
 }
 
-/// What a command line said, keyed by canonical option name.
+/// What a command line said. Options are looked up by their declarations, never by a name
+/// typed again, so a misspelt lookup cannot compile.
 struct ParsedArguments {
-    var values: [String: [String]] = [:]
+    private var values: [String: [String]] = [:]
     var positionals: [String] = []
 
-    /// The last value of `name`, if given.
-    func value(_ name: String) -> String? { values[name]?.last }
+    /// The last value of `option`, if given.
+    func value(_ option: OptionSpec) -> String? { values[option.name]?.last }
     /// Every value of a repeatable option.
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    /// Whether a flag was given.
-    func has(_ name: String) -> Bool { values[name] != nil }
+    func all(_ option: OptionSpec) -> [String] { values[option.name] ?? [] }
+    /// Whether `option` was given.
+    func has(_ option: OptionSpec) -> Bool { values[option.name] != nil }
+    /// The long names of every option given, for messages that say where a value came from.
+    var given: Set<String> { Set(values.keys) }
+
+    fileprivate mutating func record(_ option: OptionSpec, _ value: String) {
+        values[option.name, default: []].append(value)
+    }
 }
 
 /// A command line that could not be understood (exit code 64).
@@ -110,7 +117,7 @@ struct CommandSpec {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = find(key) else {
-                throw UsageError("unknown option \(InputText.quoted(key)); see 'slicevid \(name) --help'")
+                throw UsageError("unknown option \(InputText.quoted(key))\(Suggestion.phrase(for: key, among: options.flatMap(\.spellings))); see 'slicevid \(name) --help'")
             }
             try record(option, inlineValue: inlineValue, arguments: arguments, index: &index, into: &parsed)
         }
@@ -153,10 +160,10 @@ struct CommandSpec {
         } else if inlineValue != nil {
             throw UsageError("\(display) takes no value")
         }
-        if !option.repeatable, parsed.values[option.name] != nil, option.valueName != nil {
+        if !option.repeatable, parsed.has(option), option.valueName != nil {
             throw UsageError("\(display) was given twice")
         }
-        parsed.values[option.name, default: []].append(value)
+        parsed.record(option, value)
     }
 
     private func find(_ key: String) -> OptionSpec? {
@@ -165,21 +172,23 @@ struct CommandSpec {
         return nil
     }
 
-    /// `--help` text, generated from the same declarations that parse.
-    var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
+    /// `--help` text, generated from the same declarations that parse, wrapped to `width`
+    /// columns (the terminal's, 80 when standard output is not one) with each option's help
+    /// hanging under its own column.
+    func help(width: Int = HelpText.width()) -> String {
+        var lines = HelpText.wrapped("OVERVIEW: \(abstract)", width: width) + [""] + HelpText.wrapped("USAGE: \(usage)", width: width)
+            + ["", "OPTIONS:"]
         let labels = options.map { option -> String in
             var label = option.short.map { "-\($0), " } ?? "    "
             label += "--" + option.name
             if let value = option.valueName { label += " " + value }
             return label
         }
-        let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
+        let column = min(34, (labels.map(\.count).max() ?? 0) + 2) + 2
         for (option, label) in zip(options, labels) {
-            let padding = label.count < width ? String(repeating: " ", count: width - label.count) : "\n" + String(repeating: " ", count: width + 2)
-            lines.append("  " + label + padding + option.help)
+            lines += HelpText.entry("  " + label, option.help, column: column, width: width)
         }
-        if !discussion.isEmpty { lines += ["", discussion] }
+        if !discussion.isEmpty { lines += [""] + discussion.components(separatedBy: "\n").flatMap { HelpText.wrapped($0, width: width) } }
         return lines.joined(separator: "\n") + "\n"
     }
 }

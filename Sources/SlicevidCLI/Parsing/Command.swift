@@ -2,6 +2,7 @@
 // what the command line gave it, checks it (`validate`), then runs. The command table holds
 // them type-erased, so help, completions and the man page walk one list.
 
+import SliceKit
 import SlicePipeline
 
 /// One `slicevid` command.
@@ -45,21 +46,24 @@ struct Command: Sendable {
     /// - Returns: the command's exit code; 64 for a command line the spec refuses, or the code
     ///   of the error reading or validating it raised.
     func callAsFunction(_ arguments: [String]) -> ExitCode {
+        // Refusals of the command line itself come in the log format it asks for, even when
+        // the rest of it cannot be read.
+        let log = LogWriter(console: .shared, format: LogFormat.sniff(arguments), quiet: false)
         let parsed: ParsedArguments
         do {
             parsed = try spec.parse(arguments)
         } catch {
-            Console.shared.error("slicevid: error: \(error.description)\n")
+            log.error(SlicevidError(.usage, ErrorText(error.description)))
             return .usage
         }
-        if parsed.has("help") {
-            Console.shared.verbatim(spec.help)
+        if parsed.has(SharedOptions.help) {
+            Console.shared.verbatim(spec.help())
             return .success
         }
         do {
             return try execute(parsed)
         } catch {
-            Console.shared.error("slicevid: error: \(error.message)\n")
+            log.error(error)
             return ExitCode(error.category)
         }
     }

@@ -15,14 +15,19 @@ enum SharedOptions {
 
     /// `-j, --jobs N`.
     static let jobs = OptionSpec("jobs", short: "j", value: "N",
-                                 help: "Render threads, \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound) (default: the number of cores). Output is identical for any value.")
+                                 help: "Render threads, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the number of cores, at most \(MakeRequest.renderThreadsRange.upperBound)). Output is identical for any value.")
 
-    /// The `--jobs` value, or the number of cores when it is not given.
+    /// The `--jobs` value, or the cores (at most the most accepted) when it is not given.
     /// - Throws: `SlicevidError(.usage)` naming `--jobs` and the accepted range.
     static func jobs(from arguments: ParsedArguments) throws(SlicevidError) -> Int {
-        guard let text = arguments.value("jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
-        guard let value = Int(text), MakeRequest.jobsRange.contains(value) else {
-            throw SlicevidError(.usage, "--jobs: \(InputText.quoted(text)) is not a whole number \(MakeRequest.jobsRange.lowerBound)–\(MakeRequest.jobsRange.upperBound)")
+        try arguments.value(jobs).map(renderThreads) ?? MakeRequest.defaultRenderThreads
+    }
+
+    /// A `--jobs` value, checked.
+    /// - Throws: `SlicevidError(.usage)` naming `--jobs` and the accepted range.
+    static func renderThreads(_ text: String) throws(SlicevidError) -> Int {
+        guard let value = Int(text), MakeRequest.renderThreadsRange.contains(value) else {
+            throw SlicevidError(.usage, "--jobs: \(InputText.quoted(text)) is not a whole number \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound)")
         }
         return value
     }

@@ -18,6 +18,7 @@ package enum SlicevidTool {
         Command(BatchCommand.self),
         Command(PresetsCommand.self),
         Command(ProbeCommand.self),
+        Command(ReportCommand.self),
         Command(HelpCommand.self),
         Command(CompletionsCommand.self),
         Command(ManCommand.self),
@@ -32,23 +33,18 @@ package enum SlicevidTool {
     /// The command named `name`, if there is one.
     static func command(_ name: String) -> Command? { commands.first { $0.name == name } }
 
-    /// The overview `slicevid --help` and `slicevid help` print.
+    /// The overview `slicevid --help` and `slicevid help` print, wrapped to the terminal.
     static var usage: String {
-        let width = (commands.map(\.name.count).max() ?? 0) + 3
-        let table = commands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.abstract }
+        let width = HelpText.width()
+        let column = (commands.map(\.name.count).max() ?? 0) + 5
+        let table = commands.flatMap { HelpText.entry("  " + $0.name, $0.spec.abstract, column: column, width: width) }
         let flags = options.map { option in "  " + (option.short.map { "-\($0), " } ?? "    ") + "--" + option.name }
-        let flagWidth = (flags.map(\.count).max() ?? 0) + 2
-        let optionLines = zip(flags, options).map { $0.padding(toLength: flagWidth, withPad: " ", startingAt: 0) + $1.help }
+        let flagColumn = (flags.map(\.count).max() ?? 0) + 2
+        let optionLines = zip(flags, options).flatMap { HelpText.entry($0, $1.help, column: flagColumn, width: width) }
         return (["OVERVIEW: \(abstract)", "", "USAGE: slicevid <command> [options]", "", "COMMANDS:"] + table
             + ["", "OPTIONS:"] + optionLines
-            + ["", "See 'slicevid help <command>' or 'slicevid <command> --help' for a command's options.", ""])
+            + [""] + HelpText.wrapped("See 'slicevid help <command>' or 'slicevid <command> --help' for a command's options.", width: width) + [""])
             .joined(separator: "\n") + "\n"
-    }
-
-    /// Ends the process with `code` once no commit or second-signal exit is under way (see
-    /// `OutputTarget.exitWhenIdle`): the entry point's last call.
-    package static func exit(_ code: ExitCode) -> Never {
-        OutputTarget.exitWhenIdle(status: code.rawValue)
     }
 
     package static func main(_ arguments: [String]) -> ExitCode {
@@ -65,7 +61,13 @@ package enum SlicevidTool {
             return .success
         default:
             guard let command = command(name) else {
-                Console.shared.error("slicevid: error: unknown command \(InputText.quoted(name)); commands: \(commands.map(\.name).joined(separator: ", "))\n")
+                let suggestion = Suggestion.phrase(for: name, among: commands.map(\.name) + options.flatMap(\.spellings))
+                let line = "unknown command \(InputText.quoted(name))\(suggestion); commands: \(commands.map(\.name).joined(separator: ", "))"
+                if LogFormat.sniff(arguments) == .json {
+                    LogWriter(console: .shared, format: .json, quiet: false).error(SlicevidError(.usage, ErrorText(line)))
+                } else {
+                    Console.shared.error("slicevid: error: \(line)\n")
+                }
                 return .usage
             }
             return command(Array(arguments.dropFirst()))

@@ -65,15 +65,12 @@ enum SignalTrap {
     ///   batch writes its report); hears the second signal's number.
     static func install(lastWords: @escaping @Sendable (Int32) -> Void = { _ in }) -> Cancellation {
         let cancellation = Cancellation()
-        // A reader that closes `-o -` early (`| head`) must not kill us with SIGPIPE before the
-        // other outputs' temporary files are removed: the failed write is reported instead.
-        signal(SIGPIPE, SIG_IGN)
         forward { number in
             // A second signal: the user will not wait for the render to wind down. The
             // temporary files go first (this runs on the trap's thread, not in the signal
             // handler, so it may), then the process, without unwinding.
             if received.add(1, ordering: .relaxed).newValue > 1 {
-                OutputTarget.discardAllUnfinishedAndExit(status: 128 + number) { lastWords(number) }
+                OutputTarget.discardAllUnfinished(signal: number, last: { lastWords(number) }, then: { _exit(128 + number) })
             }
             cancellation.cancel(signal: number)
             // A write to a stalled `-o -` reader would otherwise never notice.

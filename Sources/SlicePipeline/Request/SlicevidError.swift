@@ -1,6 +1,7 @@
 // Errors a user can meet, sorted by who has to act: the command line, an input file, or the
 // output side. The CLI turns each category into a documented exit code.
 
+import SliceKit
 import SliceMedia
 
 /// A failure reported to the user as one line.
@@ -19,35 +20,48 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
         case unavailable
         /// Encoding or writing failed part-way (EX_IOERR).
         case outputFailed
+        /// Another run holds what this one needs (a manifest's lock): try again later (EX_TEMPFAIL).
+        case busy
         /// Stopped by a signal.
         case interrupted(signal: Int32)
     }
 
     public let category: Category
-    /// The whole line shown to the user, naming the file, flag or field.
-    public let message: String
+    /// The line, with the settings and outputs it names kept apart for the front end to word.
+    public let text: ErrorText
 
-    public init(_ category: Category, _ message: String) {
+    public init(_ category: Category, _ text: ErrorText) {
         self.category = category
-        self.message = message
+        self.text = text
     }
 
+
+    /// The whole line, naming settings by their keys (`fps`, `output clip.mp4`): the words of
+    /// preset and manifest files.
+    public var message: String { text.description }
+
+    /// The whole line in a front end's words (`--fps`, `-o clip.mp4`).
+    public func message(_ wording: some Wording) -> String { text.worded(wording) }
+
     public var description: String { message }
+
+    /// The same error with `prefix` before its line.
+    package func prefixed(_ prefix: ErrorText) -> SlicevidError { SlicevidError(category, text.prefixed(prefix)) }
 
     /// Sorts a planning error into a category: an encoder missing from this libavcodec is
     /// `.unavailable`, anything else the user asked for that cannot work is `.usage`.
     /// - Parameter output: the output it concerns, which the message starts with.
     package init(_ error: PlanError, output: String) {
-        self.init(error.kind == .unavailable ? .unavailable : .usage, "-o \(output): \(error.message)")
+        self.init(error.kind == .unavailable ? .unavailable : .usage, "\(output: output): \(error.text)")
     }
 
     /// Sorts a media-layer error into a category.
     package init(_ error: MediaError) {
         switch error.kind {
-        case .inputMissing: self.init(.inputMissing, error.description)
-        case .inputInvalid: self.init(.inputInvalid, error.description)
-        case .unavailable: self.init(.unavailable, error.description)
-        case .output: self.init(.outputFailed, error.description)
+        case .inputMissing: self.init(.inputMissing, ErrorText(error.description))
+        case .inputInvalid: self.init(.inputInvalid, ErrorText(error.description))
+        case .unavailable: self.init(.unavailable, ErrorText(error.description))
+        case .output: self.init(.outputFailed, ErrorText(error.description))
         }
     }
 }

@@ -1,0 +1,64 @@
+// A whole batch, as `slicevid batch` and the library's `Slicevid.batch` both run it: the report
+// path checked before anything renders, the manifest locked against overlapping runs, every job
+// run, the report written — and, should the process end at once on a second signal, the report
+// written then too, from the journal, as the run's last words.
+
+import Foundation
+import SliceKit
+
+extension BatchRun {
+    /// Runs `request` from lock to report.
+    /// - Parameters:
+    ///   - cancellation: stops the run (a signal, a Task's cancellation); finished jobs are
+    ///     kept and the report says which were interrupted or pending.
+    ///   - events: progress from the jobs' threads, ending with `.finished`.
+    /// - Returns: the report, with `reportFile` set when it was written, or `reportFileError`.
+    /// - Throws: `SlicevidError` before anything ran: `.outputBlocked` for a report path that
+    ///   cannot be written, `.busy` when another run holds the manifest, lock files that are
+    ///   not slicevid's.
+    package static func session(_ request: BatchRequest, cancellation: Cancellation,
+                               events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(SlicevidError) -> BatchReport {
+        if let path = request.reportFile {
+            try BatchReport.checkWritable(path)
+            try BatchReport.checkReplaceable(path, force: request.force)
+        }
+        let manifest = request.manifest.path
+        let lock: ManifestLock
+        switch try ManifestLock.acquire(manifest: manifest, shard: request.shard) {
+        case .acquired(let held):
+            lock = held
+        case .busy(let file, let holder):
+            let by = holder.map { "another slicevid batch (pid \($0))" } ?? "another slicevid batch"
+            throw SlicevidError(.busy, "\(manifest): \(by) is rendering it (lock \(file)); nothing done, try again later")
+        case .busyUnderAnotherName:
+            throw SlicevidError(.busy, "\(manifest): another slicevid batch is rendering this file under another name (a hard link to it); nothing done, try again later")
+        }
+        defer { withExtendedLifetime(lock) {} }
+
+        let journal = BatchJournal(request)
+        // A second signal ends the process at once, but not before the report: finished jobs
+        // as they ended, the ones under way interrupted, the rest pending.
+        let lastWords = LastWords.register { signal in
+            events(.finished(writingReport(journal.report(signal: signal), request: request)))
+        }
+        var report = run(request, cancellation: cancellation, journal: journal, events: events)
+        // Whole even if a second signal comes meanwhile: it waits, then rewrites it.
+        OutputTarget.exclusively { () -> Void in report = writingReport(report, request: request) }
+        withExtendedLifetime(lastWords) {}
+        events(.finished(report))
+        return report
+    }
+
+    /// `report`, written to the request's report file when it names one.
+    private static func writingReport(_ report: BatchReport, request: BatchRequest) -> BatchReport {
+        guard let path = request.reportFile else { return report }
+        var report = report
+        do {
+            try report.write(to: path)
+            report.reportFile = path
+        } catch {
+            report.reportFileError = error
+        }
+        return report
+    }
+}

@@ -1,0 +1,64 @@
+// Campaigns through the library: a manifest read and checked, a shard chosen, and the run —
+// lock, jobs, report, events — exactly as `slicevid batch` runs it, since the command line calls
+// these very functions.
+
+import Foundation
+import SliceKit
+import SlicePipeline
+
+extension Slicevid {
+    /// Reads and checks the manifest at `path` completely: every job resolved, nothing run.
+    /// - Parameters:
+    ///   - presets: finds the presets the manifest names; by default as `Slicevid.preset` does.
+    /// - Throws: `SlicevidError` naming the manifest, the job and the field.
+    public static func manifest(at path: String,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(SlicevidError) -> Manifest {
+        let catalog = PresetCatalog.standard(environment: environment, executable: nil)
+        return try Manifest.load(path: path) { value throws(SlicevidError) in
+            do throws(PresetError) { return try catalog.load(value) } catch { throw SlicevidError(.usage, error.text) }
+        }
+    }
+
+    /// Runs the jobs `request` selects, as `slicevid batch` does: the manifest locked against
+    /// an overlapping run, up-to-date jobs skipped, a job's failure its own result, the report
+    /// written (also if the process is ended at once by its host).
+    /// - Parameters:
+    ///   - cancellation: stops the run; finished jobs are kept, the rest reported interrupted
+    ///     or pending.
+    ///   - events: progress from the jobs' threads, ending with `.finished`.
+    /// - Throws: `SlicevidError` when nothing could run: `.busy` (another run holds the
+    ///   manifest), `.outputBlocked` (the report file cannot be written).
+    public static func batch(_ request: BatchRequest, cancellation: Cancellation = Cancellation(),
+                             events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(SlicevidError) -> BatchReport {
+        try BatchRun.session(request, cancellation: cancellation, events: events)
+    }
+
+    /// What a run of `request` would trip over, found without rendering or locking: stills
+    /// missing or not decoding, outputs slicevid may not replace, and what it would create,
+    /// replace or delete (`batch --check`).
+    public static func check(_ request: BatchRequest) -> [JobCheck] {
+        BatchCheck.run(request)
+    }
+
+    /// What a run of `request` would do with each job, and why (`batch --plan`); takes no lock
+    /// and writes nothing.
+    public static func plan(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
+        BatchPlan.run(request, cancellation: cancellation)
+    }
+}
+
+extension BatchRequest {
+    /// A run of `manifest`'s jobs.
+    /// - Parameters:
+    ///   - shard: the jobs of one shard (`Shard(parsing:)`); every job by default.
+    ///   - force: re-render every job and replace what sidecars do not vouch for.
+    ///   - parallel: jobs at once; by default from the cores and the frame sizes.
+    ///   - renderThreads: render threads per job; by default the cores shared among the jobs.
+    ///   - reportFile: where the JSON report goes.
+    /// - Throws: `SlicevidError(.usage)` for a number out of range.
+    public init(manifest: Manifest, shard: Shard = .all, force: Bool = false, parallel: Int? = nil, renderThreads: Int? = nil,
+                reportFile: String? = nil) throws(SlicevidError) {
+        try self.init(manifest: manifest, shard: shard, force: force, renderThreads: renderThreads, parallel: parallel, reportFile: reportFile,
+                      version: Slicevid.version)
+    }
+}

@@ -1,0 +1,115 @@
+// `slicevid report merge shard-*.json -o campaign.json`: one report for a campaign that ran as
+// shards, and a yes or no (0 or 1) on whether every job of the manifest is in it exactly once.
+
+import Foundation
+import SliceKit
+import SlicePipeline
+
+/// Works on `batch --report` files.
+struct ReportCommand: ParsableCommand {
+    /// What `report` can do.
+    enum Action: String, CaseIterable {
+        case merge
+    }
+
+    /// The options `report` takes, declared once.
+    enum Option {
+        static let output = OptionSpec("output", short: "o", value: "FILE", kind: .path, help: "Write the merged report to FILE (atomically; replacing only an earlier slicevid report unless --force), or to standard output with -.")
+        static let force = OptionSpec("force", short: "f", help: "Replace a file at -o that is not a slicevid report (never a folder, device or FIFO).")
+        static let quiet = OptionSpec("quiet", short: "q", help: "Print only what keeps the campaign from being whole.")
+    }
+
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Merge the reports of a campaign's shards into one, and say whether the campaign is whole.",
+        usage: "slicevid report merge REPORT... -o FILE|- [--force] [-q]",
+        options: [Option.output, Option.force, Option.quiet],
+        discussion: """
+        REPORT... are the --report files of one batch run's shards (--shard K/N, one report each). The merged report
+        has a batch report's fields, the jobs of every shard in manifest order (each job's object as its shard wrote
+        it), "shards" (each shard's run), "missing_shards" and "problems". Every problem is also one line on stderr:
+        a shard with no report, a job in two reports, a shard that was stopped before its jobs finished, a failed job.
+        Exit codes: 0 every job of the manifest is in exactly one report and rendered or up to date; 1 the campaign is
+        not whole (the lines say why; the merged report is written all the same); 64 reports of different manifests,
+        slicevid versions or shard counts, a merged report among them, or a report of an older schema; 65 a file that
+        is not a slicevid report; 66 a report missing; 73 -o cannot be written.
+        """,
+        positionals: [.choices(Action.allCases.map(\.rawValue)), .path])
+
+    let action: Action
+    let reports: [String]
+    let output: String
+    let force: Bool
+    let quiet: Bool
+
+    init(_ arguments: ParsedArguments) throws(SlicevidError) {
+        let words = arguments.positionals
+        guard let first = words.first, let action = Action(rawValue: first) else {
+            let got = words.first.map { InputText.quoted($0) } ?? "nothing"
+            throw SlicevidError(.usage, "report needs an action, \(Action.allCases.map(\.rawValue).joined(separator: ", ")); got \(got); usage: \(Self.spec.usage)")
+        }
+        self.action = action
+        reports = Array(words.dropFirst())
+        guard let output = arguments.value(Option.output) else {
+            throw SlicevidError(.usage, "report merge needs -o FILE for the merged report (or -o - for standard output)")
+        }
+        self.output = output
+        force = arguments.has(Option.force)
+        quiet = arguments.has(Option.quiet)
+    }
+
+    func validate() throws(SlicevidError) {
+        guard !reports.isEmpty else {
+            throw SlicevidError(.usage, "report merge needs the shards' reports: slicevid report merge shard-*.json -o campaign.json")
+        }
+        guard output != "-" else { return }
+        // The merged report must not take the place of one of the reports it is made from.
+        var target = stat()
+        guard lstat(output, &target) == 0 else { return }
+        for report in reports {
+            var source = stat()
+            if stat(report, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
+                throw SlicevidError(.usage, "-o \(InputText.quoted(output)): is also one of the reports to merge (\(InputText.quoted(report))); write the merged report elsewhere")
+            }
+        }
+    }
+
+    func run() -> ExitCode {
+        let console = Console.shared
+        // A stop signal ends the merge at once, but never halfway through writing -o: the
+        // handler waits for a write under way, so the file is whole or absent, with no temporary.
+        SignalTrap.exitOnSignal { signal in
+            OutputTarget.exclusively {}
+            return "slicevid: report merge interrupted by \(signalName(signal))\n"
+        }
+        do throws(SlicevidError) {
+            if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs) }
+            let merge = try ReportMerge(paths: reports)
+            let bytes = merge.json
+            if output == "-" {
+                // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
+                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
+            } else {
+                try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, setting: .outputs) }
+            }
+            for problem in merge.problems { console.error("slicevid: report merge: \(problem)\n") }
+            if !quiet || !merge.isComplete { console.error("slicevid: report merge: \(Self.summary(merge, output: output))\n") }
+            return merge.isComplete ? .success : .someJobsFailed
+        } catch {
+            console.error("slicevid: error: \(error.message(FlagWording()))\n")
+            return ExitCode(error.category)
+        }
+    }
+
+    /// `4 reports of /srv/campaign.json (shards 0–3 of 4), 24 jobs: 20 rendered, 4 skipped; whole; wrote campaign.json`.
+    private static func summary(_ merge: ReportMerge, output: String) -> String {
+        let first = merge.reports[0]
+        let counts = merge.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let state = merge.isComplete ? "whole" : "not whole (\(merge.problems.count) problem\(merge.problems.count == 1 ? "" : "s"))"
+        let written = output == "-" ? "written to stdout" : "wrote \(InputText.escaped(output))"
+        return "\(merge.reports.count) report\(merge.reports.count == 1 ? "" : "s") of \(InputText.escaped(first.manifest)) "
+            + "(\(first.shard.count - merge.missingShards.count) of \(first.shard.count) shards), \(first.digest.jobs) jobs: "
+            + "\(counts.isEmpty ? "none reported" : counts); \(state); \(written)"
+    }
+}
