@@ -1,12 +1,18 @@
 # slicevid — build, demo, test, bench, install, package.
-# Every entry point installs the -dev packages (FFmpeg, lcms2, libheif) first when pkg-config cannot find them,
-# so `make demo` and `make test` work on a fresh Debian 12 machine.
+# Every entry point installs the -dev packages (FFmpeg, lcms2, libheif, Pango, Cairo, fontconfig) and the default
+# fonts of text layers first when pkg-config or the font files say they are missing, so `make demo` and
+# `make test` work on a fresh Debian 12 machine.
 
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev \
+	libpango1.0-dev libcairo2-dev libfontconfig-dev $(FONT_PACKAGES)
+# Text layers' default fonts (Sources/SliceMedia/Text/DefaultFonts.swift): Noto for Latin, Arabic, Hebrew,
+# Devanagari and Thai, IPAex Gothic for Japanese. One file of each package stands for it in `deps`.
+FONT_PACKAGES := fonts-noto-core fonts-ipaexfont-gothic
+FONT_FILES := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
 RELEASE := .build/release/slicevid
 # The man page and completion scripts, written by the release binary from its own command specs.
 GENERATED := .build/share
@@ -25,8 +31,10 @@ all: build
 
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || \
-	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib lcms2 libheif; then \
-	  echo "make: installing FFmpeg, lcms2 and libheif development packages ($(DEV_PACKAGES))"; \
+	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib lcms2 libheif \
+	      pangocairo pangoft2 cairo fontconfig || \
+	    ! ls $(FONT_FILES) >/dev/null 2>&1; then \
+	  echo "make: installing FFmpeg, lcms2, libheif, Pango, Cairo and fontconfig development packages and fonts ($(DEV_PACKAGES))"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(DEV_PACKAGES) >/dev/null; \
 	fi
@@ -90,6 +98,7 @@ fuzz: build
 # The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it).
 test: deps recipe-check-tools
 	$(call tool,ffmpeg,ffmpeg)
+	$(call tool,pango-view,pango1.0-tools)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -122,7 +131,8 @@ uninstall:
 install-check: build
 	packaging/install-check.sh
 
-# slicevid_VERSION_ARCH.deb, Depends computed by dpkg-shlibdeps from the binary's libraries, plus libheif1 and libavfilter8 (opened at run time).
+# slicevid_VERSION_ARCH.deb, Depends computed by dpkg-shlibdeps from the binary's libraries, plus libheif1, libavfilter8
+# and Pango, Cairo and fontconfig (opened at run time) and the default fonts of text layers.
 deb: build
 	$(call tool,dpkg-shlibdeps,dpkg-dev)
 	packaging/make-deb.sh $(VERSION) $(ARCH) $(DEB)

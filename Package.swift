@@ -2,6 +2,18 @@
 // slicevid: slice-transition videos from stills, encoded with FFmpeg's libraries.
 import PackageDescription
 
+/// Where Debian keeps the headers of Pango, Cairo, fontconfig and the headers they include
+/// (`pkg-config --cflags pangocairo pangoft2 fontconfig`), for CText's C files only: its header,
+/// the one Swift sees, includes none of them. glib's configuration header sits in the
+/// machine's multiarch folder.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let textHeaders = ["pango-1.0", "glib-2.0", "harfbuzz", "freetype2", "cairo"]
+    .map { "-I/usr/include/\($0)" } + ["-I/usr/lib/\(multiarch)/glib-2.0/include"]
+
 /// One settings list for every target, so the whole package speaks one dialect.
 let settings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -38,13 +50,18 @@ let package = Package(
         // libavfilter's C API for the audio bed, opened with dlopen on the first song: its thirty
         // or so libraries doubled every run's start-up when linked. FFmpeg's headers give the types.
         .target(name: "CAVFilter"),
+        // Pango (HarfBuzz, FriBidi), PangoCairo, Cairo and fontconfig for text layers
+        // (libpango1.0-dev, libcairo2-dev, libfontconfig-dev, which `make deps` installs). Opened
+        // with dlopen on the first text layer, not linked, so runs without text keep their
+        // start-up; the C files drive them and CText.h gives Swift a small API of its own.
+        .target(name: "CText", cSettings: [.unsafeFlags(textHeaders)]),
         // Linux calls Glibc's Swift module leaves out (renameat2), and the stop signals'
         // handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The library's public face: a few calls and the types they take and return.

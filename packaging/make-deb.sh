@@ -42,6 +42,12 @@ depends="$depends, libheif1 (>= 1.15)"
 avfilter_major=$(sed -n 's/^#define LIBAVFILTER_VERSION_MAJOR *\([0-9]*\).*/\1/p' "$(pkg-config --variable=includedir libavfilter)/libavfilter/version_major.h")
 [ -n "$avfilter_major" ] || { echo "make-deb.sh: cannot read libavfilter's major version from its headers" >&2; exit 1; }
 depends="$depends, libavfilter$avfilter_major"
+# Text layers open Pango, PangoCairo, Cairo, fontconfig and GObject the same way, on the first
+# layer with text (1.50 and 1.16 are Debian 12's Pango and Cairo, the API used), and fall back
+# on a fixed set of font files from these two packages (Sources/SliceMedia/Text/DefaultFonts.swift).
+depends="$depends, libpango-1.0-0 (>= 1.50), libpangocairo-1.0-0 (>= 1.50), libpangoft2-1.0-0 (>= 1.50)"
+depends="$depends, libcairo2 (>= 1.16), libfontconfig1 (>= 2.13), libglib2.0-0"
+depends="$depends, fonts-noto-core, fonts-ipaexfont-gothic"
 
 mkdir -p "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" <<CONTROL
