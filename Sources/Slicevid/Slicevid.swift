@@ -64,11 +64,14 @@ public enum Slicevid {
     /// The version outputs and batch records carry.
     public static let version = "0.3.0"
 
-    /// What `request` would write, checked completely without decoding, rendering or creating
-    /// anything (`slicevid make --dry-run`).
+    /// What `request` would write, checked completely without decoding a still, rendering a
+    /// frame or creating anything (`slicevid make --dry-run`): its layout's text is set, so a
+    /// character no font has or text that does not fit is refused here too.
     /// - Throws: `SlicevidError`; its `category` says who has to act.
     public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
-        try MakeJob.plan(request)
+        let plan = try MakeJob.plan(request)
+        _ = try plan.layout?.draw()
+        return plan
     }
 
     /// Renders one clip, as `slicevid make` does: the outputs appear under their final names

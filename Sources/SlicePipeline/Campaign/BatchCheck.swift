@@ -38,7 +38,9 @@ package enum BatchCheck {
             // What make would refuse before rendering: a crf out of the codec's range, alpha in
             // an MP4, a missing encoder. Output paths are reported below.
             do throws(SlicevidError) {
-                _ = try MakeJob.plan(job.request(force: true))
+                // As a run would: its layout's text set (a character no font has, text that
+                // does not fit), without rendering a frame.
+                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
             } catch {
                 if error.category != .outputBlocked { problems.append(error.message(job.wording(run: request.runWording))) }
             }

@@ -81,10 +81,12 @@ extension MakeJob {
         }
         // The layers' files are there and are files: a font or logo that is not would fail
         // the render after its stills were decoded.
-        do {
-            for file in layout?.files ?? [] { try StillDecoder.checkReadable(path: file) }
-        } catch {
-            throw SlicevidError(error)
+        if let layout {
+            do {
+                for file in layout.files { try StillDecoder.checkReadable(path: file) }
+            } catch {
+                throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(layout.file)): ")
+            }
         }
         for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
         let renderLayout = PixelLayout.covering(plans.map(\.renderLayout))

@@ -10,7 +10,7 @@ extension MakeJob {
     /// Decodes the stills, renders every frame into `targets`' sinks and flushes them.
     /// - Returns: what the render loop measured.
     /// - Throws: `SlicevidError`: inputs missing or undecodable, an encoder failing, or a signal.
-    static func render(_ request: MakeRequest, planned: MakePlan, targets: [OutputTarget], cancellation: Cancellation,
+    static func render(_ request: MakeRequest, planned: MakePlan, pictures: LayerPictures?, targets: [OutputTarget], cancellation: Cancellation,
                        events: @escaping @Sendable (MakeEvent) -> Void) throws(SlicevidError) -> RenderStats {
         let spec = request.spec
         let sequence = planned.sequence

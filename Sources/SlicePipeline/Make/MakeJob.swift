@@ -81,12 +81,15 @@ package enum MakeJob {
         // Every output is checked against its codec and the filesystem, then its temporary name
         // reserved, before any decoding. `null` outputs render without a sink.
         let planned = try plan(request)
+        // The layers are drawn once, before any output is created: text that cannot be set
+        // fails the run with nothing made.
+        let pictures = try planned.layout?.draw { cancellation.isCancelled }
         var targets: [OutputTarget] = []
         do throws(SlicevidError) {
             for output in planned.outputs {
                 targets.append(try OutputTarget(path: output.path, replacing: request.replacement(for: output.path)))
             }
-            let stats = try render(request, planned: planned, targets: targets, cancellation: cancellation, events: events)
+            let stats = try render(request, planned: planned, pictures: pictures, targets: targets, cancellation: cancellation, events: events)
             var written: [WrittenOutput] = []
             for (plan, target) in zip(planned.outputs, targets) {
                 let facts = WrittenOutput(plan: plan, bytes: 0)
