@@ -36,14 +36,16 @@ struct StillOutputsTests {
                                     })
             for cell in 0..<sheet.count {
                 let origin = sheet.origin(ofCell: cell, width: 64, height: 36)
-                // The label sits in the cell's bottom-left corner: the frame's time.
-                let label = TimeLabel.read(picture, x: origin.x, y: origin.y + 36 - 7, scale: 1, count: 5)
+                // The label sits under the cell, never over the picture: the frame's time.
+                let label = TimeLabel.read(picture, x: origin.x, y: origin.y + 36, scale: 1, count: 5)
                 #expect(label == TimeLabel.text(seconds: Double(cell) / 10), "cell \(cell)")
             }
             // The first cell is the source still, the last the destination (at their middles,
             // clear of the label).
             let first = sheet.origin(ofCell: 0, width: 64, height: 36), last = sheet.origin(ofCell: 5, width: 64, height: 36)
             #expect(Pixels.isClose(Pixels.color(board, first.x + 40, first.y + 10), Self.red, within: 3))
+            // The cell's bottom-left corner, where the label once sat, shows the frame.
+            #expect(Pixels.isClose(Pixels.color(board, first.x + 2, first.y + 34), Self.red, within: 3))
             #expect(Pixels.isClose(Pixels.color(board, last.x + 40, last.y + 10), Self.blue, within: 3))
             let jpeg = try MediaReader.info(path: folder + "/board.jpg")
             let grid = try #require(Sheet(parsing: "2x2")).size(width: 64, height: 36)

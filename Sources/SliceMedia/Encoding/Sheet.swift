@@ -1,6 +1,7 @@
 // A storyboard's grid (`-o board.png:sheet=4x2`): C × R frames of the clip, evenly spaced from
-// the first to the last, each scaled into a cell and labelled with its time, on one picture, so
-// a clip can be reviewed without a player.
+// the first to the last, each scaled into a cell with its time in a strip under it (never over
+// the picture, which a label would hide: a price, a logo), on one picture, so a clip can be
+// reviewed without a player.
 
 import SliceKit
 
@@ -45,15 +46,25 @@ public struct Sheet: Sendable, Equatable, CustomStringConvertible {
         return (cellWidth, cellHeight)
     }
 
+    /// The pixels per font pixel of the time labels under cells of `width` × `height` frames.
+    package func labelScale(width: Int, height: Int) -> Int { max(1, cell(width: width, height: height).height / 48) }
+
+    /// The height of the strip under each cell that holds its time label.
+    package func labelHeight(width: Int, height: Int) -> Int {
+        TimeLabel.size(of: "0", scale: labelScale(width: width, height: height)).height
+    }
+
     /// The whole picture's size for frames of `width` × `height`.
     package func size(width: Int, height: Int) -> (width: Int, height: Int) {
         let cell = cell(width: width, height: height)
-        return (columns * cell.width + (columns + 1) * Sheet.gap, rows * cell.height + (rows + 1) * Sheet.gap)
+        let row = cell.height + labelHeight(width: width, height: height)
+        return (columns * cell.width + (columns + 1) * Sheet.gap, rows * row + (rows + 1) * Sheet.gap)
     }
 
-    /// Where cell `index` (reading order) starts.
+    /// Where cell `index` (reading order) starts; its label starts `cell.height` below.
     package func origin(ofCell index: Int, width: Int, height: Int) -> (x: Int, y: Int) {
         let cell = cell(width: width, height: height)
-        return (Sheet.gap + (index % columns) * (cell.width + Sheet.gap), Sheet.gap + (index / columns) * (cell.height + Sheet.gap))
+        let row = cell.height + labelHeight(width: width, height: height)
+        return (Sheet.gap + (index % columns) * (cell.width + Sheet.gap), Sheet.gap + (index / columns) * (row + Sheet.gap))
     }
 }

@@ -38,15 +38,15 @@ final class StillSink: FrameSink {
         let cell = sheet.cell(width: frame.width, height: frame.height)
         let scaled = frame.rgba(width: cell.width, height: cell.height)
         let time = TimeLabel.text(seconds: plan.selection.time(ofFrame: index))
-        let scale = max(1, cell.height / 48)
+        let scale = sheet.labelScale(width: frame.width, height: frame.height)
         for (position, shown) in cells.enumerated() where shown == index {
             let origin = sheet.origin(ofCell: position, width: frame.width, height: frame.height)
             for y in 0..<cell.height {
                 let from = 4 * y * cell.width, to = 4 * ((origin.y + y) * sheetPicture.width + origin.x)
                 sheetPicture.pixels.replaceSubrange(to..<(to + 4 * cell.width), with: scaled.pixels[from..<(from + 4 * cell.width)])
             }
-            TimeLabel.draw(time, into: &sheetPicture, x: origin.x, y: origin.y + cell.height - TimeLabel.size(of: time, scale: scale).height,
-                           scale: scale)
+            // Under the cell, not over it: the picture is shown whole.
+            TimeLabel.draw(time, into: &sheetPicture, x: origin.x, y: origin.y + cell.height, scale: scale)
         }
         picture = sheetPicture
     }
