@@ -96,6 +96,8 @@ package enum MediaReader {
            let withAlpha = avcodec_find_decoder_by_name("libvpx-vp9") {
             decoder = withAlpha
         }
+        // An APNG's chunks before its first frame reach its decoder as extradata.
+        if let problem = PNGPayloads.problem(inHeaderOf: stream, decoder: decoder) { throw MediaError(.inputInvalid, subject: path, message: problem) }
         let codec = try CodecContext(codec: decoder, subject: path)
         guard avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar) >= 0 else { throw invalid }
         do { try codec.open() } catch { throw invalid }
@@ -194,6 +196,7 @@ package enum MediaReader {
             }
             guard read >= 0 else { throw demuxer.frames.refusal ?? invalid }
             guard packet.streamIndex == index else { continue }
+            if let problem = PNGPayloads.problem(in: packet, decoder: decoder) { throw MediaError(.inputInvalid, subject: path, message: problem) }
             let sent = codec.sendPacket(packet)
             guard sent >= 0 else {
                 throw MediaError(.inputInvalid, subject: path, message: "is damaged: \(MediaError.text(for: sent))",

@@ -143,6 +143,7 @@ extension StillDecoder {
             }
             guard read >= 0 else { throw refusal(read) }
             guard packet.streamIndex == streamIndex else { continue }
+            if let problem = PNGPayloads.problem(in: packet, decoder: decoder) { throw MediaError(.inputInvalid, subject: path, message: problem) }
             let sent = codec.sendPacket(packet)
             guard sent >= 0 else { throw refusal(sent) }
             if let error = log.firstError { throw damaged("\(decoderName) decoder: \(error)") }
