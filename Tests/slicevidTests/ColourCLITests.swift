@@ -158,6 +158,20 @@ struct ColourCLITests {
         }
     }
 
+    @Test("a JPEG whose ICC profile's cicp tag says PQ or HLG is refused with 65 and one line, as nclx and cICP HDR are",
+          arguments: [(16, "PQ"), (18, "HLG")])
+    func hdrProfile(transfer: (code: UInt8, name: String)) throws {
+        try withScratchFolder { folder in
+            let profile = TestProfiles.withVideoSignal(TestProfiles.displayP3, primaries: 9, transfer: transfer.code)
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/hdr.jpg", jpeg: true, profile: profile)
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/b.png")
+            let result = try CLI.make(tinyClip + ["--from", "b.png", "--to", "hdr.jpg", "-o", "out.mp4"], in: folder)
+            #expect(result.status == 65 && result.stderrIsOneLine, "\(result)")
+            #expect(result.stderr.hasPrefix("slicevid: error: hdr.jpg: is an HDR still (\(transfer.name) transfer)"), "\(result)")
+            #expect(leftovers(in: folder).isEmpty && !FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        }
+    }
+
     @Test("a file that is no image is refused listing exactly the formats this build decodes")
     func acceptedList() throws {
         try withScratchFolder { folder in
