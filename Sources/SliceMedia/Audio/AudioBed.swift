@@ -46,12 +46,18 @@ final class AudioBed {
         // Trimmed at the song's own rate, before resampling, so the resampler's phase does not
         // depend on where decoding began. `start_pts` (not `start_sample`) because the frames'
         // pts are the song's sample indices whatever was skipped.
-        var description = "atrim=start_pts=\(start),asetpts=PTS-STARTPTS,aresample=osr=48000:ochl=stereo:osf=fltp,\(format)"
+        let trim = "atrim=start_pts=\(start),asetpts=PTS-STARTPTS,"
+        var description = "aresample=osr=48000:ochl=stereo:osf=fltp,\(format)"
         if settings.loop { description += ",aloop=loop=-1:size=\(n)" }
         description += ",apad=whole_len=\(n),atrim=end_sample=\(n)"
         if fadeIn > 0 { description += ",afade=t=in:ss=0:ns=\(fadeIn)" }
         if fadeOut > 0 { description += ",afade=t=out:ss=\(n - fadeOut):ns=\(fadeOut)" }
 
+        // Layouts libswresample cannot down-mix (or would drop channels of) are mixed by pan first.
+        func fitting(_ input: AudioGraph.Input, layout: UnsafePointer<AVChannelLayout>) throws(MediaError) -> AudioGraph {
+            let mix = StereoDownmix.filter(for: layout).map { $0 + "," } ?? ""
+            return try AudioGraph(description: trim + mix + description, input: input, subject: source.path)
+        }
         var graph: AudioGraph?
         var frames: [Frame] = []
         // Decoding stops a second past the last sample the bed can use: a song that reaches it
@@ -65,7 +71,7 @@ final class AudioBed {
             }
         }
         try source.decode(from: start) { frame throws(MediaError) in
-            if graph == nil { graph = try AudioGraph(description: description, input: AudioGraph.Input(of: frame), subject: source.path) }
+            if graph == nil { graph = try fitting(AudioGraph.Input(of: frame), layout: &frame.pointer.pointee.ch_layout) }
             try graph!.feed(frame)
             try drain(graph!)
             return frame.pointer.pointee.pts + Int64(frame.pointer.pointee.nb_samples) < needed
@@ -73,8 +79,10 @@ final class AudioBed {
         // A song with no samples at all still gives a bed: silence.
         let last: AudioGraph
         if let graph { last = graph } else {
-            last = try AudioGraph(description: description, input: AudioGraph.Input(sampleRate: source.sampleRate, channels: source.channels),
-                                  subject: source.path)
+            var layout = AVChannelLayout()
+            av_channel_layout_default(&layout, Int32(source.channels))
+            defer { av_channel_layout_uninit(&layout) }
+            last = try fitting(AudioGraph.Input(sampleRate: source.sampleRate, channels: source.channels), layout: &layout)
         }
         try last.feed(nil)
         try drain(last)

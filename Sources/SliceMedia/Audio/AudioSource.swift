@@ -64,6 +64,13 @@ package final class AudioSource {
         // The other streams (a video's pictures, cover art) are never read.
         for other in 0..<count where other != index { context.streams[other]?.pointee.discard = AVDISCARD_ALL }
         let parameters = stream.pointee.codecpar!
+        // No codec at all: the container's parameters name no format FFmpeg has (a WAV declaring
+        // 65535 bits a sample). Bad data, not a missing decoder: nothing to install would read it.
+        guard parameters.pointee.codec_id != AV_CODEC_ID_NONE else {
+            let tag = String(parameters.pointee.codec_tag, radix: 16)
+            throw MediaError(.inputInvalid, subject: path,
+                             message: "its audio is in no format FFmpeg knows (codec tag 0x\(tag), \(parameters.pointee.bits_per_coded_sample) bits a sample); slicevid reads audio FFmpeg decodes, such as MP3, AAC/M4A, WAV, FLAC, Ogg/Opus")
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             throw MediaError(.unavailable, subject: path, message: "this libavcodec has no decoder for its \(name) audio")
