@@ -54,4 +54,33 @@ struct AudioInputCLITests {
             }
         }
     }
+
+    @Test("an Ogg Vorbis song with one flipped byte in its first or last audio page is refused with 65 and one line naming the page",
+          arguments: ["first", "last"])
+    func damagedOgg(_ which: String) throws {
+        try withScratchFolder { folder in
+            let made = try CLI.run(["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=6", "-ac", "2", "-c:a", "libvorbis",
+                                    "song.ogg"], in: folder, executable: "/usr/bin/ffmpeg")
+            try #require(made.status == 0, "\(made)")
+            #expect(try CLI.make(tinyClip + ["--audio", "song.ogg", "-o", "good.mp4"], in: folder).status == 0)
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/song.ogg")))
+            // Page starts: pages 0 and 1 hold Vorbis's headers, 2 is the first audio page.
+            var starts: [Int] = []
+            var offset = 0
+            while offset + 27 <= bytes.count {
+                starts.append(offset)
+                let segments = Int(bytes[offset + 26])
+                offset += 27 + segments + bytes[(offset + 27)..<(offset + 27 + segments)].reduce(0) { $0 + Int($1) }
+            }
+            try #require(starts.count > 4)
+            // A byte of the page's packet data, after its header and segment table.
+            let page = which == "first" ? starts[2] : starts[starts.count - 1]
+            bytes[page + 27 + Int(bytes[page + 26]) + 10] ^= 0x55
+            try writeFile(folder + "/song.ogg", Data(bytes))
+            let result = try CLI.make(tinyClip + ["--audio", "song.ogg", "-o", "out.mp4"], in: folder)
+            #expect(result.status == 65 && result.stderrIsOneLine, "\(result)")
+            #expect(result.stderr.hasPrefix("slicevid: error: song.ogg: damaged audio: Ogg page"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4") && leftovers(in: folder).isEmpty)
+        }
+    }
 }

@@ -1,7 +1,8 @@
 // An audio file opened for the music bed: its first audio stream (or the one asked for), decoded
-// strictly. Any decoder error, a corrupt frame, a jump in the timestamps (a lost Ogg page), or a
-// file that ends well before the length it declares (a truncated MP3) refuses the file: FFmpeg's
-// own tools play such files, and a bed must never be rendered from them.
+// strictly. Any decoder error, a corrupt frame, a jump in the timestamps (a lost packet), a
+// damaged or missing Ogg page (OggPages), or a file that ends well before the length it declares
+// (a truncated MP3) refuses the file: FFmpeg's own tools play such files, and a bed must never be
+// rendered from them.
 
 import CFFmpeg
 
@@ -37,6 +38,10 @@ package final class AudioSource {
     package init(path: String, stream wanted: Int? = nil) throws(MediaError) {
         self.path = path
         let file = try InputFile(path: path)
+        // FFmpeg skips a damaged Ogg page with only a log line, and cannot tell a lost one.
+        if OggPages.isOgg(file.bytes(at: 0, count: 4)), let problem = OggPages.problem(in: file) {
+            throw MediaError(.inputInvalid, subject: path, message: problem)
+        }
         do {
             demuxer = try Demuxer(file: file)
         } catch {
