@@ -122,6 +122,7 @@ extension StillDecoder {
                         throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
                     }
                     if jpeg.end == nil { throw damaged("the last scan has no end-of-image marker") }
+                    if let problem = jpeg.iccProblem { throw damaged(problem) }
                 }
                 return frame
             case .failed(let code):
