@@ -14,6 +14,8 @@ final class AudioGraph {
     private let sink: UnsafeMutablePointer<AVFilterContext>
     /// What errors name: the audio file.
     let subject: String
+    /// Polled by `run` before each frame it feeds: a long bed stops within a frame of a signal.
+    private let isCancelled: () -> Bool
 
     /// What a graph is fed: every frame alike.
     struct Input {
@@ -53,11 +55,14 @@ final class AudioGraph {
     ///   - description: the filters between input and output, in libavfilter's syntax.
     ///   - input: what will be fed (time base 1/sample rate).
     ///   - frameSize: samples per output frame (an encoder's frame size), or nil for any.
+    ///   - isCancelled: polled by `run` before each frame it feeds; once it says yes, `run` stops.
     /// - Throws: `MediaError(.unavailable)` when libavfilter cannot be loaded;
     ///   `MediaError(.output)` naming the failing call (a description is ours, so a refusal
     ///   here is a fault, not bad input).
-    init(description: String, input: Input, frameSize: Int? = nil, subject: String) throws(MediaError) {
+    init(description: String, input: Input, frameSize: Int? = nil, subject: String,
+         isCancelled: @escaping () -> Bool = { false }) throws(MediaError) {
         self.subject = subject
+        self.isCancelled = isCancelled
         try Self.requireLibrary()
         guard let made = slicevid_avfilter_graph_alloc() else { throw MediaError.outOfMemory(subject: subject) }
         graph = made
@@ -141,6 +146,7 @@ final class AudioGraph {
     ///   - keep: whether to return the output frames; a caller that only looks at them in
     ///     `each` (a measurement, an encoder) does not hold a second copy of the audio.
     ///   - each: sees every output frame in order, before it is kept.
+    /// - Throws: `MediaError.stopped` once the graph's `isCancelled` says yes.
     @discardableResult
     func run(_ frames: [Frame], keep: Bool = true, each: (Frame) throws(MediaError) -> Void = { _ in }) throws(MediaError) -> [Frame] {
         var output: [Frame] = []
@@ -154,6 +160,7 @@ final class AudioGraph {
                 if keep { output.append(frame) }
             case .needsInput:
                 guard !ended else { return output }
+                if isCancelled() { throw MediaError.stopped(subject: subject) }
                 if let input = next.next() { try feed(input) } else { try feed(nil); ended = true }
             case .drained, .failed:
                 return output

@@ -116,8 +116,11 @@ package final class AudioSource {
     /// Packets that end more than a second before the start are dropped before the decoder
     /// (the second lets decoders with a memory settle), so a start deep into a long song costs
     /// little. Frames before the start are still handed over: trimming is the caller's.
-    /// - Throws: `MediaError(.inputInvalid)` naming the file and the time of the damage.
-    func decode(from startSample: Int64, _ body: (Frame) throws(MediaError) -> Bool) throws(MediaError) {
+    /// - Parameter isCancelled: polled before each packet is read; once it says yes decoding stops.
+    /// - Throws: `MediaError(.inputInvalid)` naming the file and the time of the damage;
+    ///   `MediaError.stopped` when cancelled.
+    func decode(from startSample: Int64, isCancelled: () -> Bool = { false },
+                _ body: (Frame) throws(MediaError) -> Bool) throws(MediaError) {
         let base = stream.pointee.time_base
         let rate = AVRational(num: 1, den: Int32(sampleRate))
         let origin = stream.pointee.start_time == cffmpeg_nopts_value() ? 0 : stream.pointee.start_time
@@ -159,6 +162,7 @@ package final class AudioSource {
                 if !more { return }
             case .needsInput:
                 guard !draining else { throw damaged("the decoder stalled", at: expected) }
+                if isCancelled() { throw MediaError.stopped(subject: path) }
                 let read = demuxer.read(into: packet)
                 if read == AVStatus.endOfFile {
                     draining = true
