@@ -32,9 +32,9 @@ extension FixtureFiles {
         return Array(out.prefix(Int(size)))
     }
 
-    /// A zlib stream that inflates to `inflated` zero bytes (a whole number of MiB), about a
-    /// thousandth of that in size.
-    package static func zlibBomb(inflating inflated: Int) -> [UInt8] {
+    /// A zlib stream that inflates to `prefix`, then `inflated` zero bytes (a whole number of
+    /// MiB): about a thousandth of that in size.
+    package static func zlibBomb(inflating inflated: Int, after prefix: [UInt8] = []) -> [UInt8] {
         var stream = z_stream()
         precondition(deflateInit_(&stream, 9, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK)
         defer { deflateEnd(&stream) }
@@ -50,6 +50,11 @@ extension FixtureFiles {
                     out += space.prefix(space.count - Int(stream.avail_out))
                 }
             } while stream.avail_out == 0
+        }
+        prefix.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = UInt32(input.count)
+            run(Z_NO_FLUSH)
         }
         for _ in 0..<(inflated >> 20) {
             block.withUnsafeBufferPointer { input in

@@ -45,6 +45,8 @@ package final class AudioSource {
         do {
             demuxer = try Demuxer(file: file)
         } catch {
+            // No FFmpeg code: the demuxer's own refusal, worded already.
+            if error.code == nil { throw error }
             throw MediaError(.inputInvalid, subject: path, message: "not an audio file FFmpeg reads (\(error.message))")
         }
         demuxer.pointer.pointee.error_recognition = Self.strict

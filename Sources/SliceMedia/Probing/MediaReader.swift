@@ -85,7 +85,8 @@ package enum MediaReader {
             demuxer = path.contains("%") ? try Demuxer(pattern: path) : try Demuxer(file: try pictureFile(path))
             try demuxer.findStreamInfo()
         } catch {
-            throw error.kind == .inputMissing ? error : invalid
+            // Missing files, and the demuxer's own refusals (no FFmpeg code), say why themselves.
+            throw error.kind == .inputMissing || error.code == nil ? error : invalid
         }
         guard let best = demuxer.bestVideoStream() else { throw invalid }
         let (index, stream) = (best.index, best.stream)

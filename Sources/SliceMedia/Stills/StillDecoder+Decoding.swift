@@ -71,6 +71,8 @@ extension StillDecoder {
             demuxer = try Demuxer(file: file, formats: StillHeader.Format.demuxers)
         } catch {
             if isCancelled() { throw stopped }
+            // No FFmpeg code: the demuxer's own refusal, worded already.
+            if error.code == nil { throw error }
             throw header.format == nil ? notAnImage : damaged("libavformat: \(FFmpegLog.quoted(error.message))")
         }
         guard let (streamIndex, stream, decoder) = demuxer.bestVideoStream() else { throw notAnImage }
