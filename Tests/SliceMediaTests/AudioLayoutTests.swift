@@ -101,4 +101,22 @@ struct AudioLayoutTests {
                     "\(String(describing: error))")
         }
     }
+
+    @Test("a WAV whose blocks disagree with its bits per sample (16-bit blocks said to hold 1-bit samples) is refused, not read as noise; fewer bits in a whole container are fine",
+          arguments: [(FixtureFiles.WAVSamples.signed16, 1, false), (.signed16, 7, false), (.unsigned8, 16, false), (.signed16, 24, false),
+                      (.signed16, 12, true), (.signed24, 20, true), (.unsigned8, 7, true)])
+    func blocksAndBits(samples: FixtureFiles.WAVSamples, bits: Int, sound: Bool) throws {
+        try withTemporaryDirectory { dir in
+            let path = "\(dir)/song.wav"
+            try FixtureFiles.wav(path, channels: 3, seconds: 0.2, samples: samples, declaredBits: bits, signal: Self.tone)
+            if sound {
+                let decoded = try AudioFixture.decode(path)
+                #expect(decoded.channels == 3 && decoded.count == 9_600)
+                return
+            }
+            let error = #expect(throws: MediaError.self) { _ = try AudioSource(path: path) }
+            #expect(error?.kind == .inputInvalid && error?.message.hasPrefix("its header does not add up: \(3 * samples.bytes)-byte blocks for 3 channels of \(bits)-bit samples") == true,
+                    "\(String(describing: error))")
+        }
+    }
 }

@@ -82,6 +82,15 @@ package final class AudioSource {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             throw MediaError(.unavailable, subject: path, message: "this libavcodec has no decoder for its \(name) audio")
         }
+        // A WAV's blocks hold one sample of every channel: a header whose block size disagrees
+        // with its bits per sample (16-bit blocks said to hold 1-bit samples) is read as noise.
+        let id = parameters.pointee.codec_id, width = Int(av_get_bits_per_sample(id))
+        let isPCM = (AV_CODEC_ID_PCM_S16LE.rawValue..<AV_CODEC_ID_ADPCM_IMA_QT.rawValue).contains(id.rawValue)
+        let blocks = Int(parameters.pointee.block_align), declaredChannels = Int(parameters.pointee.ch_layout.nb_channels)
+        if demuxer.formatName == "wav", isPCM, width > 0, blocks > 0, declaredChannels > 0, blocks != declaredChannels * width / 8 {
+            throw MediaError(.inputInvalid, subject: path,
+                             message: "its header does not add up: \(blocks)-byte blocks for \(declaredChannels) channels of \(parameters.pointee.bits_per_coded_sample)-bit samples")
+        }
         // The codec's name (`mp3`), not the decoder's (`mp3float`): the words probe uses.
         codecName = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? String(cString: codec.pointee.name)
         decoder = try CodecContext(codec: codec, subject: path)
