@@ -21,7 +21,8 @@ final class AudioGraph {
     struct Input {
         var sampleRate: Int
         var sampleFormat: AVSampleFormat
-        /// FFmpeg's name for the channel layout (`stereo`, `5.1(side)`, `3 channels`).
+        /// The channel layout as abuffer reads it back exactly: a native layout's mask
+        /// (`0x3`), else FFmpeg's name for it (`3 channels`).
         var layout: String
 
         /// `channels` in their default layout.
@@ -44,9 +45,22 @@ final class AudioGraph {
         }
 
         private static func name(of layout: UnsafePointer<AVChannelLayout>) -> String {
-            var name = [CChar](repeating: 0, count: 128)
+            // A mask names every native layout, even one with speakers FFmpeg has no name for
+            // (a WAV's mask may set any of 32 bits), and never runs past a buffer.
+            if layout.pointee.order == AV_CHANNEL_ORDER_NATIVE { return "0x" + String(layout.pointee.u.mask, radix: 16) }
+            var name = [CChar](repeating: 0, count: 1024)
             av_channel_layout_describe(layout, &name, name.count)
             return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// Whether abuffer can be told `layout` exactly: a native or unordered layout, or one
+        /// whose name reads back as itself (not a custom order with channels FFmpeg cannot name).
+        static func isNameable(_ layout: UnsafePointer<AVChannelLayout>) -> Bool {
+            let order = layout.pointee.order
+            if order == AV_CHANNEL_ORDER_NATIVE || order == AV_CHANNEL_ORDER_UNSPEC { return true }
+            var parsed = AVChannelLayout()
+            defer { av_channel_layout_uninit(&parsed) }
+            return av_channel_layout_from_string(&parsed, name(of: layout)) == 0 && av_channel_layout_compare(&parsed, layout) == 0
         }
     }
 

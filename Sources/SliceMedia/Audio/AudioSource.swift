@@ -162,8 +162,10 @@ package final class AudioSource {
                     throw damaged("\(stamp - expected) samples are missing (a lost page or packet)", at: expected)
                 }
                 frame.pointer.pointee.pts = position
-                // FFmpeg's own WAVs say only "2 channels"; filters want a named layout.
-                if f.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                // FFmpeg's own WAVs say only "2 channels"; filters want a named layout. A custom
+                // order with speakers FFmpeg cannot name cannot be told to a graph: its channels
+                // count as unplaced, like an unlabelled WAV's.
+                if f.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || !AudioGraph.Input.isNameable(&frame.pointer.pointee.ch_layout) {
                     av_channel_layout_uninit(&frame.pointer.pointee.ch_layout)
                     av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channels))
                 }
