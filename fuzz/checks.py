@@ -19,7 +19,7 @@ from scratch import differences
 CRASH_CODES = {132, 133, 134, 135, 136, 139}
 # make's event lines (plain log format, timestamped since issue 13), as opposed to its one error line.
 PROGRESS = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z )?slicevid: "
-                      r"(rendering |rendered |wrote |created folder |finishing encoders$|finished: )")
+                      r"(rendering |rendered |wrote |created folder |finishing encoders$|finished: |music bed ready|no audio in )")
 PLAIN_LOG = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z slicevid: ")
 # C0 controls but newline, DEL, and C1 controls (U+0080–U+009F, two bytes in UTF-8).
 CONTROL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")

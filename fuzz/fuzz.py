@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 import cases_commands
 import cases_documents
 import cases_files
+import cases_media
 import cases_stills
 import corpus as corpus_module
 import runner
@@ -34,10 +35,12 @@ from checks import judge
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Category weights: about a third stills, the rest documents, command lines and file safety.
+# Category weights: about a third stills, the rest documents, command lines, file safety and
+# the payloads inside stills and songs (compressed chunks, channel layouts, Ogg pages, ICC chunks).
 CATEGORIES = [(("still", cases_stills.GENERATORS), 35), (("preset", [(cases_documents.preset_case, 1)]), 12),
               (("manifest", [(cases_documents.manifest_case, 6), (cases_documents.odd_job_id, 1)]), 13),
-              (("cli", cases_commands.GENERATORS), 25), (("files", cases_files.GENERATORS), 15)]
+              (("cli", cases_commands.GENERATORS), 25), (("files", cases_files.GENERATORS), 15),
+              (("media", cases_media.GENERATORS), 14)]
 # Variables that would make a case depend on the machine it runs on.
 UNSET = ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")
 

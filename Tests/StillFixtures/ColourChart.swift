@@ -47,6 +47,24 @@ package enum TestProfiles {
         return bytes(of: cmsCreateRGBProfile(&white, &primaries, &curves))
     }
 
+    /// `profile` with a `cicp` tag as ICC.1:2022 lays it out (type, reserved, then primaries,
+    /// transfer, matrix 0 and full range 1), or with `tag` as its raw bytes instead.
+    package static func withVideoSignal(_ profile: [UInt8], primaries: UInt8, transfer: UInt8, tag: [UInt8]? = nil) -> [UInt8] {
+        let opened = profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+        let raw = tag ?? Array("cicp".utf8) + [0, 0, 0, 0, primaries, transfer, 0, 1]
+        precondition(cmsWriteRawTag(opened, cmsSigcicpTag, raw, UInt32(raw.count)) != 0)
+        return bytes(of: opened)
+    }
+
+    /// `profile` grown by a private tag of `extra` bytes: a profile that spans several of a
+    /// JPEG's APP2 chunks (each at most 65,519 bytes).
+    package static func padded(_ profile: [UInt8], by extra: Int) -> [UInt8] {
+        let opened = profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+        let padding = Array("zzzz".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0x5A, count: extra)
+        precondition(cmsWriteRawTag(opened, cmsTagSignature(0x7A7A_7A7A), padding, UInt32(padding.count)) != 0)
+        return bytes(of: opened)
+    }
+
     /// Serialises and closes a profile.
     static func bytes(of profile: UnsafeMutableRawPointer?) -> [UInt8] {
         defer { cmsCloseProfile(profile) }

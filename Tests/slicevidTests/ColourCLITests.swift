@@ -158,6 +158,40 @@ struct ColourCLITests {
         }
     }
 
+    @Test("a JPEG whose ICC profile's cicp tag says PQ or HLG is refused with 65 and one line, as nclx and cICP HDR are",
+          arguments: [(16, "PQ"), (18, "HLG")])
+    func hdrProfile(transfer: (code: UInt8, name: String)) throws {
+        try withScratchFolder { folder in
+            let profile = TestProfiles.withVideoSignal(TestProfiles.displayP3, primaries: 9, transfer: transfer.code)
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/hdr.jpg", jpeg: true, profile: profile)
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/b.png")
+            let result = try CLI.make(tinyClip + ["--from", "b.png", "--to", "hdr.jpg", "-o", "out.mp4"], in: folder)
+            #expect(result.status == 65 && result.stderrIsOneLine, "\(result)")
+            #expect(result.stderr.hasPrefix("slicevid: error: hdr.jpg: is an HDR still (\(transfer.name) transfer)"), "\(result)")
+            #expect(leftovers(in: folder).isEmpty && !FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        }
+    }
+
+    @Test("a JPEG missing one of its ICC profile's APP2 chunks is refused with 65 and one line, not drawn without its colours")
+    func incompleteJPEGProfile() throws {
+        try withScratchFolder { folder in
+            let path = folder + "/chunks.jpg"
+            try FixtureFiles.write(ColourChart.image(), to: path, jpeg: true, profile: TestProfiles.padded(TestProfiles.displayP3, by: 100_000))
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            // Chunk 2 of 2 renumbered 1 of 2: chunk 1 twice, chunk 2 missing.
+            let name = Array("ICC_PROFILE".utf8)
+            let chunks = (0..<(bytes.count - name.count)).filter { bytes[$0..<($0 + name.count)].elementsEqual(name) }
+            try #require(chunks.count == 2 && bytes[chunks[1] + 12] == 2 && bytes[chunks[1] + 13] == 2)
+            bytes[chunks[1] + 12] = 1
+            try writeFile(path, Data(bytes))
+            try FixtureFiles.write(ColourChart.image(), to: folder + "/b.png")
+            let result = try CLI.make(tinyClip + ["--from", "b.png", "--to", "chunks.jpg", "-o", "out.mp4"], in: folder)
+            #expect(result.status == 65 && result.stderrIsOneLine, "\(result)")
+            #expect(result.stderr.hasPrefix("slicevid: error: chunks.jpg: is truncated or corrupt (its ICC colour profile is damaged"), "\(result)")
+            #expect(leftovers(in: folder).isEmpty && !FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        }
+    }
+
     @Test("a file that is no image is refused listing exactly the formats this build decodes")
     func acceptedList() throws {
         try withScratchFolder { folder in

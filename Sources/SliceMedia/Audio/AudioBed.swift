@@ -37,8 +37,11 @@ final class AudioBed {
     ///   - source: the song, opened.
     ///   - settings: start, loop, fades and level (already range-checked).
     ///   - sampleCount: the clip's length in 48 kHz samples.
-    /// - Throws: `MediaError(.inputInvalid)` when the song is damaged, `.output` if a graph fails.
-    static func build(from source: AudioSource, settings: AudioSettings, sampleCount: Int) throws(MediaError) -> AudioBed {
+    ///   - isCancelled: polled before each packet is decoded and each frame is filtered.
+    /// - Throws: `MediaError(.inputInvalid)` when the song is damaged, `.output` if a graph
+    ///   fails, `MediaError.stopped` once `isCancelled` says yes.
+    static func build(from source: AudioSource, settings: AudioSettings, sampleCount: Int,
+                      isCancelled: @escaping () -> Bool = { false }) throws(MediaError) -> AudioBed {
         let n = sampleCount
         let start = Int64((settings.start * Double(source.sampleRate)).rounded())
         let fadeIn = min(n, Int((settings.fadeIn * Double(sampleRate)).rounded()))
@@ -46,26 +49,34 @@ final class AudioBed {
         // Trimmed at the song's own rate, before resampling, so the resampler's phase does not
         // depend on where decoding began. `start_pts` (not `start_sample`) because the frames'
         // pts are the song's sample indices whatever was skipped.
-        var description = "atrim=start_pts=\(start),asetpts=PTS-STARTPTS,aresample=osr=48000:ochl=stereo:osf=fltp,\(format)"
+        let trim = "atrim=start_pts=\(start),asetpts=PTS-STARTPTS,"
+        var description = "aresample=osr=48000:ochl=stereo:osf=fltp,\(format)"
         if settings.loop { description += ",aloop=loop=-1:size=\(n)" }
         description += ",apad=whole_len=\(n),atrim=end_sample=\(n)"
         if fadeIn > 0 { description += ",afade=t=in:ss=0:ns=\(fadeIn)" }
         if fadeOut > 0 { description += ",afade=t=out:ss=\(n - fadeOut):ns=\(fadeOut)" }
 
+        // Layouts libswresample cannot down-mix (or would drop channels of) are mixed by pan first.
+        func fitting(_ input: AudioGraph.Input, layout: UnsafePointer<AVChannelLayout>) throws(MediaError) -> AudioGraph {
+            let mix = StereoDownmix.filter(for: layout).map { $0 + "," } ?? ""
+            return try AudioGraph(description: trim + mix + description, input: input, subject: source.path, isCancelled: isCancelled)
+        }
         var graph: AudioGraph?
         var frames: [Frame] = []
         // Decoding stops a second past the last sample the bed can use: a song that reaches it
         // never loops (aloop keeps its first `n` samples), so the rest is never needed.
         let needed = start + Int64((Double(n) * Double(source.sampleRate) / Double(sampleRate)).rounded(.up)) + Int64(source.sampleRate)
+        // Draining makes what the song lacks (a loop, the padding), minutes of it: stoppable too.
         func drain(_ graph: AudioGraph) throws(MediaError) {
             while true {
+                if isCancelled() { throw MediaError.stopped(subject: source.path) }
                 let frame = try Frame(subject: source.path)
                 guard try graph.pull(into: frame) == .ready else { return }
                 frames.append(frame)
             }
         }
-        try source.decode(from: start) { frame throws(MediaError) in
-            if graph == nil { graph = try AudioGraph(description: description, input: AudioGraph.Input(of: frame), subject: source.path) }
+        try source.decode(from: start, isCancelled: isCancelled) { frame throws(MediaError) in
+            if graph == nil { graph = try fitting(AudioGraph.Input(of: frame), layout: &frame.pointer.pointee.ch_layout) }
             try graph!.feed(frame)
             try drain(graph!)
             return frame.pointer.pointee.pts + Int64(frame.pointer.pointee.nb_samples) < needed
@@ -73,8 +84,10 @@ final class AudioBed {
         // A song with no samples at all still gives a bed: silence.
         let last: AudioGraph
         if let graph { last = graph } else {
-            last = try AudioGraph(description: description, input: AudioGraph.Input(sampleRate: source.sampleRate, channels: source.channels),
-                                  subject: source.path)
+            var layout = AVChannelLayout()
+            av_channel_layout_default(&layout, Int32(source.channels))
+            defer { av_channel_layout_uninit(&layout) }
+            last = try fitting(AudioGraph.Input(sampleRate: source.sampleRate, channels: source.channels), layout: &layout)
         }
         try last.feed(nil)
         try drain(last)
@@ -83,10 +96,12 @@ final class AudioBed {
     }
 
     /// The bed brought to its level (`--volume` or `--loudness`), or itself when none was asked for.
-    /// - Throws: `MediaError(.output)` if a graph fails.
-    func levelled(_ settings: AudioSettings, subject: String) throws(MediaError) -> AudioBed {
+    /// - Parameter isCancelled: polled before each frame every pass filters or measures.
+    /// - Throws: `MediaError(.output)` if a graph fails; `MediaError.stopped` when cancelled.
+    func levelled(_ settings: AudioSettings, subject: String, isCancelled: @escaping () -> Bool = { false }) throws(MediaError) -> AudioBed {
         guard settings.loudness != nil || settings.volume != nil else { return self }
-        let (levelled, measured) = try Self.level(frames, settings: settings, sampleCount: sampleCount, subject: subject)
+        let (levelled, measured) = try Self.level(frames, settings: settings, sampleCount: sampleCount, subject: subject,
+                                                  isCancelled: isCancelled)
         return AudioBed(frames: levelled, sampleCount: sampleCount, loudness: measured)
     }
 
@@ -94,8 +109,8 @@ final class AudioBed {
     /// passes, which converge in one to three), limiting at 192 kHz whenever the gain would
     /// lift the true peak over the ceiling.
     private static func level(_ frames: [Frame], settings: AudioSettings, sampleCount n: Int,
-                              subject: String) throws(MediaError) -> ([Frame], Loudness) {
-        let before = try LoudnessMeter.measure(frames, subject: subject)
+                              subject: String, isCancelled: @escaping () -> Bool) throws(MediaError) -> ([Frame], Loudness) {
+        let before = try LoudnessMeter.measure(frames, subject: subject, isCancelled: isCancelled)
         func apply(_ gain: Double) throws(MediaError) -> ([Frame], Loudness) {
             var description = String(format: "volume=%.6fdB:precision=double", gain)
             if before.truePeak + gain > ceiling {
@@ -105,10 +120,11 @@ final class AudioBed {
                 description += ",aresample=192000,alimiter=limit=\(limit):level=false:latency=true:attack=5:release=50,aresample=48000"
             }
             description += ",\(format),apad=whole_len=\(n),atrim=end_sample=\(n)"
-            let graph = try AudioGraph(description: description, input: AudioGraph.Input(sampleRate: sampleRate, channels: 2), subject: subject)
+            let graph = try AudioGraph(description: description, input: AudioGraph.Input(sampleRate: sampleRate, channels: 2), subject: subject,
+                                       isCancelled: isCancelled)
             let out = try graph.run(frames)
             restamp(out)
-            return (out, try LoudnessMeter.measure(out, subject: subject))
+            return (out, try LoudnessMeter.measure(out, subject: subject, isCancelled: isCancelled))
         }
         if let volume = settings.volume { return try apply(volume) }
         guard let target = settings.loudness, before.integrated > -70 else { return (frames, before) }

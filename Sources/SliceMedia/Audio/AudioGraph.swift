@@ -14,12 +14,15 @@ final class AudioGraph {
     private let sink: UnsafeMutablePointer<AVFilterContext>
     /// What errors name: the audio file.
     let subject: String
+    /// Polled by `run` before each frame it feeds: a long bed stops within a frame of a signal.
+    private let isCancelled: () -> Bool
 
     /// What a graph is fed: every frame alike.
     struct Input {
         var sampleRate: Int
         var sampleFormat: AVSampleFormat
-        /// FFmpeg's name for the channel layout (`stereo`, `5.1(side)`, `3 channels`).
+        /// The channel layout as abuffer reads it back exactly: a native layout's mask
+        /// (`0x3`), else FFmpeg's name for it (`3 channels`).
         var layout: String
 
         /// `channels` in their default layout.
@@ -42,9 +45,22 @@ final class AudioGraph {
         }
 
         private static func name(of layout: UnsafePointer<AVChannelLayout>) -> String {
-            var name = [CChar](repeating: 0, count: 128)
+            // A mask names every native layout, even one with speakers FFmpeg has no name for
+            // (a WAV's mask may set any of 32 bits), and never runs past a buffer.
+            if layout.pointee.order == AV_CHANNEL_ORDER_NATIVE { return "0x" + String(layout.pointee.u.mask, radix: 16) }
+            var name = [CChar](repeating: 0, count: 1024)
             av_channel_layout_describe(layout, &name, name.count)
             return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// Whether abuffer can be told `layout` exactly: a native or unordered layout, or one
+        /// whose name reads back as itself (not a custom order with channels FFmpeg cannot name).
+        static func isNameable(_ layout: UnsafePointer<AVChannelLayout>) -> Bool {
+            let order = layout.pointee.order
+            if order == AV_CHANNEL_ORDER_NATIVE || order == AV_CHANNEL_ORDER_UNSPEC { return true }
+            var parsed = AVChannelLayout()
+            defer { av_channel_layout_uninit(&parsed) }
+            return av_channel_layout_from_string(&parsed, name(of: layout)) == 0 && av_channel_layout_compare(&parsed, layout) == 0
         }
     }
 
@@ -53,11 +69,14 @@ final class AudioGraph {
     ///   - description: the filters between input and output, in libavfilter's syntax.
     ///   - input: what will be fed (time base 1/sample rate).
     ///   - frameSize: samples per output frame (an encoder's frame size), or nil for any.
+    ///   - isCancelled: polled by `run` before each frame it feeds; once it says yes, `run` stops.
     /// - Throws: `MediaError(.unavailable)` when libavfilter cannot be loaded;
     ///   `MediaError(.output)` naming the failing call (a description is ours, so a refusal
     ///   here is a fault, not bad input).
-    init(description: String, input: Input, frameSize: Int? = nil, subject: String) throws(MediaError) {
+    init(description: String, input: Input, frameSize: Int? = nil, subject: String,
+         isCancelled: @escaping () -> Bool = { false }) throws(MediaError) {
         self.subject = subject
+        self.isCancelled = isCancelled
         try Self.requireLibrary()
         guard let made = slicevid_avfilter_graph_alloc() else { throw MediaError.outOfMemory(subject: subject) }
         graph = made
@@ -141,6 +160,7 @@ final class AudioGraph {
     ///   - keep: whether to return the output frames; a caller that only looks at them in
     ///     `each` (a measurement, an encoder) does not hold a second copy of the audio.
     ///   - each: sees every output frame in order, before it is kept.
+    /// - Throws: `MediaError.stopped` once the graph's `isCancelled` says yes.
     @discardableResult
     func run(_ frames: [Frame], keep: Bool = true, each: (Frame) throws(MediaError) -> Void = { _ in }) throws(MediaError) -> [Frame] {
         var output: [Frame] = []
@@ -154,6 +174,7 @@ final class AudioGraph {
                 if keep { output.append(frame) }
             case .needsInput:
                 guard !ended else { return output }
+                if isCancelled() { throw MediaError.stopped(subject: subject) }
                 if let input = next.next() { try feed(input) } else { try feed(nil); ended = true }
             case .drained, .failed:
                 return output

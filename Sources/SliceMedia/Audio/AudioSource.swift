@@ -1,7 +1,8 @@
 // An audio file opened for the music bed: its first audio stream (or the one asked for), decoded
-// strictly. Any decoder error, a corrupt frame, a jump in the timestamps (a lost Ogg page), or a
-// file that ends well before the length it declares (a truncated MP3) refuses the file: FFmpeg's
-// own tools play such files, and a bed must never be rendered from them.
+// strictly. Any decoder error, a corrupt frame, a jump in the timestamps (a lost packet), a
+// damaged or missing Ogg page (OggPages), or a file that ends well before the length it declares
+// (a truncated MP3) refuses the file: FFmpeg's own tools play such files, and a bed must never be
+// rendered from them.
 
 import CFFmpeg
 
@@ -37,9 +38,15 @@ package final class AudioSource {
     package init(path: String, stream wanted: Int? = nil) throws(MediaError) {
         self.path = path
         let file = try InputFile(path: path)
+        // FFmpeg skips a damaged Ogg page with only a log line, and cannot tell a lost one.
+        if OggPages.isOgg(file.bytes(at: 0, count: 4)), let problem = OggPages.problem(in: file) {
+            throw MediaError(.inputInvalid, subject: path, message: problem)
+        }
         do {
             demuxer = try Demuxer(file: file)
         } catch {
+            // No FFmpeg code: the demuxer's own refusal, worded already.
+            if error.code == nil { throw error }
             throw MediaError(.inputInvalid, subject: path, message: "not an audio file FFmpeg reads (\(error.message))")
         }
         demuxer.pointer.pointee.error_recognition = Self.strict
@@ -64,9 +71,25 @@ package final class AudioSource {
         // The other streams (a video's pictures, cover art) are never read.
         for other in 0..<count where other != index { context.streams[other]?.pointee.discard = AVDISCARD_ALL }
         let parameters = stream.pointee.codecpar!
+        // No codec at all: the container's parameters name no format FFmpeg has (a WAV declaring
+        // 65535 bits a sample). Bad data, not a missing decoder: nothing to install would read it.
+        guard parameters.pointee.codec_id != AV_CODEC_ID_NONE else {
+            let tag = String(parameters.pointee.codec_tag, radix: 16)
+            throw MediaError(.inputInvalid, subject: path,
+                             message: "its audio is in no format FFmpeg knows (codec tag 0x\(tag), \(parameters.pointee.bits_per_coded_sample) bits a sample); slicevid reads audio FFmpeg decodes, such as MP3, AAC/M4A, WAV, FLAC, Ogg/Opus")
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             throw MediaError(.unavailable, subject: path, message: "this libavcodec has no decoder for its \(name) audio")
+        }
+        // A WAV's blocks hold one sample of every channel: a header whose block size disagrees
+        // with its bits per sample (16-bit blocks said to hold 1-bit samples) is read as noise.
+        let id = parameters.pointee.codec_id, width = Int(av_get_bits_per_sample(id))
+        let isPCM = (AV_CODEC_ID_PCM_S16LE.rawValue..<AV_CODEC_ID_ADPCM_IMA_QT.rawValue).contains(id.rawValue)
+        let blocks = Int(parameters.pointee.block_align), declaredChannels = Int(parameters.pointee.ch_layout.nb_channels)
+        if demuxer.formatName == "wav", isPCM, width > 0, blocks > 0, declaredChannels > 0, blocks != declaredChannels * width / 8 {
+            throw MediaError(.inputInvalid, subject: path,
+                             message: "its header does not add up: \(blocks)-byte blocks for \(declaredChannels) channels of \(parameters.pointee.bits_per_coded_sample)-bit samples")
         }
         // The codec's name (`mp3`), not the decoder's (`mp3float`): the words probe uses.
         codecName = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? String(cString: codec.pointee.name)
@@ -104,8 +127,11 @@ package final class AudioSource {
     /// Packets that end more than a second before the start are dropped before the decoder
     /// (the second lets decoders with a memory settle), so a start deep into a long song costs
     /// little. Frames before the start are still handed over: trimming is the caller's.
-    /// - Throws: `MediaError(.inputInvalid)` naming the file and the time of the damage.
-    func decode(from startSample: Int64, _ body: (Frame) throws(MediaError) -> Bool) throws(MediaError) {
+    /// - Parameter isCancelled: polled before each packet is read; once it says yes decoding stops.
+    /// - Throws: `MediaError(.inputInvalid)` naming the file and the time of the damage;
+    ///   `MediaError.stopped` when cancelled.
+    func decode(from startSample: Int64, isCancelled: () -> Bool = { false },
+                _ body: (Frame) throws(MediaError) -> Bool) throws(MediaError) {
         let base = stream.pointee.time_base
         let rate = AVRational(num: 1, den: Int32(sampleRate))
         let origin = stream.pointee.start_time == cffmpeg_nopts_value() ? 0 : stream.pointee.start_time
@@ -136,8 +162,10 @@ package final class AudioSource {
                     throw damaged("\(stamp - expected) samples are missing (a lost page or packet)", at: expected)
                 }
                 frame.pointer.pointee.pts = position
-                // FFmpeg's own WAVs say only "2 channels"; filters want a named layout.
-                if f.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+                // FFmpeg's own WAVs say only "2 channels"; filters want a named layout. A custom
+                // order with speakers FFmpeg cannot name cannot be told to a graph: its channels
+                // count as unplaced, like an unlabelled WAV's.
+                if f.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || !AudioGraph.Input.isNameable(&frame.pointer.pointee.ch_layout) {
                     av_channel_layout_uninit(&frame.pointer.pointee.ch_layout)
                     av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channels))
                 }
@@ -147,6 +175,7 @@ package final class AudioSource {
                 if !more { return }
             case .needsInput:
                 guard !draining else { throw damaged("the decoder stalled", at: expected) }
+                if isCancelled() { throw MediaError.stopped(subject: path) }
                 let read = demuxer.read(into: packet)
                 if read == AVStatus.endOfFile {
                     draining = true

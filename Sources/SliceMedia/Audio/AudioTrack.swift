@@ -38,30 +38,40 @@ package final class AudioTrack: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: the bed (with its file).
     ///   - frames, rate: the clip's rendered frames and their rate, which set its length.
+    ///   - isCancelled: polled between every frame decoded, filtered, measured and encoded, here
+    ///     and in the job, so a signal stops a ten-minute bed within a frame; a stopped job
+    ///     leaves the tracks failed with `MediaError.stopped`.
     /// - Returns: one track per codec asked for, and the job that fills them.
     /// - Throws: `MediaError` (`.inputMissing`, `.inputInvalid` naming the file; `.unavailable`
-    ///   when an encoder is missing).
-    package static func prepare(_ settings: AudioSettings, frames: Int, rate: FrameRate,
-                               codecs: [AudioCodec]) throws(MediaError) -> (tracks: [AudioCodec: AudioTrack], job: AudioBedJob) {
-        guard let file = settings.file, !codecs.isEmpty else { return ([:], AudioBedJob { }) }
+    ///   when an encoder is missing; `MediaError.stopped` once `isCancelled` says yes).
+    package static func prepare(_ settings: AudioSettings, frames: Int, rate: FrameRate, codecs: [AudioCodec],
+                               isCancelled: @escaping @Sendable () -> Bool = { false })
+        throws(MediaError) -> (tracks: [AudioCodec: AudioTrack], job: AudioBedJob) {
+        guard let file = settings.file, !codecs.isEmpty else { return ([:], AudioBedJob { _ in }) }
         let source = try AudioSource(path: file, stream: settings.stream)
-        let bed = try AudioBed.build(from: source, settings: settings, sampleCount: AudioBed.length(frames: frames, rate: rate))
+        let bed = try AudioBed.build(from: source, settings: settings, sampleCount: AudioBed.length(frames: frames, rate: rate),
+                                     isCancelled: isCancelled)
         var tracks: [AudioCodec: AudioTrack] = [:]
         for codec in codecs where tracks[codec] == nil { tracks[codec] = try AudioTrack(codec: codec, sampleCount: bed.sampleCount, subject: file) }
         let filling = Array(tracks.values)
-        let job = AudioBedJob {
-            let levelled = Result { () throws(MediaError) in try bed.levelled(settings, subject: file) }
-            for track in filling {
-                track.fill(levelled.flatMap { bed in Result { () throws(MediaError) in try track.encode(bed) } })
+        let job = AudioBedJob { ready in
+            let levelled = Result { () throws(MediaError) in try bed.levelled(settings, subject: file, isCancelled: isCancelled) }
+            let encoded = filling.map { track in
+                levelled.flatMap { bed in Result { () throws(MediaError) in try track.encode(bed, isCancelled: isCancelled) } }
             }
+            // Told before the outputs waiting for the packets go on: a run that then ends has said so.
+            if case .success(let bed) = levelled, !encoded.contains(where: { if case .failure = $0 { true } else { false } }) {
+                ready(bed.loudness)
+            }
+            for (track, packets) in zip(filling, encoded) { track.fill(packets) }
         }
         return (tracks, job)
     }
 
     /// `prepare` and its job at once, on this thread (tests, one-off files).
-    package static func make(_ settings: AudioSettings, frames: Int, rate: FrameRate,
-                            codecs: [AudioCodec]) throws(MediaError) -> [AudioCodec: AudioTrack] {
-        let (tracks, job) = try prepare(settings, frames: frames, rate: rate, codecs: codecs)
+    package static func make(_ settings: AudioSettings, frames: Int, rate: FrameRate, codecs: [AudioCodec],
+                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> [AudioCodec: AudioTrack] {
+        let (tracks, job) = try prepare(settings, frames: frames, rate: rate, codecs: codecs, isCancelled: isCancelled)
         job.run()
         return tracks
     }
@@ -121,20 +131,20 @@ package final class AudioTrack: @unchecked Sendable {
         done.leave()
     }
 
-    private func encode(_ bed: AudioBed) throws(MediaError) -> [Packet] {
+    private func encode(_ bed: AudioBed, isCancelled: @escaping () -> Bool) throws(MediaError) -> [Packet] {
         guard let encoder else { throw MediaError(.output, subject: codec.encoder, message: "encoded twice") }
-        return try Self.encode(bed.frames, with: encoder)
+        return try Self.encode(bed.frames, with: encoder, isCancelled: isCancelled)
     }
 
     /// Every packet of `frames` through the opened encoder `context`, which takes fixed-size
     /// frames (AAC 1024, Opus 960, FLAC 4608) in its own sample format: a graph cuts them.
-    private static func encode(_ frames: [Frame], with context: CodecContext) throws(MediaError) -> [Packet] {
+    private static func encode(_ frames: [Frame], with context: CodecContext, isCancelled: @escaping () -> Bool) throws(MediaError) -> [Packet] {
         let settings = context.pointer
         let subject = context.subject
         let frameSize = settings.pointee.frame_size > 0 ? Int(settings.pointee.frame_size) : nil
         let name = av_get_sample_fmt_name(settings.pointee.sample_fmt).map { String(cString: $0) } ?? "fltp"
         let framing = try AudioGraph(description: "aformat=sample_fmts=\(name)", input: AudioGraph.Input(sampleRate: AudioBed.sampleRate, channels: 2),
-                                     frameSize: frameSize, subject: subject)
+                                     frameSize: frameSize, subject: subject, isCancelled: isCancelled)
         var packets: [Packet] = []
         var position: Int64 = 0
         func collect() throws(MediaError) {
@@ -161,10 +171,14 @@ package final class AudioTrack: @unchecked Sendable {
 /// `@unchecked Sendable`: it only holds its work, which touches the bed and the tracks it was
 /// made for and nothing else, and is run once.
 package final class AudioBedJob: @unchecked Sendable {
-    private let work: () -> Void
+    private let work: (_ ready: (Loudness?) -> Void) -> Void
 
-    init(_ work: @escaping () -> Void) { self.work = work }
+    init(_ work: @escaping (_ ready: (Loudness?) -> Void) -> Void) { self.work = work }
 
-    /// Levels and encodes; the tracks' packets (or the error) are ready when this returns.
-    package func run() { work() }
+    /// Levels and encodes; the tracks' packets (or the error: a failed graph, or
+    /// `MediaError.stopped`) are ready when this returns.
+    /// - Parameter ready: called once the bed is made, before any track hands out its packets,
+    ///   with what the levelled bed measures (nil when no level was asked for); never when the
+    ///   bed failed or was stopped.
+    package func run(whenReady ready: (Loudness?) -> Void = { _ in }) { work(ready) }
 }

@@ -22,10 +22,12 @@ package enum LoudnessMeter {
     }
 
     /// Measures `frames` (any rate and layout ebur128 takes; all alike).
-    /// - Throws: `MediaError(.output)` if the graph fails.
-    static func measure(_ frames: [Frame], subject: String) throws(MediaError) -> Loudness {
+    /// - Parameter isCancelled: polled between frames (see `AudioGraph.run`).
+    /// - Throws: `MediaError(.output)` if the graph fails; `MediaError.stopped` when cancelled.
+    static func measure(_ frames: [Frame], subject: String, isCancelled: @escaping () -> Bool = { false }) throws(MediaError) -> Loudness {
         guard let first = frames.first else { return Loudness(integrated: -.infinity, truePeak: -.infinity) }
-        let graph = try AudioGraph(description: "ebur128=peak=true:metadata=1", input: AudioGraph.Input(of: first), subject: subject)
+        let graph = try AudioGraph(description: "ebur128=peak=true:metadata=1", input: AudioGraph.Input(of: first), subject: subject,
+                                   isCancelled: isCancelled)
         var integrated = -Double.infinity
         var peak = 0.0
         try graph.run(frames, keep: false) { frame in

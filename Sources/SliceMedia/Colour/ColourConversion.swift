@@ -50,6 +50,7 @@ final class ColourConversion: @unchecked Sendable {
 
     /// Builds the conversion (uncached; see `of`).
     init(_ colour: StillColour) throws(ColourRefusal) {
+        try Self.refuseHDR(colour)
         // A context per conversion, so lcms's complaint about this profile reaches this message.
         let log = LcmsLog()
         let context = cmsCreateContext(nil, Unmanaged.passUnretained(log).toOpaque())
@@ -73,7 +74,6 @@ final class ColourConversion: @unchecked Sendable {
         var transform8: UnsafeMutableRawPointer?
         var greyTable: [UInt8] = []
         do throws(ColourRefusal) {
-            try Self.refuseHDR(source)
             switch cmsGetColorSpace(source) {
             case cmsSigRgbData:
                 transform8 = cmsCreateTransformTHR(context, source, clcms2_type_rgba_8(), target, clcms2_type_rgba_8(), Self.intent, Self.flags)
@@ -214,11 +214,18 @@ final class ColourConversion: @unchecked Sendable {
         }
     }
 
-    /// Refuses a profile whose `cicp` tag says PQ or HLG.
-    private static func refuseHDR(_ profile: UnsafeMutableRawPointer) throws(ColourRefusal) {
-        guard let tag = cmsReadTag(profile, cmsSigcicpTag) else { return }
-        let signal = tag.assumingMemoryBound(to: cmsVideoSignalType.self).pointee
-        _ = try StillColour.tagged(primaries: Int(signal.ColourPrimaries), transfer: Int(signal.TransferCharacteristics))
+    /// Refuses a profile whose `cicp` tag says PQ or HLG, or is damaged (so cannot say).
+    /// Read from the profile's bytes: Little CMS 2.14 cannot read a cicp tag (see ICCTagTable).
+    private static func refuseHDR(_ colour: StillColour) throws(ColourRefusal) {
+        guard case .profile(let bytes) = colour else { return }
+        switch ICCTagTable(bytes).videoSignal {
+        case .absent:
+            return
+        case .codes(let primaries, let transfer):
+            _ = try StillColour.tagged(primaries: primaries, transfer: transfer)
+        case .damaged:
+            throw ColourRefusal(message: "carries an ICC colour profile whose cicp tag is damaged, so whether it is HDR cannot be told")
+        }
     }
 
     /// Whether the 8-bit conversion returns every probed colour unchanged: a 16-level cube

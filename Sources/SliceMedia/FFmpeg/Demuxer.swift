@@ -19,8 +19,12 @@ final class Demuxer {
     /// - Parameter formats: the only demuxers allowed (FFmpeg's comma-separated names), or nil
     ///   for any. Other files are not opened by name from inside this one either: a still
     ///   that refers to other files (a playlist, a reference movie) is not read.
-    /// - Throws: FFmpeg's code as a `MediaError` of kind `.inputInvalid`; the caller words it.
+    /// - Throws: FFmpeg's code as a `MediaError` of kind `.inputInvalid`, which the caller
+    ///   words; or, with no code, a refusal already worded for the user (a compressed movie
+    ///   header past its limit, see `CompressedMovieHeader`; no memory).
     init(file: InputFile, formats: String? = nil) throws(MediaError) {
+        // libavformat would inflate it while opening, to whatever size it declares.
+        if let problem = CompressedMovieHeader.problem(in: file) { throw MediaError(.inputInvalid, subject: file.path, message: problem) }
         subject = file.path
         self.file = file
         frames = SequenceFrames()

@@ -36,6 +36,11 @@ package struct MediaError: Error, CustomStringConvertible, Sendable {
 
     package var description: String { "\(subject): \(message)" }
 
+    /// Work on `subject` given up because the run is stopping (a signal, or another error).
+    static func stopped(subject: String) -> MediaError {
+        MediaError(.inputInvalid, subject: subject, message: "not finished: the run was stopped")
+    }
+
     /// An allocation FFmpeg could not make.
     static func outOfMemory(subject: String) -> MediaError {
         MediaError(.output, subject: subject, message: "out of memory")

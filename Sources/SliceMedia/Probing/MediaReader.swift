@@ -85,7 +85,8 @@ package enum MediaReader {
             demuxer = path.contains("%") ? try Demuxer(pattern: path) : try Demuxer(file: try pictureFile(path))
             try demuxer.findStreamInfo()
         } catch {
-            throw error.kind == .inputMissing ? error : invalid
+            // Missing files, and the demuxer's own refusals (no FFmpeg code), say why themselves.
+            throw error.kind == .inputMissing || error.code == nil ? error : invalid
         }
         guard let best = demuxer.bestVideoStream() else { throw invalid }
         let (index, stream) = (best.index, best.stream)
@@ -96,6 +97,8 @@ package enum MediaReader {
            let withAlpha = avcodec_find_decoder_by_name("libvpx-vp9") {
             decoder = withAlpha
         }
+        // An APNG's chunks before its first frame reach its decoder as extradata.
+        if let problem = PNGPayloads.problem(inHeaderOf: stream, decoder: decoder) { throw MediaError(.inputInvalid, subject: path, message: problem) }
         let codec = try CodecContext(codec: decoder, subject: path)
         guard avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar) >= 0 else { throw invalid }
         do { try codec.open() } catch { throw invalid }
@@ -194,6 +197,7 @@ package enum MediaReader {
             }
             guard read >= 0 else { throw demuxer.frames.refusal ?? invalid }
             guard packet.streamIndex == index else { continue }
+            if let problem = PNGPayloads.problem(in: packet, decoder: decoder) { throw MediaError(.inputInvalid, subject: path, message: problem) }
             let sent = codec.sendPacket(packet)
             guard sent >= 0 else {
                 throw MediaError(.inputInvalid, subject: path, message: "is damaged: \(MediaError.text(for: sent))",

@@ -1,7 +1,8 @@
 // A JPEG's first picture, walked from SOI: whether any image data (a scan) comes before its
-// end, and where it ends. FFmpeg's MJPEG decoder returns a grey picture for a file of headers
-// alone, and "emulates" a missing EOI for a file cut inside its last scan (even with
-// `AV_EF_EXPLODE`): both must be refused, not drawn.
+// end, where it ends, and whether its ICC profile's APP2 chunks are whole. FFmpeg's MJPEG
+// decoder returns a grey picture for a file of headers alone, "emulates" a missing EOI for a
+// file cut inside its last scan (even with `AV_EF_EXPLODE`), and drops a profile whose chunks
+// are missing or numbered wrong with only a warning: all must be refused, not drawn.
 
 /// What walking a JPEG's first picture finds.
 struct JPEGMarkers {
@@ -11,6 +12,12 @@ struct JPEGMarkers {
     /// picture starts, first. Bytes after it — a phone's second picture, a trailer — are no part
     /// of the still, whatever they hold.
     let end: Int64?
+
+    /// Why the ICC profile's chunks (APP2 segments named ICC_PROFILE, each numbered "n of N")
+    /// cannot make one profile: one missing, one twice, a number 0 or past the count, counts
+    /// that disagree, a chunk too short for its numbers; nil when they can, or there are none.
+    /// Their order in the file does not matter: readers put them together by number.
+    let iccProblem: String?
 
     /// Walks `file` segment by segment from SOI (so a byte pair inside a segment is never taken
     /// for a marker), and through each scan's entropy-coded data, where 0xFF is only ever
@@ -31,7 +38,8 @@ struct JPEGMarkers {
         }
         var scans = false
         var offset: Int64 = 2
-        func found(_ end: Int64?) -> JPEGMarkers { JPEGMarkers(hasScan: scans, end: end) }
+        var icc = ICCChunks()
+        func found(_ end: Int64?) -> JPEGMarkers { JPEGMarkers(hasScan: scans, end: end, iccProblem: icc.problem) }
         walk: while let first = byte(offset) {
             // Junk between segments: FFmpeg's decoder skips to the next marker, and so does this.
             guard first == 0xFF else {
@@ -50,6 +58,7 @@ struct JPEGMarkers {
                 guard let high = byte(offset + 2), let low = byte(offset + 3) else { break walk }
                 let length = Int64(high) << 8 | Int64(low)
                 guard length >= 2 else { break walk }
+                if marker == 0xE2 { icc.add(file.bytes(at: offset + 4, count: 14), length: length) }
                 offset += 2 + length
                 guard marker == 0xDA else { continue }
                 scans = true
@@ -69,8 +78,40 @@ struct JPEGMarkers {
         self = found(nil)
     }
 
-    private init(hasScan: Bool, end: Int64?) {
+    private init(hasScan: Bool, end: Int64?, iccProblem: String?) {
         self.hasScan = hasScan
         self.end = end
+        self.iccProblem = iccProblem
+    }
+
+    /// The ICC_PROFILE chunks seen so far, and the first thing wrong with them.
+    private struct ICCChunks {
+        private var count: Int?
+        private var seen = Set<Int>()
+        private var wrong: String?
+
+        /// One APP2 segment of `length` (its length field) whose data starts with `head`.
+        mutating func add(_ head: [UInt8], length: Int64) {
+            // The name FFmpeg matches ("ICC_PROFILE", then any byte); other APP2 data is not a profile.
+            guard head.count >= 11, head.prefix(11).elementsEqual("ICC_PROFILE".utf8), wrong == nil else { return }
+            guard head.count == 14, length >= 16 else { wrong = "an ICC profile chunk too short for its numbers"; return }
+            let number = Int(head[12]), total = Int(head[13])
+            if total == 0 || number == 0 || number > total {
+                wrong = "ICC profile chunk \(number) of \(total)"
+            } else if let count, count != total {
+                wrong = "ICC profile chunks that disagree on their count (\(count) and \(total))"
+            } else if !seen.insert(number).inserted {
+                wrong = "ICC profile chunk \(number) of \(total) twice"
+            }
+            count = total
+        }
+
+        var problem: String? {
+            if let wrong { return "its ICC colour profile is damaged: \(wrong)" }
+            guard let count, seen.count < count else { return nil }
+            let missing = (1...count).filter { !seen.contains($0) }
+            let list = missing.prefix(3).map(String.init).joined(separator: ", ") + (missing.count > 3 ? ", …" : "")
+            return "its ICC colour profile is incomplete: chunk\(missing.count == 1 ? "" : "s") \(list) of \(count) missing"
+        }
     }
 }

@@ -71,6 +71,8 @@ extension StillDecoder {
             demuxer = try Demuxer(file: file, formats: StillHeader.Format.demuxers)
         } catch {
             if isCancelled() { throw stopped }
+            // No FFmpeg code: the demuxer's own refusal, worded already.
+            if error.code == nil { throw error }
             throw header.format == nil ? notAnImage : damaged("libavformat: \(FFmpegLog.quoted(error.message))")
         }
         guard let (streamIndex, stream, decoder) = demuxer.bestVideoStream() else { throw notAnImage }
@@ -122,6 +124,7 @@ extension StillDecoder {
                         throw MediaError(.inputInvalid, subject: path, message: "has no image data (its headers end without a scan)")
                     }
                     if jpeg.end == nil { throw damaged("the last scan has no end-of-image marker") }
+                    if let problem = jpeg.iccProblem { throw damaged(problem) }
                 }
                 return frame
             case .failed(let code):
@@ -143,6 +146,7 @@ extension StillDecoder {
             }
             guard read >= 0 else { throw refusal(read) }
             guard packet.streamIndex == streamIndex else { continue }
+            if let problem = PNGPayloads.problem(in: packet, decoder: decoder) { throw MediaError(.inputInvalid, subject: path, message: problem) }
             let sent = codec.sendPacket(packet)
             guard sent >= 0 else { throw refusal(sent) }
             if let error = log.firstError { throw damaged("\(decoderName) decoder: \(error)") }

@@ -111,7 +111,7 @@ extension TIFFDirectory {
             switch compression {
             case 1: held = count
             case 32773: held = Self.packBitsLength(file, offset: offset, count: count, limit: needed)
-            case 8, 32946: held = Self.inflatedLength(file, offset: offset, count: count, limit: needed) ?? -1
+            case 8, 32946: held = Inflation.measure(file, offset: offset, count: count, limit: needed).count(limit: needed) ?? -1
             default: continue
             }
             if held < 0 { return "strip \(strip) is not valid Deflate data" }
@@ -145,36 +145,5 @@ extension TIFFDirectory {
         }
         // A literal run cut by the end of the strip does not count in full.
         return position > count ? total - (position - count) : total
-    }
-
-    /// How many bytes a Deflate strip inflates to (counting stops at `limit`); nil when it is
-    /// not a valid zlib stream.
-    private static func inflatedLength(_ file: InputFile, offset: Int, count: Int, limit: Int) -> Int? {
-        var stream = z_stream()
-        guard cffmpeg_inflate_init(&stream) == Z_OK else { return nil }
-        defer { inflateEnd(&stream) }
-        let chunk = 1 << 16
-        let input = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
-        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
-        defer { input.deallocate(); output.deallocate() }
-        var read = 0
-        while Int(stream.total_out) < limit {
-            if stream.avail_in == 0 && read < count {
-                let bytes = file.bytes(at: Int64(offset + read), count: min(chunk, count - read))
-                guard !bytes.isEmpty else { break }
-                bytes.withUnsafeBufferPointer { input.update(from: $0.baseAddress!, count: $0.count) }
-                read += bytes.count
-                stream.next_in = input
-                stream.avail_in = UInt32(bytes.count)
-            }
-            stream.next_out = output
-            stream.avail_out = UInt32(chunk)
-            let status = inflate(&stream, Z_NO_FLUSH)
-            if status == Z_STREAM_END { break }
-            // No progress without more input, and there is none: the stream was cut short.
-            if status == Z_BUF_ERROR && stream.avail_in == 0 && read >= count { break }
-            guard status == Z_OK || status == Z_BUF_ERROR else { return nil }
-        }
-        return Int(stream.total_out)
     }
 }

@@ -219,7 +219,7 @@ package enum BatchRun {
                 case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
                 case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs))
-                case .started: break
+                case .started, .audioReady: break
                 }
             }
             journal.update(at: index) { $0.clipSeconds = report.clipSeconds }

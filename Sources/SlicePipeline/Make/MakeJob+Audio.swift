@@ -4,6 +4,7 @@
 
 import SliceKit
 import SliceMedia
+import Synchronization
 
 /// The bed's file as `--dry-run` and `probe` describe it.
 package struct AudioFacts: Sendable, Equatable {
@@ -48,24 +49,61 @@ extension MakeJob {
 
     /// The bed for every codec the outputs carry: decoded and fitted now, so a bad song is
     /// refused before rendering; levelled and encoded on a thread of its own while the clip
-    /// renders (the outputs wait for its packets when they first need them).
-    /// - Throws: `SlicevidError` from the file or an encoder.
-    static func encodeAudio(_ request: MakeRequest, planned: MakePlan) throws(SlicevidError) -> [AudioCodec: AudioTrack] {
+    /// renders (the outputs wait for its packets when they first need them), which tells
+    /// `audioReady` when it is done. Both halves stop within a frame once `cancellation` is
+    /// set: a ten-minute bed holds up no signal.
+    /// - Throws: `SlicevidError` from the file or an encoder; `interrupted` when a
+    ///   signal stopped the bed.
+    static func encodeAudio(_ request: MakeRequest, planned: MakePlan, cancellation: Cancellation,
+                            announcement: BedAnnouncement) throws(SlicevidError) -> [AudioCodec: AudioTrack] {
         let codecs = planned.outputs.compactMap(\.audio)
         guard planned.audio != nil, !codecs.isEmpty else { return [:] }
         let prepared: (tracks: [AudioCodec: AudioTrack], job: AudioBedJob)
         do {
-            prepared = try AudioTrack.prepare(request.audio, frames: planned.clip.frameCount, rate: planned.clip.frameRate, codecs: codecs)
+            prepared = try AudioTrack.prepare(request.audio, frames: planned.clip.frameCount, rate: planned.clip.frameRate, codecs: codecs,
+                                              isCancelled: { cancellation.isCancelled })
         } catch {
+            if cancellation.signal != nil { throw interrupted(cancellation) }
             throw SlicevidError(error)
         }
         // A SinkThread, like the encoders': the default floating-point environment, whatever
         // thread started the run.
         let thread = SinkThread(name: "slicevid.audio")
         let job = prepared.job
-        thread.async { job.run() }
+        // A failure is the outputs' to report, when they ask the tracks for their packets.
+        thread.async {
+            job.run { loudness in announcement.bedReady(.audioReady(loudness: loudness?.integrated, truePeak: loudness?.truePeak)) }
+        }
         thread.stop(wait: false)
         return prepared.tracks
+    }
+}
+
+/// Holds the bed's `audioReady` until the run has announced `started`: the bed is made while
+/// the stills decode, and a run that then fails (a damaged still) prints only its error.
+final class BedAnnouncement: Sendable {
+    private let events: @Sendable (MakeEvent) -> Void
+    private let state = Mutex<(started: Bool, waiting: MakeEvent?)>((false, nil))
+
+    init(_ events: @escaping @Sendable (MakeEvent) -> Void) { self.events = events }
+
+    /// The bed is made: told now if the run has started, else when it does.
+    func bedReady(_ event: MakeEvent) {
+        let now = state.withLock { state in
+            if state.started { return true }
+            state.waiting = event
+            return false
+        }
+        if now { events(event) }
+    }
+
+    /// The run has announced `started`: a bed made before is told now.
+    func started() {
+        if let event = state.withLock({ state -> MakeEvent? in
+            state.started = true
+            defer { state.waiting = nil }
+            return state.waiting
+        }) { events(event) }
     }
 }
 

@@ -73,7 +73,8 @@ extension MakeJob {
         }
         // The bed is decoded, fitted and encoded before any encoder opens: a damaged song is
         // refused with its one error line, and nothing is rendered.
-        let audio = try encodeAudio(request, planned: planned)
+        let announcement = BedAnnouncement(events)
+        let audio = try encodeAudio(request, planned: planned, cancellation: cancellation, announcement: announcement)
         if cancellation.isCancelled { throw interrupted(cancellation) }
         let streams = targets.contains(where: \.isStream)
         let early = streams ? try firstStill() : nil
@@ -92,6 +93,7 @@ extension MakeJob {
             for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
             events(.started(frames: plan.frameCount, outputs: outputs))
             if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
+            announcement.started()
         })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.renderThreads, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)

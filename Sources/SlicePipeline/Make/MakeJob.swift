@@ -16,6 +16,10 @@ public enum MakeEvent: Sendable {
     /// These outputs carry no audio (GIF, stills, sequences, y4m, `null`), so the bed is not in
     /// them. Told once, just after `started`, and only when there is a bed.
     case withoutAudio(outputs: [String])
+    /// The music bed is levelled and encoded (it is made while the clip renders, and the
+    /// outputs wait for it). With `--loudness` or `--volume`, what the levelled bed measures:
+    /// integrated loudness in LUFS and true peak in dBTP.
+    case audioReady(loudness: Double?, truePeak: Double?)
     /// `done` of `total` frames consumed by every output.
     case progress(done: Int, total: Int)
     /// Every frame is with the encoders; they are flushing what they hold (VP9 and AV1 keep a

@@ -60,7 +60,7 @@ extension OutputTarget {
             guard rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(sidecar.path)
-                throw SlicevidError(.outputFailed, "\(OutputRecord.sidecarPath(for: path)): cannot record the output (\(reason)); it was written, but without its record a re-run must be given --force to replace it")
+                throw SlicevidError(.outputFailed, "\(OutputRecord.sidecarPath(for: path)): cannot record the output (\(reason)); it was written, but without its record a re-run must be given \(setting: .force) to replace it")
             }
             committed?(sidecar.record)
         }

@@ -41,6 +41,14 @@ final class MakeLog: Sendable {
             } else {
                 log.line("no audio in \(outputs.joined(separator: ", ")): \(outputs.count == 1 ? "it carries" : "they carry") none")
             }
+        case .audioReady(let loudness, let truePeak):
+            if log.format == .json {
+                log.emit(["event": "audio-ready", "loudness": loudness.map { ($0 * 10).rounded() / 10 } ?? NSNull(),
+                          "true_peak": truePeak.map { ($0 * 10).rounded() / 10 } ?? NSNull()])
+            } else {
+                let level = loudness.map { String(format: ": %.1f LUFS, true peak %.1f dBTP", $0, truePeak ?? -.infinity) } ?? ""
+                log.line("music bed ready\(level)")
+            }
         case .progress(let done, let total):
             draw(done: done, total: total)
         case .finishing:
