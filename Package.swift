@@ -38,13 +38,13 @@ let package = Package(
         // libavfilter's C API for the audio bed, opened with dlopen on the first song: its thirty
         // or so libraries doubled every run's start-up when linked. FFmpeg's headers give the types.
         .target(name: "CAVFilter"),
-        // Linux calls Glibc's Swift module leaves out (renameat2), and the stop signals'
-        // handler, as small C wrappers.
+        // Linux calls Glibc's Swift module leaves out (renameat2, memfd, posix_spawn's file
+        // actions for the decode helper), and the stop signals' handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CPlatform", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The library's public face: a few calls and the types they take and return.

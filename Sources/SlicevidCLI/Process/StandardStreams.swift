@@ -8,10 +8,8 @@ import SliceMedia
 /// The process's descriptors 0, 1 and 2.
 package enum StandardStreams {
     /// Opens /dev/null on each of descriptors 0–2 that is closed (lowest first, so each open
-    /// takes the number that is missing), then keeps a copy of the real standard error for
-    /// `StandardErrorGate`. Call first thing, before any other file is opened.
+    /// takes the number that is missing). Call first thing, before any other file is opened.
     package static func reopenClosedOnDevNull() {
-        defer { StandardErrorGate.prepare() }
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
             // Anything else means a lower one was closed after all: leave the numbers as they are.
