@@ -46,7 +46,7 @@ extension HelperReply {
         }
         guard (0..<Int(AVCOL_RANGE_NB.rawValue)).contains(picture.range), (0..<Int(AVCOL_SPC_NB.rawValue)).contains(picture.matrix),
               let orientation = Orientation(exif: picture.orientation),
-              ["SVG", "HEIC", "AVIF", "JPEG XL", "image"].contains(picture.format) else {
+              StillHeader.Format(rawValue: picture.format) != nil || picture.format == "image" else {
             throw Self.garbage(path, "a description out of range")
         }
         guard picture.pixels >= Self.profileOffset, picture.pixels % 4096 == 0,

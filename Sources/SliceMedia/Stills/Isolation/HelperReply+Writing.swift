@@ -80,7 +80,7 @@ extension HelperReply {
     }
 
     /// The magic, the header's length and the header, at the start of the file.
-    private static func writeHeader(_ reply: HelperReply, to descriptor: Int32) -> Bool {
+    static func writeHeader(_ reply: HelperReply, to descriptor: Int32) -> Bool {
         guard let json = try? JSONEncoder().encode(reply), json.count <= largestHeader else { return false }
         var bytes = magic
         withUnsafeBytes(of: UInt64(json.count).littleEndian) { bytes += $0 }
