@@ -88,12 +88,20 @@ struct DecodeHelperTests {
             try Data("<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/>".utf8).write(to: URL(fileURLWithPath: path))
             let stop = Atomic<Bool>(false)
             let helper = Atomic<Int32>(0)
+            let returned = DispatchSemaphore(value: 0)
+            let killedByTheTest = Atomic<Bool>(false)
             // The stop comes once the helper exists (it stalls until killed, so it is alive).
             let watcher = Thread {
                 while helper.load(ordering: .relaxed) == 0 {
                     if let pid = childProcess(naming: path) { helper.store(pid, ordering: .relaxed) } else { usleep(1_000) }
                 }
                 stop.store(true, ordering: .relaxed)
+                // Hang guard: a parent that does not kill its helper would wait for ever; the
+                // test kills it then, and fails, instead of hanging.
+                if returned.wait(timeout: .now() + 120) == .timedOut {
+                    killedByTheTest.store(true, ordering: .relaxed)
+                    kill(helper.load(ordering: .relaxed), SIGKILL)
+                }
             }
             watcher.start()
             let stalling = DecodeHelper.Configuration(executable: DecodeHelper.executable, stalls: true)
@@ -106,6 +114,9 @@ struct DecodeHelperTests {
                     #expect(error.kind == .inputInvalid && error.message == "not decoded: the run was stopped", "\(error)")
                 }
             }
+            returned.signal()
+            let killed = killedByTheTest.load(ordering: .relaxed)
+            #expect(!killed, "the stop did not kill the helper: the test had to")
             let pid = helper.load(ordering: .relaxed)
             #expect(pid > 0)
             // Reaped: not even a zombie is left under its number.
