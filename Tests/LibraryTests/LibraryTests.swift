@@ -79,6 +79,35 @@ struct LibraryTests {
     }
 }
 
+extension LibraryTests {
+    /// In a process of its own: this test process is shared with the CLI's tests, which set a
+    /// decode helper for themselves.
+    @Test("an SVG is refused as unavailable in one line until a decode helper is set up; then it renders")
+    func decodeHelper() async {
+        await #expect(processExitsWith: .success) {
+            let folder = NSTemporaryDirectory() + "slicevid-library-\(UUID().uuidString)"
+            try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let svg = folder + "/card.svg"
+            try! "<svg xmlns='http://www.w3.org/2000/svg' width='64' height='36'><rect width='64' height='36' fill='#c33'/></svg>"
+                .write(toFile: svg, atomically: true, encoding: .utf8)
+            let request = MakeRequest(spec: try! Self.tinySpec(), from: svg, to: svg, outputs: [folder + "/clip.mp4"])
+            guard Slicevid.decodeHelper == nil else { exit(2) }
+            do throws(SlicevidError) {
+                _ = try Slicevid.make(request)
+                exit(3)  // decoded in this process
+            } catch {
+                guard error.category == .unavailable, !error.message.contains("\n"), error.message.hasPrefix(svg + ": is SVG"),
+                      error.message.contains("Slicevid.decodeHelper") else { exit(4) }
+            }
+            // The slicevid built beside this test bundle.
+            let bundle = try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            Slicevid.decodeHelper = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("slicevid").path
+            guard (try? Slicevid.make(request))?.frames == 6 else { exit(5) }
+        }
+    }
+}
+
 /// What a render told its caller.
 final class EventLog: @unchecked Sendable {
     // @unchecked: every access holds `lock`.

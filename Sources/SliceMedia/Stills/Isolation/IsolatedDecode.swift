@@ -38,7 +38,7 @@ enum IsolatedDecode {
         let configuration = DecodeHelper.current
         guard let executable = configuration.executable else {
             throw MediaError(.unavailable, subject: path,
-                             message: "is \(format), which slicevid decodes only in its decode helper process, and this program sets up none (DecodeHelper.executable, a slicevid binary)")
+                             message: "is \(format), which slicevid decodes only in a decode helper process, and none is set up (Slicevid.decodeHelper: a slicevid executable)")
         }
         let stopped = MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped")
         if isCancelled() { throw stopped }
