@@ -74,17 +74,27 @@ int cplatform_seal(int fd) {
     return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
 }
 
+/// Sets `resource`'s limits to at most `soft` and `hard`, never above what is in force already
+/// (slicevid run under `ulimit -v` keeps that lower limit; raising it would fail).
+static int lower_limit(int resource, rlim_t soft, rlim_t hard) {
+    struct rlimit now;
+    if (getrlimit(resource, &now) != 0) return -1;
+    struct rlimit wanted = {soft, hard};
+    if (now.rlim_max != RLIM_INFINITY && wanted.rlim_max > now.rlim_max) wanted.rlim_max = now.rlim_max;
+    if (wanted.rlim_cur > wanted.rlim_max) wanted.rlim_cur = wanted.rlim_max;
+    return setrlimit(resource, &wanted);
+}
+
 int cplatform_confine_helper(int parent, unsigned long long address_space, unsigned long long cpu_seconds) {
     // Dies with the thread that started it (that thread waits for it, so: with the parent).
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
     // The parent may have died before the line above: then nobody waits for this decode.
     if (getppid() != parent) return -1;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-    struct rlimit memory = {address_space, address_space};
     // SIGXCPU at the soft limit, SIGKILL a few seconds later if that is caught or ignored.
-    struct rlimit cpu = {cpu_seconds, cpu_seconds + 5};
-    struct rlimit core = {0, 0};
-    if (setrlimit(RLIMIT_AS, &memory) != 0 || setrlimit(RLIMIT_CPU, &cpu) != 0 || setrlimit(RLIMIT_CORE, &core) != 0) return -1;
+    if (lower_limit(RLIMIT_AS, address_space, address_space) != 0 ||
+        lower_limit(RLIMIT_CPU, cpu_seconds, cpu_seconds + 5) != 0 ||
+        lower_limit(RLIMIT_CORE, 0, 0) != 0) return -1;
     return 0;
 }
 

@@ -56,6 +56,17 @@ struct DecodeIsolationCLITests {
         #expect(!run.stderr.contains("panicked") && folder.leftovers().isEmpty, "\(run.stderr)")
     }
 
+    @Test("run under a lower address-space limit (ulimit -v 3 GiB) than the helper's own, an SVG still decodes: the helper keeps the lower one")
+    func underALowerLimit() throws {
+        try withScratchFolder { folder in
+            try writeFile(folder + "/card.svg", Data("<svg xmlns='http://www.w3.org/2000/svg' width='64' height='36'><rect width='64' height='36' fill='#c33'/></svg>".utf8))
+            let result = try CLI.run(["-c", "ulimit -v 3145728 && exec \"$0\" \"$@\"", try CLI.binary(), "make"] + tinyClip
+                                     + ["card.svg", "card.svg", "-o", "out.mp4"], in: folder, executable: "/bin/sh")
+            #expect(result.status == 0, "\(result)")
+            #expect(try MediaReader.info(path: folder + "/out.mp4").frameCount == tinyClipFrames)
+        }
+    }
+
     /// CPU time (clock ticks) used so far by `pid` and by its children, living or reaped.
     private func ticks(_ pid: Int32) -> (total: Int, children: [Int32]) {
         func fields(_ pid: Int32) -> [Int] {

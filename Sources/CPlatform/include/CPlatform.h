@@ -60,7 +60,8 @@ int cplatform_seal(int fd);
 
 /// Run by the helper first: dies with its parent (SIGKILL), refuses to go on if `parent` is
 /// already gone, no new privileges, and limits its address space and CPU time (SIGXCPU at
-/// `cpu_seconds`, SIGKILL 5 s later), no core files. Returns 0, or -1 with errno.
+/// `cpu_seconds`, SIGKILL 5 s later; lower limits already in force are kept), no core files.
+/// Returns 0, or -1 with errno.
 int cplatform_confine_helper(int parent, unsigned long long address_space, unsigned long long cpu_seconds);
 
 /// The signal that ended a process with wait status `status`, or 0 if it exited.
