@@ -21,10 +21,17 @@ extension DecodeHelper {
         _exit(serve(request))
     }
 
+    /// The exit code of a helper that could write no answer.
+    static let noAnswer: Int32 = 3
+    /// The exit code of a helper that could not confine itself (its parent gone, a limit refused).
+    static let notConfined: Int32 = 4
+
     /// Decodes as `request` asks; returns the exit code: 0 once an answer (a picture, facts or
-    /// a refusal) is written, 3 when none could be.
+    /// a refusal) is written, `noAnswer` or `notConfined` otherwise.
     private static func serve(_ request: HelperRequest) -> Int32 {
-        guard cplatform_confine_helper(request.parent, request.limits.addressSpace, request.limits.cpuSeconds) == 0 else { return 3 }
+        guard cplatform_confine_helper(request.parent, request.limits.addressSpace, request.limits.cpuSeconds) == 0 else {
+            return notConfined
+        }
         if request.stall { while true { pause() } }
         FFmpegLog.configure(verbose: false)
         do throws(MediaError) {
@@ -34,11 +41,11 @@ extension DecodeHelper {
                 let still = try StillDecoder.decodeInHelper(file, raster: request.raster)
                 try HelperReply.write(still, to: answerDescriptor)
             case .probe:
-                guard HelperReply.write(try MediaReader.infoInHelper(file), to: answerDescriptor) else { return 3 }
+                guard HelperReply.write(try MediaReader.infoInHelper(file), to: answerDescriptor) else { return noAnswer }
             }
             return 0
         } catch {
-            return HelperReply.write(error, to: answerDescriptor) ? 0 : 3
+            return HelperReply.write(error, to: answerDescriptor) ? 0 : noAnswer
         }
     }
 }

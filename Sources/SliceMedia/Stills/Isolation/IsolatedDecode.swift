@@ -65,6 +65,8 @@ enum IsolatedDecode {
             guard let reply = HelperReply.read(from: answer, size: size) else { throw HelperReply.garbage(path, "a malformed header") }
             if let refusal = reply.refusal(path: path) { throw refusal }
             return try read(reply, answer, size)
+        case .exited(DecodeHelper.notConfined):
+            throw MediaError(.unavailable, subject: path, message: "could not be decoded: its decode helper could not set its limits")
         case .exited(let code):
             if isCancelled() { throw stopped }
             throw MediaError(.inputInvalid, subject: path, message: "could not be decoded: \(decoder) failed (its helper exited with \(code))\(reason(standardError))")
