@@ -50,22 +50,23 @@ enum HelperProcess {
         var standardError: [UInt8] = []
         var status: Int32 = 0
         var stopped = false
+        // Once the pipe is at its end it is no longer watched (it would poll ready for ever).
+        var errorOpen = true
         while true {
-            drain(errorEnd, into: &standardError)
+            if errorOpen { errorOpen = drain(errorEnd, into: &standardError) }
             if isCancelled() {
                 kill(pid, SIGKILL)
                 stopped = true
                 break
             }
+            // Wakes for an ending or a line; else every 20 ms, to look at the cancellation.
+            var watched = [pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: errorOpen ? errorEnd : -1, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&watched, 2, 20)
             if pidfd >= 0 {
-                var watched = [pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0), pollfd(fd: errorEnd, events: Int16(POLLIN), revents: 0)]
-                // Wakes for an ending or a line; else every 20 ms, to look at the cancellation.
-                _ = poll(&watched, 2, 20)
                 if watched[0].revents != 0 { break }
-            } else {
-                var watched = pollfd(fd: errorEnd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&watched, 1, 20)
-                if waitpid(pid, &status, WNOHANG) == pid { return (ending(status), finish(errorEnd, standardError)) }
+            } else if waitpid(pid, &status, WNOHANG) == pid {
+                return (ending(status), finish(errorEnd, standardError))
             }
         }
         // Reaped on every way out: it has ended, or was just sent SIGKILL, which cannot be caught.
@@ -87,12 +88,14 @@ enum HelperProcess {
 
     /// Reads what the pipe holds now into `kept`, up to `keptErrorBytes`; the rest is read and
     /// dropped, so a helper that writes a lot never blocks on a full pipe.
-    private static func drain(_ descriptor: Int32, into kept: inout [UInt8]) {
+    /// - Returns: false once the pipe is at its end (every writer closed it).
+    @discardableResult
+    private static func drain(_ descriptor: Int32, into kept: inout [UInt8]) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard count > 0 else { return count < 0 }
             kept += chunk.prefix(max(0, min(count, keptErrorBytes - kept.count)))
         }
     }
