@@ -81,6 +81,58 @@ struct DecodeHelperTests {
         }
     }
 
+    @Test("a helper past its CPU-time limit (SIGXCPU) is the still's refusal (65), in one line naming the limit")
+    func cpuLimit() throws {
+        try withTemporaryDirectory { dir in
+            // 64 tiles of 512x512 noise: well over a second of decoding.
+            let path = dir + "/grid.heic"
+            try HEIFGrid.write(tile: Fixture.noise(width: 512, height: 512), columns: 8, rows: 8, to: path)
+            let brief = DecodeHelper.Configuration(executable: DecodeHelper.executable,
+                                                   limits: HelperLimits(addressSpace: HelperLimits.standard.addressSpace, cpuSeconds: 1))
+            DecodeHelper.$scoped.withValue(brief) {
+                do throws(MediaError) {
+                    _ = try load(path)
+                    Issue.record("the grid decoded within a second of CPU")
+                } catch {
+                    #expect(error.kind == .inputInvalid && !error.description.contains("\n"), "\(error.kind) \(error)")
+                    #expect(error.description == path + ": could not be decoded: the HEIF decoder (libheif) used more than its 1 s of CPU time",
+                            "\(error)")
+                }
+            }
+        }
+    }
+
+    @Test("a helper dies with the process that started it (PR_SET_PDEATHSIG), even one that stalls")
+    func diesWithItsParent() throws {
+        let binary = try #require(DecodeHelper.executable ?? BuiltSlicevid.path)
+        // A shell starts a stalling helper (it waits to be killed) and says its pid; then the
+        // shell is killed. The helper's descriptors 3 and 4 are there, as a parent gives them.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec 3</dev/null 4>/dev/null; \"$0\" \(DecodeHelper.modeArgument) task=still parent=$$ memory=\(4 << 30) cpu=60 stall=1 path=x & echo $!; wait",
+                           binary]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let helper = try #require(Int32(line.trimmingCharacters(in: .whitespacesAndNewlines)), "\(line)")
+        // Confined before it stalls: /proc shows NoNewPrivs, set just after its death signal.
+        let confined = Date().addingTimeInterval(120)
+        while processState(helper) != nil, Date() < confined,
+              !((try? String(contentsOfFile: "/proc/\(helper)/status", encoding: .utf8)) ?? "").contains("NoNewPrivs:\t1") {
+            usleep(1_000)
+        }
+        kill(shell.processIdentifier, SIGKILL)
+        // Gone, or a zombie waiting for whoever adopted it; a hang guard kills it otherwise.
+        let deadline = Date().addingTimeInterval(120)
+        while let state = processState(helper), state != "Z", Date() < deadline { usleep(1_000) }
+        let state = processState(helper)
+        if let state, state != "Z" { kill(helper, SIGKILL) }
+        #expect(state == nil || state == "Z", "the helper outlived its parent: state \(state ?? "gone")")
+        // Only now: Foundation waits for the end of a pipe the helper inherited from the shell.
+        shell.waitUntilExit()
+    }
+
     @Test("a stopped decode kills its helper and reaps it: the still says stopped, no zombie is left")
     func stopKillsAndReaps() throws {
         try withTemporaryDirectory { dir in
