@@ -64,10 +64,12 @@ import Testing
     func aSignalTheMomentTheTrapIsSetEndsTheCheckWithOneLine(blockedByTheParent: Bool) throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        // 2 GB of nothing (a sparse file) to hash: seconds of checking, so a signal that is
-        // handled lands mid-check, and one that is lost lets the check finish (exit 0).
+        // 16 GB of nothing (a sparse file) to hash: a minute or more of checking, so a signal
+        // that is handled lands mid-check, and one that is lost lets the check finish (exit 0).
+        // (With 2 GB, Foundation's Process.run in this busy test process once returned 14 s
+        // after the start, when the check had all but ended.)
         let huge = folder.path + "/huge.png"
-        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 2 << 30) == 0)
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 16 << 30) == 0)
         let manifest = try folder.campaign(jobs: [["id": "huge", "images": ["s0.png", "huge.png"], "outputs": "out/huge.mp4"]])
         // SIGINT the instant /proc shows it is no longer fatal. With libdispatch's signal
         // sources it was first ignored and caught only milliseconds later, from another
