@@ -55,13 +55,13 @@ let package = Package(
         // with dlopen on the first text layer, not linked, so runs without text keep their
         // start-up; the C files drive them and CText.h gives Swift a small API of its own.
         .target(name: "CText", cSettings: [.unsafeFlags(textHeaders)]),
-        // Linux calls Glibc's Swift module leaves out (renameat2), and the stop signals'
-        // handler, as small C wrappers.
+        // Linux calls Glibc's Swift module leaves out (renameat2, memfd, posix_spawn's file
+        // actions for the decode helper), and the stop signals' handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "CPlatform", "SliceKit"], swiftSettings: settings),
         // Render window, ordering buffer, sinks, jobs.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
         // The library's public face: a few calls and the types they take and return.

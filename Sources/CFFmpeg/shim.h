@@ -40,5 +40,7 @@ static inline int cffmpeg_error_decoder_not_found(void) { return AVERROR_DECODER
 static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
 /// inflateInit(s): zlib's initialiser is a macro that passes its version and struct size.
 static inline int cffmpeg_inflate_init(z_stream *stream) { return inflateInit(stream); }
+/// inflateInit2(s, 15 + 16): a gzip stream (an SVGZ), its header and trailer checked.
+static inline int cffmpeg_inflate_init_gzip(z_stream *stream) { return inflateInit2(stream, 15 + 16); }
 
 #endif

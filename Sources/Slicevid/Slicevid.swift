@@ -95,6 +95,15 @@ public enum Slicevid {
         try PresetCatalog.standard(environment: environment, executable: nil).load(value)
     }
 
+    /// The program that decodes SVG, HEIC, AVIF and JPEG XL stills, whose decoders can abort
+    /// the process they run in: a slicevid executable, started as a helper process for each
+    /// such still (docs/decoding-isolation.md). nil, the default, refuses those stills with an
+    /// `.unavailable` error; they are never decoded in the calling program's own process.
+    public static var decodeHelper: String? {
+        get { DecodeHelper.executable }
+        set { DecodeHelper.executable = newValue }
+    }
+
     /// The built-in presets, in the order `slicevid presets` lists them.
     public static var builtInPresets: [Preset] { Preset.builtIn }
 }

@@ -5,6 +5,7 @@
 
 import Foundation
 import Slicevid
+import Synchronization
 import Testing
 
 @Suite("the Slicevid library")
@@ -226,6 +227,77 @@ struct LibraryTests {
     }
 }
 
+extension LibraryTests {
+    /// In a process of its own: this test process is shared with the CLI's tests, which set a
+    /// decode helper for themselves.
+    @Test("an SVG is refused as unavailable in one line until a decode helper is set up; then it renders")
+    func decodeHelper() async {
+        await #expect(processExitsWith: .success) {
+            let folder = try! Scratch()
+            defer { folder.remove() }
+            let svg = folder.path + "/card.svg"
+            try! "<svg xmlns='http://www.w3.org/2000/svg' width='64' height='36'><rect width='64' height='36' fill='#c33'/></svg>"
+                .write(toFile: svg, atomically: true, encoding: .utf8)
+            let request = try! MakeRequest(stills: .pair(from: svg, to: svg), outputs: [try! .file(folder.path + "/clip.mp4")],
+                                           spec: try! Self.tinySpec())
+            guard Slicevid.decodeHelper == nil else { exit(2) }
+            do throws(SlicevidError) {
+                _ = try Slicevid.make(request)
+                exit(3)  // decoded in this process
+            } catch {
+                guard error.category == .unavailable, !error.message.contains("\n"), error.message.hasPrefix(svg + ": is SVG"),
+                      error.message.contains("Slicevid.decodeHelper") else { exit(4) }
+            }
+            Slicevid.decodeHelper = Scratch.binary
+            guard (try? Slicevid.make(request))?.frames == 6 else { exit(5) }
+        }
+    }
+
+    /// In a process of its own, as a service embedding slicevid: its standard error stays its
+    /// own while slicevid decodes a JPEG XL still (libjxl prints to descriptor 2, so slicevid
+    /// once pointed that descriptor at /dev/null for the length of a decode).
+    @Test("an embedding program's standard error survives a JPEG XL decode", .enabled(if: Scratch.ffmpegWritesJPEGXL))
+    func stderrSurvivesJPEGXL() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let folder = try! Scratch()
+            defer { folder.remove() }
+            for (name, colour) in [("a", "red"), ("b", "blue")] {
+                let made = try! folder.run("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "color=\(colour):s=64x36",
+                                                                "-frames:v", "1", folder.path + "/\(name).jxl"])
+                guard made == 0 else { exit(2) }
+            }
+            Slicevid.decodeHelper = Scratch.binary
+            // The service logs from a thread of its own while slicevid decodes and renders, and
+            // watches where its descriptor 2 points.
+            let running = Atomic<Bool>(true), written = Atomic<Int>(0), silenced = Atomic<Bool>(false)
+            let logger = Thread {
+                while running.load(ordering: .relaxed) {
+                    if (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/2")) == "/dev/null" {
+                        silenced.store(true, ordering: .relaxed)
+                    }
+                    FileHandle.standardError.write(Data("service log line\n".utf8))
+                    written.add(1, ordering: .relaxed)
+                }
+            }
+            logger.start()
+            let request = try! MakeRequest(stills: .pair(from: folder.path + "/a.jxl", to: folder.path + "/b.jxl"),
+                                           outputs: [try! .file(folder.path + "/clip.mp4")], spec: try! Self.tinySpec())
+            let frames = (try? Slicevid.make(request))?.frames
+            running.store(false, ordering: .relaxed)
+            while !logger.isFinished { sched_yield() }
+            FileHandle.standardError.write(Data("written \(written.load(ordering: .relaxed))\n".utf8))
+            guard frames == 6 else { exit(3) }
+            guard !silenced.load(ordering: .relaxed) else { exit(4) }
+        }.map { result in
+            // Every line the service wrote arrived.
+            let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+            let arrived = text.components(separatedBy: "service log line\n").count - 1
+            let claimed = text.split(separator: "\n").last.flatMap { $0.hasPrefix("written ") ? Int($0.dropFirst(8)) : nil }
+            #expect(claimed != nil && arrived == claimed, "wrote \(claimed ?? -1) lines, \(arrived) arrived")
+        }
+    }
+}
+
 /// A folder of the test's own, and the built `slicevid` to run in it.
 struct Scratch {
     let path: String
@@ -277,6 +349,33 @@ struct Scratch {
         let error = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: error, as: UTF8.self))
+    }
+
+    /// Whether the ffmpeg CLI here writes JPEG XL (libjxl), to make the stills a test needs.
+    static var ffmpegWritesJPEGXL: Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-hide_banner", "-h", "encoder=libjxl"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.contains("libjxl")
+    }
+
+    /// Runs `executable` with `arguments` here; its exit status.
+    func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: path)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// Reads `process`'s stderr until a line holding `text` has come.

@@ -1,6 +1,7 @@
 // libjxl writes its own multi-line diagnostics for a damaged JPEG XL straight to descriptor 2.
 // Decoding one must leave standard error empty: the refusal is the caller's one line, and
-// libjxl's reason reaches it through FFmpeg's log instead.
+// libjxl's reason reaches it through FFmpeg's log instead. libjxl runs in a decode helper, whose
+// standard error never reaches slicevid's.
 
 import Foundation
 import SliceKit
@@ -24,8 +25,10 @@ import Testing
 
     @Test(.enabled(if: StillEncoding.has("libjxl"))) func aDamagedJPEGXLWritesNothingToStandardError() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            // As slicevid runs: FFmpeg's own log through its callback, quiet.
+            // As slicevid runs: FFmpeg's own log through its callback, quiet, and JPEG XL decoded
+            // in a decode helper, whose standard error is a pipe slicevid reads.
             FFmpegLog.configure(verbose: false)
+            useBuiltDecodeHelper()
             let path = NSTemporaryDirectory() + "slicevid-jxl-\(getpid()).jxl"
             defer { unlink(path) }
             var image = RGBAImage(width: 96, height: 64)

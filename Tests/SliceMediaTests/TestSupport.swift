@@ -4,16 +4,24 @@
 import Foundation
 import SliceKit
 import SliceMedia
+import StillFixtures
 
 /// Runs `body` with a fresh, empty directory that is removed afterwards, however `body` ends.
-/// FFmpeg's logging is silenced first so test output holds only test results.
+/// FFmpeg's logging is silenced first so test output holds only test results, and the built
+/// slicevid is made the decode helper (SVG, HEIC, AVIF and JPEG XL decode in one).
 func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
     FFmpegLog.configure(verbose: false)
+    useBuiltDecodeHelper()
     let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("SliceMediaTests-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)
+}
+
+/// Makes the slicevid built with the tests the decode helper of this test process.
+func useBuiltDecodeHelper() {
+    if DecodeHelper.executable == nil { DecodeHelper.executable = BuiltSlicevid.path }
 }
 
 /// Synthetic pictures with known colours.

@@ -28,22 +28,59 @@ import Testing
         return (masks.ignored | masks.caught) & bit(SIGINT) != 0
     }
 
+    /// A child started with posix_spawn: its pid, waited for with waitpid.
+    private struct Child {
+        let pid: pid_t
+        /// How it ended, once it has: (exited, status or signal).
+        var ended: (exited: Bool, code: Int32)?
+
+        /// Whether it still runs (reaping it when it has ended).
+        mutating func isRunning() -> Bool {
+            guard ended == nil else { return false }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+            ended = Child.decode(status)
+            return false
+        }
+
+        /// Waits for its end.
+        mutating func wait() -> (exited: Bool, code: Int32) {
+            if let ended { return ended }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let result = Child.decode(status)
+            ended = result
+            return result
+        }
+
+        private static func decode(_ status: Int32) -> (exited: Bool, code: Int32) {
+            status & 0x7f == 0 ? (true, (status >> 8) & 0xff) : (false, status & 0x7f)
+        }
+    }
+
     /// Starts slicevid with SIGINT and SIGTERM at their default actions, whatever this test
     /// process does with them (a child inherits ignored signals: a CI that starts the tests in
     /// the background without job control ignores SIGINT, and then "ignored" in /proc would
     /// say nothing about slicevid's trap). `env --default-signal` resets them, then execs.
+    /// Started with posix_spawn, not Foundation's Process: in this busy test process,
+    /// Process.run once returned 14 s after the child had started, by when the check it was
+    /// meant to interrupt had run to its end.
     /// - Parameter blocked: start it with them blocked too, as some supervisors do.
     private func launchFromDefaultDispositions(_ binary: String, _ arguments: [String], in folder: String,
-                                               blocked: Bool) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=INT,TERM"] + (blocked ? ["--block-signal=INT,TERM"] : []) + [binary] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: folder + "/stderr.log", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: folder + "/stderr.log")
-        try process.run()
-        return process
+                                               blocked: Bool) throws -> Child {
+        let words = ["/usr/bin/env", "--chdir=" + folder, "--default-signal=INT,TERM"] + (blocked ? ["--block-signal=INT,TERM"] : []) + [binary] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, folder + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var argv = words.map { strdup($0) } + [nil]
+        defer { for word in argv { free(word) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return Child(pid: pid)
     }
 
     /// Runs `body` with SIGINT and SIGTERM unblocked in this thread, then puts its mask back:
@@ -64,12 +101,10 @@ import Testing
     func aSignalTheMomentTheTrapIsSetEndsTheCheckWithOneLine(blockedByTheParent: Bool) throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        // 32 GB of nothing (a sparse file) to hash: half a minute or more of checking, so a
-        // signal that is handled lands mid-check, and one that is lost lets the check finish
-        // (exit 2). 2 GB took four seconds, which a test thread starved on a loaded machine
-        // (load average 20 on two cores) spent before it looked at /proc even once.
+        // 16 GB of nothing (a sparse file) to hash: a minute or more of checking, so a signal
+        // that is handled lands mid-check, and one that is lost lets the check finish (exit 2).
         let huge = folder.path + "/huge.png"
-        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 32 << 30) == 0)
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 16 << 30) == 0)
         let manifest = try folder.campaign(jobs: [["id": "huge", "images": ["s0.png", "huge.png"], "outputs": "out/huge.mp4"]])
         // SIGINT the instant /proc shows it is no longer fatal. With libdispatch's signal
         // sources it was first ignored and caught only milliseconds later, from another
@@ -79,15 +114,17 @@ import Testing
             // Unblocked, as a shell starts it (this test thread may block them, and a child
             // inherits its mask; blocked, a signal would wait instead of being lost in the race),
             // or blocked by the parent.
-            let run = try withStopSignalsUnblocked {
+            var run = try withStopSignalsUnblocked {
                 try launchFromDefaultDispositions(binary, ["batch", manifest, "--check"], in: folder.path, blocked: blockedByTheParent)
             }
-            while run.isRunning, !trapsSIGINT(run.processIdentifier, binary: binary) { sched_yield() }
-            try #require(run.isRunning, "attempt \(attempt): the check ended before it could be interrupted: \(run.terminationReason == .exit ? "exit" : "signal") \(run.terminationStatus), \((try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? "")")
-            kill(run.processIdentifier, SIGINT)
-            run.waitUntilExit()
-            let stderr = (try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? ""
-            try #require(run.terminationReason == .exit && run.terminationStatus == 130, "attempt \(attempt), blocked by the parent: \(blockedByTheParent): \(run.terminationStatus) \(stderr)")
+            while run.isRunning(), !trapsSIGINT(run.pid, binary: binary) { sched_yield() }
+            let log = { (try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? "" }
+            let stillRunning = run.isRunning()
+            try #require(stillRunning, "attempt \(attempt): the check ended before it could be interrupted: \(run.ended.map { "\($0.exited ? "exit" : "signal") \($0.code)" } ?? ""), \(log())")
+            kill(run.pid, SIGINT)
+            let ended = run.wait()
+            let stderr = log()
+            try #require(ended.exited && ended.code == 130, "attempt \(attempt), blocked by the parent: \(blockedByTheParent): \(ended) \(stderr)")
             #expect(stderr.hasSuffix("--check interrupted by SIGINT; nothing was written\n") && stderr.split(separator: "\n").count == 1, "\(stderr)")
         }
     }

@@ -5,6 +5,7 @@
 import Foundation
 import SliceKit
 import SliceMedia
+import StillFixtures
 import Testing
 
 /// Flags that keep a render tiny: 6 frames of 64x36 (0.2 s hold + 0.3 s move at 10 fps).
@@ -137,6 +138,8 @@ enum CLI {
 /// Runs `body` in a fresh, empty folder that is removed afterwards, however `body` ends.
 func withScratchFolder<R>(_ body: (String) throws -> R) throws -> R {
     FFmpegLog.configure(verbose: false)
+    // Stills these tests decode in process (MediaReader on an SVG, say) use the built binary.
+    if DecodeHelper.executable == nil { DecodeHelper.executable = BuiltSlicevid.path }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("slicevidTests-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }

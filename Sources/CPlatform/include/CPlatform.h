@@ -38,4 +38,36 @@ int cplatform_forward_signals(const int *numbers, int count);
 /// Blocks until a forwarded signal comes and returns its number (-1 if the pipe failed).
 int cplatform_next_signal(void);
 
+/// Starts the decode helper `path` with `argv` and `envp` (both NULL-terminated) and only these
+/// descriptors: 0 and 1 on /dev/null, 2 `error_fd` (a pipe the parent reads), 3 `input_fd`
+/// (the still, read-only), 4 `result_fd` (the memory file it answers in); every other one
+/// closed. Every signal at its default action and none blocked, in a process group of its own.
+/// `*pidfd` gets a descriptor that polls readable when the helper ends (-1 where the kernel
+/// has none). Returns the helper's pid, or -errno.
+int cplatform_spawn_helper(const char *path, char *const argv[], char *const envp[],
+                           int input_fd, int result_fd, int error_fd, int *pidfd);
+
+/// A pipe for a helper's standard error: both ends closed on exec, the read end (`ends[0]`)
+/// non-blocking. Returns 0, or -1 with errno.
+int cplatform_error_pipe(int ends[2]);
+
+/// A memory file (memfd) that can be sealed, closed on exec. Returns it, or -1 with errno.
+int cplatform_memory_file(const char *name);
+
+/// Seals a memory file against growing, shrinking, writing and further seals, so a mapping of
+/// it can neither change nor fault. Fails (-1, EBUSY) while a writable mapping of it exists.
+int cplatform_seal(int fd);
+
+/// Run by the helper first: dies with its parent (SIGKILL), refuses to go on if `parent` is
+/// already gone, no new privileges, and limits its address space and CPU time (SIGXCPU at
+/// `cpu_seconds`, SIGKILL 5 s later; lower limits already in force are kept), no core files.
+/// Returns 0, or -1 with errno.
+int cplatform_confine_helper(int parent, unsigned long long address_space, unsigned long long cpu_seconds);
+
+/// The signal that ended a process with wait status `status`, or 0 if it exited.
+int cplatform_exit_signal(int status);
+
+/// The exit code of a process that exited with wait status `status`, or -1 if a signal ended it.
+int cplatform_exit_code(int status);
+
 #endif

@@ -44,16 +44,8 @@ final class CodecContext {
     /// - Parameter subject: what a failure names, if not the file (the encoder too, say).
     /// - Throws: `MediaError` naming `avcodec_open2` and FFmpeg's reason.
     func open(options: inout OpaquePointer?, subject: String? = nil) throws(MediaError) {
-        let code = gated { avcodec_open2(pointer, codec, &options) }
+        let code = avcodec_open2(pointer, codec, &options)
         try check(code, "avcodec_open2", subject: subject ?? self.subject)
-    }
-
-    /// Whether this is libjxl, which writes its diagnostics to descriptor 2 itself.
-    private var writesToStandardError: Bool { String(cString: codec.pointee.name).hasPrefix("libjxl") }
-
-    /// Runs a call into the codec with descriptor 2 silenced if the codec writes there itself.
-    private func gated<T>(_ call: () -> T) -> T {
-        writesToStandardError ? StandardErrorGate.silenced(call) : call()
     }
 
     /// Opens the codec with its defaults.
@@ -68,12 +60,12 @@ final class CodecContext {
     /// Sends compressed data to a decoder (nil starts draining).
     /// - Returns: FFmpeg's code: 0, EAGAIN (receive first), EOF (already draining) or an error.
     func sendPacket(_ packet: Packet?) -> Int32 {
-        gated { avcodec_send_packet(pointer, packet?.pointer) }
+        avcodec_send_packet(pointer, packet?.pointer)
     }
 
     /// Takes the next decoded picture, if the decoder has one.
     func receiveFrame(_ frame: Frame) -> Received {
-        Self.outcome(gated { avcodec_receive_frame(pointer, frame.pointer) })
+        Self.outcome(avcodec_receive_frame(pointer, frame.pointer))
     }
 
     // MARK: encoding

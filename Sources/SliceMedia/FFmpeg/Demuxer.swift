@@ -84,17 +84,21 @@ final class Demuxer {
     }
 
     /// Reads packets to learn the streams' parameters (which, for some formats, decodes a
-    /// picture: not for stills, whose size is checked before anything is decoded).
+    /// picture: not for stills, whose size is checked before anything is decoded; and JPEG XL,
+    /// through libjxl, only in a decode helper).
     /// - Throws: `MediaError` of kind `.inputInvalid`.
     func findStreamInfo() throws(MediaError) {
-        // It decodes a picture of some formats itself: JPEG XL through libjxl, which writes its
-        // diagnostics to descriptor 2.
-        let decodesJPEGXL = holdsJPEGXL
-        if decodesJPEGXL, lacksJPEGXLSignature {
+        if holdsJPEGXL, lacksJPEGXLSignature {
             throw MediaError(.inputInvalid, subject: subject, message: "is not a JPEG XL file (no JPEG XL signature)")
         }
-        let code = decodesJPEGXL ? StandardErrorGate.silenced { avformat_find_stream_info(pointer, nil) } : avformat_find_stream_info(pointer, nil)
-        try check(code, "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
+        try check(avformat_find_stream_info(pointer, nil), "avformat_find_stream_info", kind: .inputInvalid, subject: subject)
+    }
+
+    /// The codec of each stream, as the container (or the file's name) says before anything
+    /// is decoded.
+    var codecs: [AVCodecID] {
+        UnsafeBufferPointer(start: pointer.pointee.streams, count: Int(pointer.pointee.nb_streams))
+            .compactMap { $0?.pointee.codecpar.pointee.codec_id }
     }
 
     /// Whether a stream is JPEG XL (image2 says so from a `.jxl` name alone).

@@ -135,8 +135,17 @@ package enum FFmpegLog {
         if let capture {
             capture.record(message)
         } else {
-            // The real standard error, which a JPEG XL decode's gate never silences.
-            FileHandle(fileDescriptor: StandardErrorGate.descriptor, closeOnDealloc: false).write(Data(("[\(name(of: context))] " + message).utf8))
+            FileHandle.standardError.write(Data(("[\(name(of: context))] " + message).utf8))
+        }
+    }
+
+    /// What a decode helper wrote to its standard error (libraries' own diagnostics: dav1d's,
+    /// librsvg's, libheif's), shown as FFmpeg's warnings are: with --verbose only, a line each,
+    /// escaped, named `source`; dropped otherwise.
+    static func passOn(_ bytes: [UInt8], from source: String) {
+        guard !bytes.isEmpty, av_log_get_level() >= AV_LOG_WARNING else { return }
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).prefix(20) {
+            FileHandle.standardError.write(Data("[\(source)] \(quoted(String(line), limit: 200))\n".utf8))
         }
     }
 

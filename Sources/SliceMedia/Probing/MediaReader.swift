@@ -40,15 +40,53 @@ package struct MediaInfo: Sendable, Equatable {
 
 /// Opens media files for reading.
 package enum MediaReader {
-    /// Reads a file's stream facts, decoding it to count its frames.
-    /// - Throws: `MediaError` (`.inputInvalid`) if the file is not readable media.
+    /// Reads a file's stream facts, decoding it to count its frames. SVG, HEIF and JPEG XL
+    /// files are read in a decode helper, as `make` decodes them (see `StillRoute`).
+    /// - Throws: `MediaError` (`.inputInvalid`) if the file is not readable media;
+    ///   `.unavailable` when it needs a helper and none is set up.
     package static func info(path: String) throws(MediaError) -> MediaInfo {
+        // A sequence pattern names files libavformat opens one by one; anything else is read
+        // through one descriptor, after checking it is a regular file (a FIFO would hang).
+        let file: InputFile
+        if path.contains("%") {
+            guard let info = try info(of: .pattern(path), inHelper: false) else { throw MediaError(.inputInvalid, subject: path, message: "is not readable media") }
+            return info
+        }
+        file = try pictureFile(path)
+        if case .helper(let format) = StillRoute(file, probing: true) { return try IsolatedDecode.facts(file, format: format) }
+        if let info = try info(of: .file(file), inHelper: false) { return info }
+        return try IsolatedDecode.facts(file, format: "image")
+    }
+
+    /// The facts of `file`, read in this process, which is a decode helper.
+    static func infoInHelper(_ file: InputFile) throws(MediaError) -> MediaInfo {
+        file.pictureEnd = StillHeader(reading: file).webp?.end
+        guard let info = try info(of: .file(file), inHelper: true) else {
+            throw MediaError(.inputInvalid, subject: file.path, message: "is not readable media")
+        }
+        return info
+    }
+
+    /// What libavformat opens: one file, or the pattern of a sequence.
+    private enum Source {
+        case file(InputFile)
+        case pattern(String)
+    }
+
+    /// Facts of `source`; nil when reading it needs a decoder that runs only in a helper and
+    /// this process is not one (`inHelper`).
+    private static func info(of source: Source, inHelper: Bool) throws(MediaError) -> MediaInfo? {
+        let path = switch source {
+        case .file(let file): file.path
+        case .pattern(let pattern): pattern
+        }
         var info: MediaInfo?
         var count = 0
-        try decode(path: path, layout: nil) { facts, _ in
+        let decoded = try decode(source, layout: nil, inHelper: inHelper) { facts, _ in
             info = facts
             count += 1
         }
+        guard decoded else { return nil }
         guard var info else { throw MediaError(.inputInvalid, subject: path, message: "has no decodable video frames") }
         info.frameCount = count
         if info.duration <= 0, info.frameRate > 0 { info.duration = Double(count) / info.frameRate }
@@ -59,9 +97,12 @@ package enum MediaReader {
     /// Meant for tests and short clips: all frames are kept in memory.
     package static func frames(path: String, layout: PixelLayout) throws(MediaError) -> [PlanarImage] {
         var frames: [PlanarImage] = []
-        try decode(path: path, layout: layout) { _, image in
+        let source = path.contains("%") ? Source.pattern(path) : .file(try pictureFile(path))
+        let decoded = try decode(source, layout: layout, inHelper: false) { _, image in
             if let image { frames.append(image) }
         }
+        // Decoders that can abort run only in a helper, which answers with facts, not frames.
+        guard decoded else { throw MediaError(.inputInvalid, subject: path, message: "needs a decode helper to be read") }
         return frames
     }
 
@@ -75,14 +116,31 @@ package enum MediaReader {
     }
 
     /// Demuxes and decodes the first video stream, calling `body` once per frame.
-    private static func decode(path: String, layout: PixelLayout?,
-                               body: (MediaInfo, PlanarImage?) -> Void) throws(MediaError) {
-        let invalid = MediaError(.inputInvalid, subject: path, message: "is not readable media")
-        // A sequence pattern names files libavformat opens one by one; anything else is read
-        // through one descriptor, after checking it is a regular file (a FIFO would hang).
+    /// - Returns: false, having decoded nothing, when a stream needs a decoder that runs only
+    ///   in a helper (librsvg, libjxl) and this process is not one (`inHelper`).
+    private static func decode(_ source: Source, layout: PixelLayout?, inHelper: Bool,
+                               body: (MediaInfo, PlanarImage?) -> Void) throws(MediaError) -> Bool {
+        let path: String
         let demuxer: Demuxer
         do {
-            demuxer = path.contains("%") ? try Demuxer(pattern: path) : try Demuxer(file: try pictureFile(path))
+            switch source {
+            case .file(let file):
+                path = file.path
+                demuxer = try Demuxer(file: file)
+            case .pattern(let pattern):
+                path = pattern
+                demuxer = try Demuxer(pattern: pattern)
+            }
+        } catch {
+            throw error.kind == .inputMissing ? error : MediaError(.inputInvalid, subject: error.subject, message: "is not readable media")
+        }
+        let invalid = MediaError(.inputInvalid, subject: path, message: "is not readable media")
+        // Looked at before the stream info is read, which decodes a picture of some formats.
+        if !inHelper && demuxer.codecs.contains(where: StillRoute.needsHelperToProbe) {
+            if case .pattern = source { throw invalid }
+            return false
+        }
+        do {
             try demuxer.findStreamInfo()
         } catch {
             // Missing files, and the demuxer's own refusals (no FFmpeg code), say why themselves.
@@ -181,11 +239,11 @@ package enum MediaReader {
                 frame.unref()
                 continue
             case .drained:
-                return
+                return true
             case .failed:
                 throw invalid
             case .needsInput:
-                if draining { return }
+                if draining { return true }
             }
             packet.unref()
             let read = demuxer.read(into: packet)

@@ -1,5 +1,5 @@
 // HEIC and AVIF stills through libheif, which (unlike FFmpeg 5.1) reads HEIC at all and keeps an
-// AVIF's ICC profile, alpha and irot/imir. The primary image is decoded upright (libheif applies
+// AVIF's ICC profile, alpha and irot/imir. Runs only in a decode helper (libheif asserts). The primary image is decoded upright (libheif applies
 // the file's rotation and mirroring itself, so its EXIF orientation is not applied again) into
 // an FFmpeg frame the rest of the still's way shares with every other format.
 
@@ -44,7 +44,6 @@ enum HEIFReader {
     static func decode(_ file: InputFile, path: String, format: String) throws(MediaError) -> DecodedStill? {
         guard ready else { return nil }
         func damaged(_ error: heif_error) -> MediaError {
-            if file.cancelled { return MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped") }
             let reason = error.message.map { FFmpegLog.quoted(String(cString: $0)) } ?? "error \(error.code.rawValue)"
             return MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt (libheif: \(reason))")
         }
@@ -58,7 +57,7 @@ enum HEIFReader {
         // Sides only: the pixel count is checked below, before anything is decoded.
         slicevid_heif_context_set_maximum_image_size_limit(context, Int32(StillLimits.maxSide))
         var error = slicevid_heif_context_read_from_reader(context, reader.callbacks, reader.userData, nil)
-        if error.code == heif_error_Invalid_input && format == "AVIF" && !file.cancelled { return nil }
+        if error.code == heif_error_Invalid_input && format == "AVIF" { return nil }
         guard error.code == heif_error_Ok else { throw damaged(error) }
         var handle: OpaquePointer?
         error = slicevid_heif_context_get_primary_image_handle(context, &handle)
@@ -164,7 +163,9 @@ enum HEIFReader {
 }
 
 /// libheif's reader callbacks over an `InputFile`: the very descriptor that was checked to be a
-/// regular file, with reads that stop when the run is stopped.
+/// regular file. Reads never fail because the run was stopped (libheif 1.15 asserts that they
+/// succeed, and aborted the whole process); libheif runs only in a decode helper, which the
+/// parent kills instead.
 private final class HEIFFileReader {
     let file: InputFile
     let callbacks: UnsafeMutablePointer<heif_reader>

@@ -12,7 +12,8 @@ import SliceKit
 final class InputFile {
     /// The name the file was opened by, for messages.
     let path: String
-    private let descriptor: Int32
+    /// The open file: read here, and handed to a decode helper as its input.
+    let descriptor: Int32
     private let isCancelled: @Sendable () -> Bool
     /// Where FFmpeg's next read starts (reads go through `pread`, so header reads never move it).
     private var position: Int64 = 0
@@ -51,6 +52,18 @@ final class InputFile {
             close(descriptor)
             throw error
         }
+        self.descriptor = descriptor
+    }
+
+    /// Takes over `descriptor` (a decode helper's input, already checked by its parent; an
+    /// SVGZ's inflated text), if it is a regular file.
+    /// - Throws: `MediaError(.inputMissing)` naming `path` when it is not.
+    init(descriptor: Int32, path: String) throws(MediaError) {
+        self.path = path
+        isCancelled = { false }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Self.openError(path: path, errno: errno) }
+        try Self.requireRegular(info.st_mode, path: path)
         self.descriptor = descriptor
     }
 
@@ -123,12 +136,12 @@ final class InputFile {
         set { position = newValue }
     }
 
-    /// Reads exactly `count` bytes at `readPosition` and moves past them.
-    /// - Returns: false when the file ends first, a read fails, or the decode was stopped.
+    /// Reads exactly `count` bytes at `readPosition` and moves past them, whether or not the
+    /// run was stopped: libheif, which reads this way, asserts that its reads succeed.
+    /// - Returns: false when the file ends first or a read fails.
     func readFully(into buffer: UnsafeMutableRawPointer, count: Int) -> Bool {
         var filled = 0
         while filled < count {
-            if isCancelled() { return false }
             let read = pread(descriptor, buffer + filled, count - filled, off_t(position) + off_t(filled))
             if read < 0 && errno == EINTR { continue }
             guard read > 0 else { return false }

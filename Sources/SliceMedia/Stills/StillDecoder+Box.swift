@@ -19,7 +19,7 @@ extension StillDecoder {
         guard (1...TextLayer.maxSide).contains(width), (1...TextLayer.maxSide).contains(height) else {
             throw MediaError(.inputInvalid, subject: path, message: "cannot be placed in a \(width)x\(height) px box; each side must be 1 to \(TextLayer.maxSide) px")
         }
-        let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: .contain) }, isCancelled: isCancelled)
+        let still = try decode(path: path, raster: Raster(frame: (width, height), fit: .contain), isCancelled: isCancelled)
         let transparent = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
         let placed = switch try fitted(still, path: path, frame: (width, height), fit: .contain, background: transparent,
                                        focus: .centre, deep: true) {

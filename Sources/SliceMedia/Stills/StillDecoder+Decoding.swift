@@ -1,42 +1,90 @@
-// A still's way in, strictly: a regular file (never a FIFO or a device), a header within the
-// size limits, then FFmpeg's decoder with every error it can report turned on. A still the
+// A still's way in, strictly: a regular file (never a FIFO or a device), sent to a decode helper
+// if its decoder can abort (StillRoute), a header within the size limits, then FFmpeg's decoder
+// with every error it can report turned on. A still the
 // decoder finds anything wrong with — an error return, an error it logs against this still, a
 // concealed or corrupt picture, data that ends before the picture does — is refused, never
 // drawn half-decoded.
 
 import CFFmpeg
+import SliceKit
 
 extension StillDecoder {
-    /// The still at `path`, decoded strictly and described: HEIC and AVIF through libheif, the
-    /// rest through FFmpeg.
+    /// A still drawn at any size (SVG): the frame it is shown in and how it fits there, which
+    /// decide the size it is drawn at.
+    struct Raster: Equatable {
+        var frame: (width: Int, height: Int)
+        var fit: FitMode
+
+        /// The size to draw a still of `own` size at; nil keeps its own.
+        func size(own: (width: Int, height: Int)) -> (width: Int, height: Int)? {
+            StillDecoder.rasterSize(own, frame: frame, fit: fit)
+        }
+
+        static func == (a: Raster, b: Raster) -> Bool { a.frame == b.frame && a.fit == b.fit }
+    }
+
+    /// The still at `path`, decoded strictly and described: PNG, JPEG, WebP, BMP, TIFF and GIF
+    /// in this process by FFmpeg; SVG, HEIC, AVIF and JPEG XL, whose decoders can abort, in a
+    /// decode helper (see `StillRoute`).
     /// - Parameters:
-    ///   - raster: for a still drawn at any size (SVG): the size to draw it at, given its own
-    ///     size; nil keeps its own.
-    ///   - isCancelled: polled before every read and between packets; once it says yes the
-    ///     decode stops (a picture already inside a decoder finishes first).
+    ///   - raster: for a still drawn at any size (SVG): the frame it is shown in; nil draws it
+    ///     at its own size.
+    ///   - isCancelled: polled before every read and between packets, and while a helper runs;
+    ///     once it says yes the decode stops (a picture already inside one of FFmpeg's decoders
+    ///     finishes first; a helper is killed).
     /// - Throws: `MediaError`: `.inputMissing` (missing, unreadable, not a regular file) or
-    ///   `.inputInvalid` (not an image, too large, damaged, HDR, an unusable profile, or stopped),
-    ///   naming the file; `.unavailable` for a HEIC on a machine without libheif.
-    static func decode(path: String, raster: ((width: Int, height: Int)) -> (width: Int, height: Int)? = { _ in nil },
+    ///   `.inputInvalid` (not an image, too large, damaged, HDR, an unusable profile, a helper
+    ///   that died, or stopped), naming the file; `.unavailable` for a HEIC on a machine
+    ///   without libheif, or an isolated format with no helper set up.
+    static func decode(path: String, raster: Raster? = nil,
                        isCancelled: @escaping @Sendable () -> Bool) throws(MediaError) -> DecodedStill {
         let file = try InputFile(path: path, isCancelled: isCancelled)
-        if let format = HEIFReader.format(of: file.bytes(at: 0, count: 64)) {
-            if isCancelled() { throw MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped") }
-            if let still = try HEIFReader.decode(file, path: path, format: format) { return still }
-            file.readPosition = 0
+        if case .helper(let format) = StillRoute(file) {
+            return try IsolatedDecode.still(file, format: format, raster: raster, isCancelled: isCancelled)
         }
         let header = StillHeader(reading: file)
+        if let still = try decode(file, header: header, raster: raster, inHelper: false, isCancelled: isCancelled) { return still }
+        // FFmpeg took it for a format whose decoder runs only in a helper (by its name: an
+        // `x.svg` that does not start like SVG): it goes there.
+        return try IsolatedDecode.still(file, format: header.format?.rawValue ?? "image", raster: raster, isCancelled: isCancelled)
+    }
+
+    /// The still `file`, decoded in this process, which is a decode helper: HEIC and AVIF
+    /// through libheif, an SVGZ inflated within its limit, the rest through FFmpeg.
+    static func decodeInHelper(_ file: InputFile, raster: Raster?) throws(MediaError) -> DecodedStill {
+        var file = file
+        if let format = HEIFReader.format(of: file.bytes(at: 0, count: 64)) {
+            if let still = try HEIFReader.decode(file, path: file.path, format: format) { return still }
+            file.readPosition = 0
+        }
+        if CompressedSVG.isGzip(file) { file = try CompressedSVG.inflated(file) }
+        let header = StillHeader(reading: file)
+        if header.format == .svg { try CompressedSVG.checkSize(file) }
         // FFmpeg would call it damaged: the machine lacks the library, not the file its bytes.
-        if header.format == .heic, let missing = HEIFReader.missingLibrary(path: path) { throw missing }
-        var picture = try decodeFirstFrame(file: file, header: header, isCancelled: isCancelled)
-        if header.format == .svg, let size = raster((picture.width, picture.height)),
+        if header.format == .heic, let missing = HEIFReader.missingLibrary(path: file.path) { throw missing }
+        guard let still = try decode(file, header: header, raster: raster, inHelper: true, isCancelled: { false }) else {
+            throw MediaError(.inputInvalid, subject: file.path, message: "is not a readable image (accepted: \(StillHeader.Format.names))")
+        }
+        return still
+    }
+
+    /// `file` decoded by FFmpeg here; nil when that needs a decoder that runs only in a helper
+    /// and this process is not one.
+    private static func decode(_ file: InputFile, header: StillHeader, raster: Raster?, inHelper: Bool,
+                               isCancelled: @escaping @Sendable () -> Bool) throws(MediaError) -> DecodedStill? {
+        guard var picture = try decodeFirstFrame(file: file, header: header, inHelper: inHelper, isCancelled: isCancelled) else {
+            return nil
+        }
+        if header.format == .svg, let size = raster?.size(own: (picture.width, picture.height)),
            size.width != picture.width || size.height != picture.height {
             // librsvg draws at any size: drawn again at the size it is shown, never scaled up.
             try file.rewind()
-            picture = try decodeFirstFrame(file: file, header: header, isCancelled: isCancelled,
-                                           options: [("width", String(size.width)), ("height", String(size.height)), ("keep_ar", "0")])
+            guard let drawn = try decodeFirstFrame(file: file, header: header, inHelper: inHelper, isCancelled: isCancelled,
+                                                   options: [("width", String(size.width)), ("height", String(size.height)),
+                                                             ("keep_ar", "0")]) else { return nil }
+            picture = drawn
         }
-        return try DecodedStill(ffmpeg: picture, header: header, file: file, path: path)
+        return try DecodedStill(ffmpeg: picture, header: header, file: file, path: file.path)
     }
 
     /// The first picture of the still at `path`, decoded strictly (tests look at it directly).
@@ -44,10 +92,12 @@ extension StillDecoder {
         try decode(path: path, isCancelled: isCancelled).picture
     }
 
-    /// The first picture of `file`, decoded strictly by FFmpeg.
+    /// The first picture of `file`, decoded strictly by FFmpeg; nil when its decoder runs
+    /// only in a helper and this process is not one (`inHelper`).
     /// - Parameter options: the decoder's own options (an SVG's size).
-    private static func decodeFirstFrame(file: InputFile, header: StillHeader, isCancelled: @escaping @Sendable () -> Bool,
-                                         options: [(String, String)] = []) throws(MediaError) -> Frame {
+    private static func decodeFirstFrame(file: InputFile, header: StillHeader, inHelper: Bool,
+                                         isCancelled: @escaping @Sendable () -> Bool,
+                                         options: [(String, String)] = []) throws(MediaError) -> Frame? {
         let path = file.path
         // Made only when thrown: listing what this build decodes asks libheif, a library load
         // a run of good stills should not pay.
@@ -76,6 +126,7 @@ extension StillDecoder {
             throw header.format == nil ? notAnImage : damaged("libavformat: \(FFmpegLog.quoted(error.message))")
         }
         guard let (streamIndex, stream, decoder) = demuxer.bestVideoStream() else { throw notAnImage }
+        if !inHelper && StillRoute.needsHelper(decoder.pointee.id) { return nil }
         let parameters = stream.pointee.codecpar.pointee
         // Containers that carry the size (AVIF's) are checked before the decoder starts too.
         if parameters.width > 0 || parameters.height > 0 {
@@ -85,7 +136,8 @@ extension StillDecoder {
         guard avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar) >= 0 else { throw notAnImage }
         let decoderName = String(cString: decoder.pointee.name)
         let log = FFmpegLog.Capture([UnsafeMutableRawPointer(codec.pointer), UnsafeMutableRawPointer(demuxer.pointer)])
-        configureStrict(codec, isTIFF: decoder.pointee.id == AV_CODEC_ID_TIFF)
+        configureStrict(codec, isTIFF: decoder.pointee.id == AV_CODEC_ID_TIFF,
+                        decoders: inHelper ? StillHeader.Format.decoders : StillHeader.Format.decodersHere)
         do {
             var dictionary: OpaquePointer?
             defer { av_dict_free(&dictionary) }
@@ -158,12 +210,13 @@ extension StillDecoder {
     /// FFmpeg's own ResolutionUnit included; TIFF is held to its logged errors and to the
     /// strip checks made before decoding. One thread, so every message the decoder logs is
     /// logged against this context, and FFmpeg's own pixel limit set just above ours.
-    private static func configureStrict(_ codec: CodecContext, isTIFF: Bool) {
+    /// - Parameter decoders: the only decoders it may be (those of this process).
+    private static func configureStrict(_ codec: CodecContext, isTIFF: Bool, decoders: String) {
         let settings = codec.pointer
         settings.pointee.err_recognition |= AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER
         if !isTIFF { settings.pointee.err_recognition |= AV_EF_EXPLODE }
         settings.pointee.thread_count = 1
         settings.pointee.max_pixels = StillLimits.decoderMaxPixels
-        settings.pointee.codec_whitelist = av_strdup(StillHeader.Format.decoders)
+        settings.pointee.codec_whitelist = av_strdup(decoders)
     }
 }

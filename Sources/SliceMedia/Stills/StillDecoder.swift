@@ -25,7 +25,7 @@ package enum StillDecoder {
     package static func load(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                             focus: Focus = .centre,
                             isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> RGBAImage {
-        let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: fit) }, isCancelled: isCancelled)
+        let still = try decode(path: path, raster: Raster(frame: (width, height), fit: fit), isCancelled: isCancelled)
         switch try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: false) {
         case .rgba(let image): return image
         case .deep(let image): return image.reduced()
@@ -40,7 +40,7 @@ package enum StillDecoder {
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                                   layout: PixelLayout, focus: Focus = .centre,
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
-        let still = try decode(path: path, raster: { rasterSize($0, frame: (width, height), fit: fit) }, isCancelled: isCancelled)
+        let still = try decode(path: path, raster: Raster(frame: (width, height), fit: fit), isCancelled: isCancelled)
         let frame = still.picture
         let planes = frame.planes(count: 1)
         if !layout.isDeep, let order = frame.packedOrder, frame.width == width, frame.height == height,

@@ -15,8 +15,11 @@ struct StillHeader {
         /// with (`image2` takes a file whose name's extension outscores its content's signature).
         static let demuxers = "image2,png_pipe,jpeg_pipe,webp_pipe,bmp_pipe,tiff_pipe,gif,gif_pipe,mov,jpegxl_pipe,svg_pipe"
 
-        /// libavcodec's decoders for those formats, the only ones a still is decoded with.
+        /// libavcodec's decoders for those formats, the only ones a still is decoded with (in a
+        /// decode helper)...
         static let decoders = "png,mjpeg,webp,bmp,tiff,gif,libdav1d,libaom-av1,av1,libjxl,librsvg"
+        /// ...and the only ones slicevid's own process runs: FFmpeg's own, which return errors.
+        static let decodersHere = "png,mjpeg,webp,bmp,tiff,gif"
 
         /// Whether this build can decode the format: libheif's decoders for HEIC (and AVIF),
         /// libavcodec's for the rest.
@@ -79,7 +82,8 @@ struct StillHeader {
         }
     }
 
-    private static func format(of head: [UInt8]) -> Format? {
+    /// The format `head` (a file's first bytes) starts like; nil for none and for SVG, which is text.
+    static func format(of head: [UInt8]) -> Format? {
         func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
         }
@@ -102,7 +106,7 @@ struct StillHeader {
 
     /// SVG text: `<svg` first (after blanks), or after an XML declaration or comment within
     /// the first 4 KB; what libavformat's SVG probe looks for.
-    private static func isSVG(_ file: InputFile) -> Bool {
+    static func isSVG(_ file: InputFile) -> Bool {
         let text = String(decoding: file.bytes(at: 0, count: 4096), as: UTF8.self).drop { $0.isWhitespace }
         if text.hasPrefix("<svg") { return true }
         return (text.hasPrefix("<?xml") || text.hasPrefix("<!--")) && text.contains("<svg")

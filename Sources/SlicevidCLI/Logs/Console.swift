@@ -8,13 +8,12 @@ import SliceKit
 import SliceMedia
 import Synchronization
 
-/// Serialised access to stderr and stdout. Standard error is written through
-/// `StandardErrorGate.descriptor`, which a JPEG XL decode silencing descriptor 2 leaves alone.
+/// Serialised access to stderr and stdout.
 final class Console: Sendable {
     static let shared = Console()
 
     /// Whether stderr is a terminal (progress bars) or a log (plain lines).
-    let isTerminal = isatty(StandardErrorGate.descriptor) != 0
+    let isTerminal = isatty(STDERR_FILENO) != 0
 
     /// The redrawn status line: whether one is on screen, and when it was last drawn.
     private struct StatusLine {
@@ -43,10 +42,10 @@ final class Console: Sendable {
         let text = Console.oneLine(line)
         state.withLock { status in
             if status.shown {
-                Console.write("\r\u{1B}[K", to: StandardErrorGate.descriptor)
+                Console.write("\r\u{1B}[K", to: STDERR_FILENO)
                 status.shown = false
             }
-            Console.write(text, to: StandardErrorGate.descriptor)
+            Console.write(text, to: STDERR_FILENO)
         }
     }
 
@@ -60,7 +59,7 @@ final class Console: Sendable {
     /// - Precondition: `text` holds nothing from input that is not already escaped (JSON is).
     func verbatim(_ text: String, toStandardError: Bool = false) {
         if toStandardError {
-            state.withLock { _ in _ = Console.write(text, to: StandardErrorGate.descriptor) }
+            state.withLock { _ in _ = Console.write(text, to: STDERR_FILENO) }
         } else {
             writeOutput(text)
         }
@@ -77,7 +76,7 @@ final class Console: Sendable {
         state.withLock { status in
             let now = DispatchTime.now().uptimeNanoseconds
             guard force || now &- status.drawnAt >= Console.redrawInterval else { return }
-            Console.write("\r\u{1B}[K" + shown, to: StandardErrorGate.descriptor)
+            Console.write("\r\u{1B}[K" + shown, to: STDERR_FILENO)
             status.shown = true
             status.drawnAt = now
         }
@@ -86,7 +85,7 @@ final class Console: Sendable {
     /// The terminal's width in columns (TIOCGWINSZ on stderr), or 80 when it does not say.
     static func columns() -> Int {
         var size = winsize()
-        guard ioctl(StandardErrorGate.descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 

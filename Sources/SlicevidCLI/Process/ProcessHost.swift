@@ -1,7 +1,8 @@
 // The executable's hold on its process. Everything that changes the process as a whole — its
 // standard streams, SIGPIPE, the stop signals and the exit on a second one, FFmpeg's log
-// routing — is set up here, by `main.swift` and the commands it runs, and nowhere in the
-// library: a program embedding Slicevid keeps its own stderr, signals and exit.
+// routing, which executable decodes the stills whose decoders can abort (itself) — is set up
+// here, by `main.swift` and the commands it runs, and nowhere in the library: a program
+// embedding Slicevid keeps its own stderr, signals and exit.
 
 import Foundation
 import Glibc
@@ -10,9 +11,14 @@ import SlicePipeline
 
 /// The process `slicevid` runs in.
 package enum ProcessHost {
-    /// Sets the process up: main.swift's first call, before any file is opened.
-    package static func start() {
+    /// Sets the process up: main.swift's first call, before any file is opened. Started by
+    /// itself as a decode helper (`arguments`), slicevid decodes one still and exits here.
+    package static func start(_ arguments: [String]) {
+        DecodeHelper.serveIfAsked(arguments)
         StandardStreams.reopenClosedOnDevNull()
+        // This very binary (/proc/self/exe names it even if its file is replaced mid-run)
+        // decodes the stills whose decoders can abort, in helper processes.
+        DecodeHelper.executable = "/proc/self/exe"
         // A reader that goes away (`| head`) makes writes fail with EPIPE, which each writer
         // reports (`exit`), instead of killing slicevid before its temporaries are removed.
         signal(SIGPIPE, SIG_IGN)

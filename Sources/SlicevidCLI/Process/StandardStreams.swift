@@ -14,10 +14,8 @@ package enum StandardStreams {
     private static let closedOutput = Atomic<Bool>(false)
 
     /// Opens /dev/null on each of descriptors 0–2 that is closed (lowest first, so each open
-    /// takes the number that is missing), then keeps a copy of the real standard error for
-    /// `StandardErrorGate`. Call first thing, before any other file is opened.
+    /// takes the number that is missing). Call first thing, before any other file is opened.
     package static func reopenClosedOnDevNull() {
-        defer { StandardErrorGate.prepare() }
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             if descriptor == STDOUT_FILENO { closedOutput.store(true, ordering: .relaxed) }
             let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
