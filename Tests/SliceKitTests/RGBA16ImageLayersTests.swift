@@ -92,6 +92,24 @@ struct RGBA16ImageLayersTests {
         }
     }
 
+    @Test("an 8-bit card composes only its layers' boxes at 16 bits, with the same bytes as composing the whole card at 16 bits",
+          arguments: PixelLayout.allCases.filter { !$0.isDeep })
+    func boxesOnly(layout: PixelLayout) {
+        var still = RGBAImage(width: 30, height: 17)
+        for i in 0..<(30 * 17) {
+            still.pixels[4 * i] = UInt8(i * 11 % 256); still.pixels[4 * i + 1] = UInt8(i * 5 % 256)
+            still.pixels[4 * i + 2] = UInt8(i * 23 % 256); still.pixels[4 * i + 3] = UInt8(i % 2 == 0 ? 255 : i * 7 % 256)
+        }
+        // Two translucent layers overlapping each other, one clipped at the bottom right, one off the card.
+        let layers = [CardLayer(picture: OverlayReference.layer(width: 9, height: 7), x: 3, y: 2),
+                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7, seed: 8), x: 7, y: 5),
+                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7, seed: 1), x: 25, y: 13),
+                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7), x: Int.min, y: 0)]
+        let whole = RGBA16Image(expanding: still, alpha: layout.hasAlpha).planar(layout, layers: layers)
+        #expect(still.planar(layout, layers: layers).hasSamePixels(as: whole))
+        #expect(!whole.hasSamePixels(as: still.planar(layout)))
+    }
+
     @Test("a card without layers is converted as before; a transparent layer changes no byte; a layer changes only its box",
           arguments: PixelLayout.allCases)
     func cardBytes(layout: PixelLayout) {

@@ -81,11 +81,48 @@ extension RGBA16Image {
 
 extension RGBAImage {
     /// This fitted picture with `layers` composed onto it in order, converted to `layout`.
-    /// Without layers it is exactly `planar(layout)`; with some, the picture takes the 16-bit
-    /// way (× 257, compose, then 8-bit layouts round back), so every pixel no layer touches
-    /// keeps the bytes it has without them.
+    /// Without layers it is exactly `planar(layout)`. With some, the picture takes the 16-bit
+    /// way where the layers are (× 257, composed, rounded back once), and every pixel no layer
+    /// touches keeps the bytes it has without them: 16-bit layouts expand the whole picture
+    /// as they always do; 8-bit ones only the rows and columns the layers cover, so a card
+    /// costs its layers' boxes, not a second pass over the frame.
     package func planar(_ layout: PixelLayout, layers: [CardLayer]) -> PlanarImage {
         if layers.isEmpty { return planar(layout) }
-        return RGBA16Image(expanding: self, alpha: layout.hasAlpha).planar(layout, layers: layers)
+        if layout.isDeep { return RGBA16Image(expanding: self, alpha: layout.hasAlpha).planar(layout, layers: layers) }
+        var card = self
+        card.compose(layers, alpha: layout.hasAlpha)
+        return card.planar(layout)
+    }
+
+    /// Composes `layers` onto this picture at 16 bits within the smallest box that holds every
+    /// layer's visible part, then rounds that box back to 8 bits (`RGBA16Image.eightBit`):
+    /// the same samples as composing onto the whole picture × 257 and reducing it.
+    /// - Parameter alpha: whether alpha counts (straight, as a fitted still holds it) and is
+    ///   written back; without it the picture is taken as opaque and its alpha bytes are kept.
+    mutating func compose(_ layers: [CardLayer], alpha: Bool) {
+        // Layers off the picture are left out (their positions may be anything).
+        let visible = layers.filter { $0.picture.visiblePart(atX: $0.x, y: $0.y, onWidth: width, height: height) != nil }
+        let parts = visible.compactMap { $0.picture.visiblePart(atX: $0.x, y: $0.y, onWidth: width, height: height) }
+        guard let first = parts.first else { return }
+        let box = parts.dropFirst().reduce(first) { (min($0.x0, $1.x0), min($0.y0, $1.y0), max($0.x1, $1.x1), max($0.y1, $1.y1)) }
+        let part = RGBA16Image(width: box.x1 - box.x0, height: box.y1 - box.y0, hasAlpha: alpha)
+        let channels = alpha ? 4 : 3, stride = width
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            for y in 0..<part.height {
+                let row = pixels.baseAddress! + 4 * ((box.y0 + y) * stride + box.x0)
+                for c in 0..<channels {
+                    let to = part.row(c, y)
+                    for x in 0..<part.width { to[x] = UInt16(row[4 &* x &+ c]) &* 257 }
+                }
+            }
+            for layer in visible { part.compose(layer.picture, x: layer.x - box.x0, y: layer.y - box.y0) }
+            for y in 0..<part.height {
+                let row = pixels.baseAddress! + 4 * ((box.y0 + y) * stride + box.x0)
+                for c in 0..<channels {
+                    let from = part.row(c, y)
+                    for x in 0..<part.width { row[4 &* x &+ c] = RGBA16Image.eightBit(from[x]) }
+                }
+            }
+        }
     }
 }
