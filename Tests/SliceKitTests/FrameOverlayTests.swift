@@ -9,9 +9,11 @@ import Testing
 @Suite("FrameOverlay")
 struct FrameOverlayTests {
     /// An odd frame size, so 4:2:0 chroma has half blocks at the right and bottom.
-    static let width = 21, height = 13
-    /// Positions of a 9 × 7 layer: clipped at the left and top, inside, clipped at the right and bottom.
-    static let positions = [(-3, -2), (5, 3), (14, 8)]
+    static let width = 41, height = 13
+    /// Positions of the layers: clipped at the left and top, inside, clipped at the right and bottom.
+    static let positions = [(-5, -2), (8, 3), (36, 8)]
+    /// Layer sizes: opaque middles shorter than a copied run (blended with their rim) and longer.
+    static let layerSizes = [(9, 7), (28, 7)]
 
     static func frame(_ layout: PixelLayout, alpha: @escaping (Int, Int) -> Int = { _, _ in 255 }) -> (PlanarImage, ReferencePicture) {
         let picture = OverlayReference.frame(width: width, height: height, deep: layout.isDeep, alpha: layout.hasAlpha ? alpha : { _, _ in 255 })
@@ -20,28 +22,32 @@ struct FrameOverlayTests {
 
     @Test("within ±1 of composing in RGB and converting, translucent rim included", arguments: PixelLayout.allCases, [1.0, 0.5])
     func matchesReference(layout: PixelLayout, opacity: Double) {
-        let layer = OverlayReference.layer(width: 9, height: 7)
+        for (w, h) in Self.layerSizes {
+        let layer = OverlayReference.layer(width: w, height: h)
         for (x, y) in Self.positions {
             let (frame, picture) = Self.frame(layout)
             let overlay = FrameOverlay(layer: layer, x: x, y: y, frameWidth: Self.width, frameHeight: Self.height, layout: layout)
             overlay.draw(onto: frame, opacity: opacity)
             let expected = OverlayReference.composed(layer, x: x, y: y, opacity: opacity, over: picture)
             let (count, lines) = OverlayReference.differences(frame, expected: expected, tolerance: 1)
-            #expect(count == 0, "\(layout) at (\(x), \(y)), opacity \(opacity): \(count) samples off, \(lines)")
+            #expect(count == 0, "\(layout) \(w) × \(h) at (\(x), \(y)), opacity \(opacity): \(count) samples off, \(lines)")
+        }
         }
     }
 
     @Test("over a translucent frame (straight alpha, alpha varying pixel by pixel): within ±1 of the reference",
           arguments: PixelLayout.allCases.filter(\.hasAlpha), [1.0, 0.5])
     func translucentFrame(layout: PixelLayout, opacity: Double) {
-        let layer = OverlayReference.layer(width: 9, height: 7)
+        for (w, h) in Self.layerSizes {
+        let layer = OverlayReference.layer(width: w, height: h)
         for (x, y) in Self.positions {
             let (frame, picture) = Self.frame(layout) { x, y in [0, 40, 128, 255, 200, 0, 90][(x * 3 + y * 5) % 7] }
             FrameOverlay(layer: layer, x: x, y: y, frameWidth: Self.width, frameHeight: Self.height, layout: layout)
                 .draw(onto: frame, opacity: opacity)
             let expected = OverlayReference.composed(layer, x: x, y: y, opacity: opacity, over: picture)
             let (count, lines) = OverlayReference.differences(frame, expected: expected, tolerance: 1)
-            #expect(count == 0, "\(layout) at (\(x), \(y)), opacity \(opacity): \(count) samples off, \(lines)")
+            #expect(count == 0, "\(layout) \(w) × \(h) at (\(x), \(y)), opacity \(opacity): \(count) samples off, \(lines)")
+        }
         }
     }
 
@@ -144,7 +150,7 @@ struct FrameOverlayTests {
         let layer = OverlayReference.layer(width: 9, height: 7)
         let (frame, _) = Self.frame(layout)
         let before = frame.duplicate()
-        for (x, y) in [(21, 0), (-9, 0), (0, 13), (0, -7), (Int.max, Int.max), (Int.min, Int.min), (Int.max, 0), (0, Int.min)] {
+        for (x, y) in [(Self.width, 0), (-9, 0), (0, Self.height), (0, -7), (Int.max, Int.max), (Int.min, Int.min), (Int.max, 0), (0, Int.min)] {
             let overlay = FrameOverlay(layer: layer, x: x, y: y, frameWidth: Self.width, frameHeight: Self.height, layout: layout)
             #expect(overlay.isEmpty, "(\(x), \(y))")
             overlay.draw(onto: frame)
@@ -162,18 +168,19 @@ struct FrameOverlayTests {
           arguments: PixelLayout.allCases.filter(\.hasAlpha))
     func noDarkFringes(layout: PixelLayout) {
         let orange = RGBAColor(red: 255, green: 128, blue: 0)
-        // Alpha falls off from the middle column to the edges in steps of 1/8.
-        let layer = RGBA16Image(width: 15, height: 9, hasAlpha: true)
+        // Opaque in the middle (26 columns), alpha falling off to the left and right edges in
+        // steps of 1/8, and half as strong on the top and bottom rows.
+        let layer = RGBA16Image(width: 40, height: 9, hasAlpha: true)
         for y in 0..<9 {
-            for x in 0..<15 {
-                let alpha = min(65535, 8192 * (8 - abs(x - 7)) * (y == 0 || y == 8 ? 1 : 2) / 2)
+            for x in 0..<40 {
+                let alpha = min(65535, 8192 * min(x + 1, 40 - x)) / (y == 0 || y == 8 ? 2 : 1)
                 for (c, v) in [orange.red, orange.green, orange.blue].enumerated() { layer.row(c, y)[x] = UInt16((Int(v) * 257 * alpha + 32767) / 65535) }
                 layer.row(3, y)[x] = UInt16(alpha)
             }
         }
         let frame = PlanarImage(width: Self.width, height: Self.height, layout: layout)
         frame.fill(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
-        FrameOverlay(layer: layer, x: 3, y: 2, frameWidth: Self.width, frameHeight: Self.height, layout: layout).draw(onto: frame)
+        FrameOverlay(layer: layer, x: 0, y: 2, frameWidth: Self.width, frameHeight: Self.height, layout: layout).draw(onto: frame)
         let colour = layout.fillValues(for: orange)
         let alphaPlane = frame.planes[3]
         var translucent = 0
@@ -195,8 +202,8 @@ struct FrameOverlayTests {
             for x in 0..<alphaPlane.width {
                 let a = frame.sample(plane: 3, x: x, y: y), max = layout.isDeep ? 65535 : 255
                 if a > 0 && a < max { translucent += 1 }
-                let lx = x - 3, ly = y - 2
-                let want = (0..<15).contains(lx) && (0..<9).contains(ly) ? Int(layer.row(3, ly)[lx]) : 0
+                let lx = x, ly = y - 2
+                let want = (0..<40).contains(lx) && (0..<9).contains(ly) ? Int(layer.row(3, ly)[lx]) : 0
                 #expect(a == (layout.isDeep ? want : (want * 255 + 32767) / 65535), "\(layout) alpha (\(x), \(y))")
             }
         }
@@ -206,7 +213,7 @@ struct FrameOverlayTests {
     @Test("drawn on many threads at once, every frame gets the same bytes", arguments: [PixelLayout.yuv420p, .yuva420p16])
     func sameOnEveryThread(layout: PixelLayout) {
         let layer = OverlayReference.layer(width: 9, height: 7)
-        let overlay = FrameOverlay(layer: layer, x: 14, y: 8, frameWidth: Self.width, frameHeight: Self.height, layout: layout)
+        let overlay = FrameOverlay(layer: layer, x: 36, y: 8, frameWidth: Self.width, frameHeight: Self.height, layout: layout)
         let (frame, _) = Self.frame(layout) { x, y in (x * y) % 256 }
         let serial = frame.duplicate()
         overlay.draw(onto: serial, opacity: 0.37)

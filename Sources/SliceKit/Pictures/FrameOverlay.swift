@@ -53,12 +53,12 @@ package struct FrameOverlay: Sendable {
     /// Draws the layer onto `frame` at `opacity` (for fades): the layer's alpha and colour are
     /// scaled by it. 0 (or NaN) draws nothing; 1 draws the prepared samples as they are.
     ///
-    /// Rounding: the prepared samples hold the layer's premultiplied value × 2¹⁶ (a whole
-    /// value where the layer is opaque, so opaque pixels are exactly the layer's colour
-    /// converted) and 1 − alpha × 2¹⁶ (8-bit layouts) or × 2²⁴ (16-bit); opacity is taken to
-    /// 1/65536 and scales both, rounded to nearest; each written sample is rounded once to
-    /// nearest (halves up). The same frame and opacity give the same bytes on any thread.
-    /// Allocates nothing.
+    /// Rounding: the prepared samples hold the layer's premultiplied value × 2⁹ (8-bit
+    /// layouts) or × 2¹⁶ (16-bit), a whole value where the layer is opaque (so opaque pixels
+    /// are exactly the layer's colour converted, rounded once), and 1 − alpha × 2¹⁴ or × 2²⁴;
+    /// opacity is taken to 1/65536 and scales both, rounded to nearest; each written sample is
+    /// rounded once to nearest (halves up). The same frame and opacity give the same bytes on
+    /// any thread. Allocates nothing.
     /// - Precondition: `frame` has this overlay's size and layout.
     package func draw(onto frame: PlanarImage, opacity: Double = 1) {
         precondition(frame.layout == layout && frame.width == frameWidth && frame.height == frameHeight,
@@ -71,9 +71,9 @@ package struct FrameOverlay: Sendable {
         for (p, plane) in planes.enumerated() where !plane.runs.isEmpty {
             let under = p < 3 ? frameAlpha : nil
             if layout.isDeep {
-                plane.draw(into: frame.planes[p], sample: UInt16.self, keepShift: 24, frameAlpha: under, scale: scale)
+                plane.draw(into: frame.planes[p], sample: UInt16.self, frameAlpha: under, scale: scale)
             } else {
-                plane.draw(into: frame.planes[p], sample: UInt8.self, keepShift: 16, frameAlpha: under, scale: scale)
+                plane.draw(into: frame.planes[p], sample: UInt8.self, frameAlpha: under, scale: scale)
             }
         }
     }
