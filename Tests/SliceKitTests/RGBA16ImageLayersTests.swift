@@ -92,7 +92,7 @@ struct RGBA16ImageLayersTests {
         }
     }
 
-    @Test("an 8-bit card composes only its layers' boxes at 16 bits, with the same bytes as composing the whole card at 16 bits",
+    @Test("an 8-bit card composes only its layers' boxes (overlapping ones together) at 16 bits, with the same bytes as composing the whole card at 16 bits",
           arguments: PixelLayout.allCases.filter { !$0.isDeep })
     func boxesOnly(layout: PixelLayout) {
         var still = RGBAImage(width: 30, height: 17)
@@ -100,11 +100,15 @@ struct RGBA16ImageLayersTests {
             still.pixels[4 * i] = UInt8(i * 11 % 256); still.pixels[4 * i + 1] = UInt8(i * 5 % 256)
             still.pixels[4 * i + 2] = UInt8(i * 23 % 256); still.pixels[4 * i + 3] = UInt8(i % 2 == 0 ? 255 : i * 7 % 256)
         }
-        // Two translucent layers overlapping each other, one clipped at the bottom right, one off the card.
+        // Translucent layers: the first two overlap, the third overlaps the second only, the
+        // fourth (clipped at the bottom right) none until the last bridges it to the third;
+        // one is off the card.
         let layers = [CardLayer(picture: OverlayReference.layer(width: 9, height: 7), x: 3, y: 2),
                       CardLayer(picture: OverlayReference.layer(width: 9, height: 7, seed: 8), x: 7, y: 5),
+                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7, seed: 2), x: 14, y: 10),
                       CardLayer(picture: OverlayReference.layer(width: 9, height: 7, seed: 1), x: 25, y: 13),
-                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7), x: Int.min, y: 0)]
+                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7), x: Int.min, y: 0),
+                      CardLayer(picture: OverlayReference.layer(width: 9, height: 7, seed: 5), x: 21, y: 11)]
         let whole = RGBA16Image(expanding: still, alpha: layout.hasAlpha).planar(layout, layers: layers)
         #expect(still.planar(layout, layers: layers).hasSamePixels(as: whole))
         #expect(!whole.hasSamePixels(as: still.planar(layout)))

@@ -94,17 +94,33 @@ extension RGBAImage {
         return card.planar(layout)
     }
 
-    /// Composes `layers` onto this picture at 16 bits within the smallest box that holds every
-    /// layer's visible part, then rounds that box back to 8 bits (`RGBA16Image.eightBit`):
-    /// the same samples as composing onto the whole picture × 257 and reducing it.
+    /// Composes `layers` onto this picture at 16 bits and rounds the result back to 8 bits
+    /// (`RGBA16Image.eightBit`), box by box: layers whose visible parts overlap (directly or
+    /// through others) share the smallest box holding them all and are composed there in
+    /// order, so every pixel is rounded once — the same samples as composing onto the whole
+    /// picture × 257 and reducing it.
     /// - Parameter alpha: whether alpha counts (straight, as a fitted still holds it) and is
     ///   written back; without it the picture is taken as opaque and its alpha bytes are kept.
     mutating func compose(_ layers: [CardLayer], alpha: Bool) {
-        // Layers off the picture are left out (their positions may be anything).
-        let visible = layers.filter { $0.picture.visiblePart(atX: $0.x, y: $0.y, onWidth: width, height: height) != nil }
-        let parts = visible.compactMap { $0.picture.visiblePart(atX: $0.x, y: $0.y, onWidth: width, height: height) }
-        guard let first = parts.first else { return }
-        let box = parts.dropFirst().reduce(first) { (min($0.x0, $1.x0), min($0.y0, $1.y0), max($0.x1, $1.x1), max($0.y1, $1.y1)) }
+        typealias Box = (x0: Int, y0: Int, x1: Int, y1: Int)
+        // Groups of overlapping layers (by index, in order) and the box each group covers.
+        var groups: [(box: Box, members: [Int])] = []
+        for (index, layer) in layers.enumerated() {
+            // Layers off the picture are left out (their positions may be anything).
+            guard var box = layer.picture.visiblePart(atX: layer.x, y: layer.y, onWidth: width, height: height) else { continue }
+            var members = [index]
+            while let hit = groups.firstIndex(where: { $0.box.x0 < box.x1 && box.x0 < $0.box.x1 && $0.box.y0 < box.y1 && box.y0 < $0.box.y1 }) {
+                let group = groups.remove(at: hit)
+                box = (min(box.x0, group.box.x0), min(box.y0, group.box.y0), max(box.x1, group.box.x1), max(box.y1, group.box.y1))
+                members += group.members
+            }
+            groups.append((box, members.sorted()))
+        }
+        for group in groups { compose(group.members.map { layers[$0] }, within: group.box, alpha: alpha) }
+    }
+
+    /// Composes `layers` within `box` (which holds their visible parts) at 16 bits.
+    private mutating func compose(_ layers: [CardLayer], within box: (x0: Int, y0: Int, x1: Int, y1: Int), alpha: Bool) {
         let part = RGBA16Image(width: box.x1 - box.x0, height: box.y1 - box.y0, hasAlpha: alpha)
         let channels = alpha ? 4 : 3, stride = width
         pixels.withUnsafeMutableBufferPointer { pixels in
@@ -115,7 +131,7 @@ extension RGBAImage {
                     for x in 0..<part.width { to[x] = UInt16(row[4 &* x &+ c]) &* 257 }
                 }
             }
-            for layer in visible { part.compose(layer.picture, x: layer.x - box.x0, y: layer.y - box.y0) }
+            for layer in layers { part.compose(layer.picture, x: layer.x - box.x0, y: layer.y - box.y0) }
             for y in 0..<part.height {
                 let row = pixels.baseAddress! + 4 * ((box.y0 + y) * stride + box.x0)
                 for c in 0..<channels {
