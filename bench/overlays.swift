@@ -4,15 +4,16 @@
 // composing a card's layers. Built by `make bench` from this file and SliceKit's sources as
 // one module (.build/bench/overlays); bench/bench.py runs it.
 //
-//     overlays [--size 1920x1080] [--frames 600] [--jobs N] [--layout yuv420p] MODE
+//     overlays [--size 1920x1080] [--frames 600] [--jobs N] [--layout yuv420p] [--opacity 1] MODE
 //     MODE: plain | over | over-solid | cards | draw | draw-solid
 //
-// plain, over and over-solid print the seconds the render took (after the stills are made);
+// plain, over and over-solid print the wall and CPU seconds the render took (after the stills
+// are made);
 // over-solid draws the same boxes fully opaque (every sample covered: the worst case).
 // cards prints the milliseconds one demo card takes to become the render layout without
 // layers and with four (two text-like lines, a logo, a price plate), median of 15. draw and
 // draw-solid print the microseconds the two layers take per frame on one thread, drawn alone
-// (over a transparent frame with --transparent).
+// (over a transparent frame with --transparent; at --opacity, as in a fade).
 
 import Dispatch
 import Foundation
@@ -28,6 +29,7 @@ struct OverlayBench {
         }
         let size = option("--size", "1920x1080").split(separator: "x").compactMap { Int($0) }
         let frames = Int(option("--frames", "600")) ?? 600
+        let opacity = Double(option("--opacity", "1")) ?? 1
         let jobs = Int(option("--jobs", String(ProcessInfo.processInfo.activeProcessorCount))) ?? 1
         guard size.count == 2, size.allSatisfy({ $0 > 0 && $0 <= 8192 }), frames > 0, jobs > 0,
               let layout = PixelLayout(rawValue: option("--layout", "yuv420p")), let mode = arguments.first(where: { !$0.hasPrefix("--") }),
@@ -44,7 +46,7 @@ struct OverlayBench {
             // --transparent: a frame with alpha 0 everywhere (a transparent background).
             if arguments.contains("--transparent") { frame.fill(RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)) }
             let start = DispatchTime.now().uptimeNanoseconds
-            for _ in 0..<frames { for overlay in overlays { overlay.draw(onto: frame) } }
+            for _ in 0..<frames { for overlay in overlays { overlay.draw(onto: frame, opacity: opacity) } }
             print(String(format: "%.2f", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(frames)))
         } else {
             render(width: width, height: height, layout: layout, frames: frames, jobs: jobs,
@@ -64,7 +66,7 @@ struct OverlayBench {
         // The frames in motion: the hold and the landed frames are the stills themselves.
         let moving = (0..<plan.frameCount).filter { !plan.showsSourceOnly(frame: $0) && !plan.showsDestinationOnly(frame: $0) }
         let buffers = (0..<jobs).map { _ in (0..<2).map { _ in PlanarImage(width: width, height: height, layout: layout) } }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = DispatchTime.now().uptimeNanoseconds, cpuStart = cpuSeconds()
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
             for (n, i) in stride(from: job, to: frames, by: jobs).enumerated() {
                 let buffer = buffers[job][n % 2]
@@ -73,7 +75,14 @@ struct OverlayBench {
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(String(format: "%.4f", seconds))
+        print(String(format: "%.4f %.4f", seconds, cpuSeconds() - cpuStart))
+    }
+
+    /// User and system seconds of every thread of this process so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// The two `over` layers of the example, prepared for the frame.

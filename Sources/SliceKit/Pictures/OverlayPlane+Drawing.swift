@@ -59,6 +59,29 @@ extension OverlayPlane {
                                     let value = ((word >> 15) << 5 &+ (word & 0x7FFF) &* UInt32(row[i]) &+ 8192) >> 14
                                     row[i] = UInt8(truncatingIfNeeded: min(value, 255))
                                 }
+                            } else if !deep && run.opaque {
+                                // A fade of an opaque run on an 8-bit frame: one keep for the run.
+                                let row = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)
+                                let from = solid.baseAddress! + run.start
+                                // (v × 2¹⁴ × scale + 2¹⁵) >> 16 is (v × scale + 2) >> 2: all in 32 bits.
+                                let keep = UInt32(unit &- ((unit &* scale &+ 32768) >> 16)), strength = UInt32(scale)
+                                for i in 0..<run.count {
+                                    let value = (UInt32(from[i]) &* strength &+ 2) >> 2
+                                    row[i] = UInt8(truncatingIfNeeded: min((value &+ keep &* UInt32(row[i]) &+ 8192) >> 14, 255))
+                                }
+                            } else if !deep {
+                                // A fade on an 8-bit frame: `layer`'s maths, without its branches.
+                                let row = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)
+                                let words = blend.baseAddress! + run.start
+                                // (p × 2⁵ × scale + 2¹⁵) >> 16 is (p × scale + 2¹⁰) >> 11; the keep's
+                                // product stays under 2³¹.
+                                let strength = UInt64(scale)
+                                for i in 0..<run.count {
+                                    let word = words[i]
+                                    let value = UInt32(truncatingIfNeeded: (UInt64(word >> 15) &* strength &+ 1024) >> 11)
+                                    let keep = 16384 &- (((16384 &- (word & 0x7FFF)) &* UInt32(scale) &+ 32768) >> 16)
+                                    row[i] = UInt8(truncatingIfNeeded: min((value &+ keep &* UInt32(row[i]) &+ 8192) >> 14, 255))
+                                }
                             } else {
                                 for i in 0..<run.count {
                                     let (value, keep) = layer(run, i)
