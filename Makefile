@@ -23,7 +23,7 @@ DEB     := slicevid_$(VERSION)_$(ARCH).deb
 tool = @command -v $(1) >/dev/null 2>&1 || { echo "make: installing $(2) (for $(1))"; \
 	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(2) >/dev/null; }
 CC      ?= cc
-BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders
+BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders .build/bench/overlays
 
 .PHONY: all deps build debug demo test recipe-check-tools bench fuzz install uninstall install-check deb deb-check cluster-check image gallery clean
 
@@ -89,6 +89,13 @@ fuzz: build
 .build/bench/orders: bench/orders.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -o $@ $<
+
+# SliceKit (pure Swift) compiled as one module with bench/overlays.swift: the cost of layers,
+# measured before the command line can express them.
+.build/bench/overlays: bench/overlays.swift $(shell find Sources/SliceKit -name '*.swift')
+	@mkdir -p $(@D)
+	$(SWIFT)c -O -wmo -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny \
+	  -package-name slicevid -module-name OverlayBench -o $@ $^
 
 .build/bench/floor: bench/floor.c | deps
 	@mkdir -p $(@D)

@@ -3,7 +3,7 @@
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
-                              [--tools DIR] [--markdown] [--only start-up|parallel-batch|audio-bed]
+                              [--tools DIR] [--markdown] [--only start-up|parallel-batch|audio-bed|over-layers]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -15,8 +15,8 @@ Render targets are ratios to yardsticks measured in the same run, so they mean t
 machine: the machine limit (bench/framecopy.c: whole frames copied per second with one memcpy
 each, on all cores), interleaved with the render runs themselves, and ffmpeg's xfade. Start-up
 is measured against bench/floor.c, a program that links the libraries slicevid links (FFmpeg's,
-lcms2) and exits.
-`make bench` compiles both into .build/bench.
+lcms2) and exits. Layers are measured with bench/overlays.swift, SliceKit compiled with a driver.
+`make bench` compiles all three into .build/bench.
 """
 
 import argparse
@@ -253,6 +253,36 @@ class Bench:
         self.row(f"make {size} -> mp4 with a music bed vs without, peak RSS MiB", f"{m_bed:.0f}",
                  f"{m_silent:.0f} (no audio)", f"{m_bed / m_silent:.2f}x", "information", None)
 
+    # 9. Layers (issue 24): `over` layers drawn onto every frame, against the render alone, and
+    # what a card's layers add to making the card. Measured with bench/overlays.swift (SliceKit
+    # and a driver, built by `make bench`) until the command line takes layouts.
+    def over_layers(self, size="1920x1080", frames=3000, target=1.10):
+        """Render seconds of `frames` 1080p frames in motion on every core, alone and with the
+        issue's two `over` layers (a logo in a 10 % x 10 % box, a text-like legal line in a
+        90 % x 4 % box), alternating; then the same boxes fully opaque (every sample drawn), and
+        one card's conversion with and without four `on` layers."""
+        tool = os.path.join(self.tools, "overlays")
+
+        def timed(*args):
+            out = subprocess.run([tool, "--size", size, *args], capture_output=True, text=True, check=True).stdout
+            return [float(v) for v in out.split()]
+        alone, over, solid = alternate(self.runs, lambda: timed("--frames", str(frames), "plain"),
+                                       lambda: timed("--frames", str(frames), "over"),
+                                       lambda: timed("--frames", str(frames), "over-solid"))
+        # CPU seconds: what the layers cost, even when other work shares the cores.
+        t_alone, t_over, t_solid = median(alone, 1), median(over, 1), median(solid, 1)
+        self.row(f"render {size}, {frames} frames, with two over layers vs alone, CPU s", f"{t_over:.3f}",
+                 f"{t_alone:.3f} (no layers)", f"{t_over / t_alone:.3f}x", f"<= {target}x", t_over / t_alone <= target)
+        self.row(f"render {size} with the same boxes fully opaque vs alone, CPU s", f"{t_solid:.3f}",
+                 f"{t_alone:.3f} (no layers)", f"{t_solid / t_alone:.3f}x", "information", None)
+        w_alone, w_over = median(alone, 0), median(over, 0)
+        self.row(f"render {size} with two over layers vs alone, wall s", f"{w_over:.3f}",
+                 f"{w_alone:.3f} (no layers)", f"{w_over / w_alone:.3f}x", "information", None)
+        cards, = alternate(self.runs, lambda: timed("cards"))
+        plain, layered = median(cards, 0), median(cards, 1)
+        self.row(f"card {size} with four on layers vs without, ms", f"{layered:.1f}", f"{plain:.1f} (no layers)",
+                 f"+{layered - plain:.1f} ms", "information", None)
+
     def table(self, markdown):
         header = ("case", "slicevid", "peer", "ratio", "target", "result")
         widths = [max(len(str(r[i])) for r in [header] + self.rows) for i in range(6)]
@@ -284,7 +314,7 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", choices=["start-up", "parallel-batch", "audio-bed"], help="run this case alone")
+    parser.add_argument("--only", choices=["start-up", "parallel-batch", "audio-bed", "over-layers"], help="run this case alone")
     args = parser.parse_args()
     for name in ("runs", "encode_runs", "render_runs"):
         if getattr(args, name) < 1:
@@ -293,15 +323,16 @@ def main():
         sys.exit("bench: the ffmpeg CLI is needed as the peer; `make bench` installs it")
     if not os.path.exists(args.binary):
         sys.exit(f"bench: {args.binary} not found; `make bench` builds it")
-    for tool in ("framecopy", "floor"):
+    for tool in ("framecopy", "floor", "overlays"):
         if not os.path.exists(os.path.join(args.tools, tool)):
-            sys.exit(f"bench: {os.path.join(args.tools, tool)} not found; `make bench` builds it from bench/{tool}.c")
+            sys.exit(f"bench: {os.path.join(args.tools, tool)} not found; `make bench` builds it from bench/{tool}.*")
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="slicevid-bench-") as work:
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
         if args.only:
-            {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed}[args.only]()
+            {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed,
+             "over-layers": bench.over_layers}[args.only]()
             runs = {"audio-bed": args.encode_runs, "start-up": 2 * args.runs + 1}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
@@ -318,6 +349,7 @@ def main():
         bench.startup()
         bench.parallel_batch()
         bench.audio_bed()
+        bench.over_layers()
         cpu = "unknown CPU"
         try:
             with open("/proc/cpuinfo") as f:

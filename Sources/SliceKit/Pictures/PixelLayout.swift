@@ -130,14 +130,15 @@ package struct YCbCr16: Equatable {
     package let cb: Int, cr: Int
 
     private static let kr = 0.2126, kb = 0.0722, kg = 1 - kr - kb
-    /// Coefficients × 2^24 that turn 16-bit RGB into 16-bit limited-range values.
+    /// Coefficients × 2^24 that turn 16-bit RGB into 16-bit limited-range values (also what
+    /// `FrameOverlay` converts premultiplied layers with).
     private static func fixed(_ value: Double) -> Int { Int((value * Double(1 << 24)).rounded()) }
     private static let yScale = 219.0 * 256 / 65535, cScale = 224.0 * 256 / 65535
-    private static let yR = fixed(yScale * kr), yG = fixed(yScale * kg), yB = fixed(yScale * kb)
-    private static let cbR = fixed(cScale * -kr / (2 * (1 - kb))), cbG = fixed(cScale * -kg / (2 * (1 - kb)))
-    private static let cbB = fixed(cScale * 0.5)
-    private static let crR = fixed(cScale * 0.5), crG = fixed(cScale * -kg / (2 * (1 - kr)))
-    private static let crB = fixed(cScale * -kb / (2 * (1 - kr)))
+    static let yR = fixed(yScale * kr), yG = fixed(yScale * kg), yB = fixed(yScale * kb)
+    static let cbR = fixed(cScale * -kr / (2 * (1 - kb))), cbG = fixed(cScale * -kg / (2 * (1 - kb)))
+    static let cbB = fixed(cScale * 0.5)
+    static let crR = fixed(cScale * 0.5), crG = fixed(cScale * -kg / (2 * (1 - kr)))
+    static let crB = fixed(cScale * -kb / (2 * (1 - kr)))
 
     /// Y' of one pixel.
     @inline(__always)

@@ -82,8 +82,8 @@ enum BGROrder: PixelOrder {
 }
 
 /// Fixed-point (×2¹⁶) BT.709 limited-range coefficients, derived from the same constants as
-/// `RGBAColor.bt709LimitedYCbCr`.
-private enum Coefficients {
+/// `RGBAColor.bt709LimitedYCbCr`; `FrameOverlay` converts premultiplied layers with them too.
+enum Coefficients {
     static let kr = 0.2126, kb = 0.0722, kg = 1 - kr - kb
     static func fixed(_ value: Double) -> Int { Int((value * 65536).rounded()) }
     static let yR = fixed(219 / 255 * kr), yG = fixed(219 / 255 * kg), yB = fixed(219 / 255 * kb)

@@ -37,20 +37,25 @@ package enum StillDecoder {
     /// packed RGB at the frame's size and upright (a PNG made for the frame) is converted
     /// straight from the decoder's picture, with no RGBA copy in between; the bytes are the
     /// same either way.
+    ///
+    /// `layers` (a card's `on` layers) are composed onto the fitted still in order before it is
+    /// converted (`RGBA16Image.compose`): an 8-bit still with layers takes the 16-bit way
+    /// there, and its pixels no layer touches keep the bytes they have without layers. A
+    /// still without layers takes exactly the way it took before layers existed.
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
-                                  layout: PixelLayout, focus: Focus = .centre,
+                                  layout: PixelLayout, focus: Focus = .centre, layers: [CardLayer] = [],
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
         let still = try decode(path: path, raster: Raster(frame: (width, height), fit: fit), isCancelled: isCancelled)
         let frame = still.picture
         let planes = frame.planes(count: 1)
-        if !layout.isDeep, let order = frame.packedOrder, frame.width == width, frame.height == height,
+        if !layout.isDeep, layers.isEmpty, let order = frame.packedOrder, frame.width == width, frame.height == height,
            still.orientation == .upright, try conversion(for: still, path: path) == nil, let base = planes.data[0] {
             return PlanarImage.converting(UnsafePointer(base), width: width, height: height,
                                           rowStride: Int(planes.strides[0]), order: order, into: layout)
         }
         switch try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: layout.isDeep) {
-        case .rgba(let image): return image.planar(layout)
-        case .deep(let image): return image.planar(layout)
+        case .rgba(let image): return image.planar(layout, layers: layers)
+        case .deep(let image): return image.planar(layout, layers: layers)
         }
     }
 

@@ -11,17 +11,18 @@ import Synchronization
 enum StillLoader {
     /// A still decoded from `path`, or without one the demo card for its role.
     /// Decoding stops soon after `cancellation` is set (a signal, another still's failure).
-    /// `focus` is the point of the still a cover crop keeps in view.
+    /// `focus` is the point of the still a cover crop keeps in view; `layers` are drawn onto
+    /// the fitted still (or demo card) before it is converted, so they fly with its strips.
     static func load(_ path: String?, role: StillRole, spec: TransitionSpec, focus: Focus, layout: PixelLayout,
-                     cancellation: Cancellation) throws(MediaError) -> PlanarImage {
+                     layers: [CardLayer] = [], cancellation: Cancellation) throws(MediaError) -> PlanarImage {
         if let path {
             return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
                                                fit: spec.fit, background: spec.background, layout: layout, focus: focus,
-                                               isCancelled: { cancellation.isCancelled })
+                                               layers: layers, isCancelled: { cancellation.isCancelled })
         }
         let card = role == .outgoing ? DemoCards.source(width: spec.width, height: spec.height)
                              : DemoCards.destination(width: spec.width, height: spec.height)
-        return card.planar(layout)
+        return card.planar(layout, layers: layers)
     }
 }
 
