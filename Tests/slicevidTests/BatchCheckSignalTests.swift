@@ -117,10 +117,20 @@ import Testing
             var run = try withStopSignalsUnblocked {
                 try launchFromDefaultDispositions(binary, ["batch", manifest, "--check"], in: folder.path, blocked: blockedByTheParent)
             }
-            while run.isRunning(), !trapsSIGINT(run.pid, binary: binary) { sched_yield() }
+            // What /proc last said, for the message should the check end before the trap shows.
+            var seen = "nothing"
+            var polls = 0
+            while run.isRunning(), !trapsSIGINT(run.pid, binary: binary) {
+                polls += 1
+                if polls % 1000 == 0 {
+                    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(run.pid)/exe")) ?? "unreadable"
+                    seen = "exe \(exe), masks \(signalMasks(run.pid, binary: binary).map { "\(String($0.ignored, radix: 16))/\(String($0.caught, radix: 16))" } ?? "unread")"
+                }
+                sched_yield()
+            }
             let log = { (try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? "" }
             let stillRunning = run.isRunning()
-            try #require(stillRunning, "attempt \(attempt): the check ended before it could be interrupted: \(run.ended.map { "\($0.exited ? "exit" : "signal") \($0.code)" } ?? ""), \(log())")
+            try #require(stillRunning, "attempt \(attempt): the check ended before it could be interrupted: \(run.ended.map { "\($0.exited ? "exit" : "signal") \($0.code)" } ?? ""), after \(polls) looks at /proc (last: \(seen); the binary: \(binary)), \(log())")
             kill(run.pid, SIGINT)
             let ended = run.wait()
             let stderr = log()

@@ -33,13 +33,17 @@ extension MakeJob {
         let stills = (0..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
             let focus = sequence.focus(ofImage: index)
-            let key = path.map { "\(focus) \($0)" }
+            // The layout's layers printed on this card, composed onto it once it is fitted.
+            let printed = pictures?.card(index, of: sequence.imageCount) ?? []
+            let layers = printed.map { CardLayer(picture: $0.image, x: $0.layer.box.x, y: $0.layer.box.y) }
+            // Shared only with a card of the same still, focus and layers.
+            let key = path.map { "\(focus) \(printed.map(\.layer.name)) \($0)" }
             if let key, let shared = pending[key] { return shared }
             let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
                 // A still queued behind others is not decoded once the run is stopping.
                 if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
                 return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layout: layout,
-                                            cancellation: cancellation)
+                                            layers: layers, cancellation: cancellation)
             }
             decoding += 1
             if let key { pending[key] = still }
@@ -88,7 +92,15 @@ extension MakeJob {
         // one error line and nothing before it.
         let outputs = planned.paths
         let silent = request.audio.file == nil ? [] : planned.silentPaths
-        let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, cancellation: cancellation,
+        // Layers over the frames: prepared once in the render's layout, blended onto each frame
+        // they show on.
+        let overlays = (pictures?.over ?? []).map { item in
+            FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                             frameWidth: spec.width, frameHeight: spec.height, layout: layout),
+                       timing: item.timing)
+        }
+        let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, overlays: overlays,
+                                        frameRate: spec.frameRate, cancellation: cancellation,
                                         onStillsReady: {
             for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
             events(.started(frames: plan.frameCount, outputs: outputs))

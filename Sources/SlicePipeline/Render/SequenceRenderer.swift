@@ -13,6 +13,9 @@ import Synchronization
 final class SequenceRenderer: Sendable {
     private let plan: SequencePlan
     private let first: PlanarImage
+    /// Layers drawn over the finished frames, unsliced.
+    private let overlays: [FrameLayer]
+    private let frameRate: FrameRate
     private let rest: [DeferredStill]
     private let compositor = Mutex<SequenceCompositor?>(nil)
     private let cancellation: Cancellation
@@ -23,10 +26,13 @@ final class SequenceRenderer: Sendable {
     ///   - rest: the other images' stills, in order, decoding.
     ///   - onStillsReady: called once, before the first frame that needs a later still is
     ///     drawn: from then on the run can no longer fail on its inputs.
-    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], cancellation: Cancellation,
-         onStillsReady: @escaping @Sendable () -> Void) {
+    ///   - overlays: layers drawn over every frame they show on, after the strips.
+    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], overlays: [FrameLayer] = [], frameRate: FrameRate,
+         cancellation: Cancellation, onStillsReady: @escaping @Sendable () -> Void) {
         self.plan = plan
         self.first = first
+        self.overlays = overlays
+        self.frameRate = frameRate
         self.rest = rest
         self.cancellation = cancellation
         self.onStillsReady = onStillsReady
@@ -42,8 +48,25 @@ final class SequenceRenderer: Sendable {
     }
 
     /// Frame `index`: the first still itself during its hold (shared, not copied), the last
-    /// still itself once the sequence has settled, otherwise drawn into `buffer`.
+    /// still itself once the sequence has settled, otherwise drawn into `buffer`; with the
+    /// overlays that show at its time drawn over it (in `buffer`: a shared still is copied
+    /// there first, never drawn on).
     func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
+        let drawn = strips(index, buffer: buffer)
+        let time = Double(index) / frameRate.value
+        let length = Double(plan.frameCount - 1) / frameRate.value
+        let showing = overlays.compactMap { layer -> (FrameOverlay, Double)? in
+            let opacity = layer.timing.opacity(at: time, clip: length)
+            return opacity > 0 ? (layer.overlay, opacity) : nil
+        }
+        guard !showing.isEmpty else { return drawn }
+        if drawn !== buffer { buffer.copy(from: drawn) }
+        for (overlay, opacity) in showing { overlay.draw(onto: buffer, opacity: opacity) }
+        return buffer
+    }
+
+    /// The frame's strips, before any overlay.
+    private func strips(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let location = plan.locate(frame: index)
         if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) { return first }
         guard let compositor = readyCompositor() else {
@@ -76,4 +99,10 @@ final class SequenceRenderer: Sendable {
         if first { onStillsReady() }
         return ready
     }
+}
+
+/// A layer over the frames: prepared for the render's layout, and when it shows.
+struct FrameLayer: Sendable {
+    let overlay: FrameOverlay
+    let timing: Layout.Timing
 }
