@@ -1,4 +1,4 @@
-// The Swift that README.md and docs/library.md show, compiled with the tests: each block there
+// The Swift that README.md and docs/*.md show, compiled with the tests: each block there
 // is the body of one function here, character for character (DocsTests.swiftSnippetsCompile
 // compares them), so an API change that breaks an example breaks the build. Never called: the
 // examples name stills and manifests that are not here.
@@ -57,4 +57,9 @@ private func libraryErrors() async throws {
         print(error.message)                    // output clip.mp4: given twice
         print(error.message(FormWording()))     // the file clip.mp4: given twice
     }
+}
+
+/// docs/library.md, "The process it runs in".
+private func libraryDecodeHelper() {
+    Slicevid.decodeHelper = "/usr/local/bin/slicevid"   // decodes SVG, HEIC, AVIF and JPEG XL stills
 }

@@ -2,7 +2,7 @@
 // made on a thread of its own while the clip renders, and the outputs wait for it, so a signal
 // used to wait for the whole bed. The run now stops without it: the "music bed ready" line,
 // which the bed prints once it is made, never comes. (How fast the stop is, is measured, not
-// tested: see docs/media-hardening.md.)
+// tested: see docs/audio.md, "While the bed is made".)
 
 import Foundation
 import StillFixtures

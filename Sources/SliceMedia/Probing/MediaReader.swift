@@ -132,7 +132,9 @@ package enum MediaReader {
                 demuxer = try Demuxer(pattern: pattern)
             }
         } catch {
-            throw error.kind == .inputMissing ? error : MediaError(.inputInvalid, subject: error.subject, message: "is not readable media")
+            // Missing files, and the demuxer's own refusals (no FFmpeg code: a cmov header past
+            // its limit), say why themselves.
+            throw error.kind == .inputMissing || error.code == nil ? error : MediaError(.inputInvalid, subject: error.subject, message: "is not readable media")
         }
         let invalid = MediaError(.inputInvalid, subject: path, message: "is not readable media")
         // Looked at before the stream info is read, which decodes a picture of some formats.
