@@ -2,6 +2,7 @@
 # make gallery: the pictures the README and docs/presets.md show, rendered by slicevid from its built-in demo cards.
 #   docs/preview.gif         the seed transition (the spring preset), as a small looping GIF
 #   docs/presets/NAME.jpg    a storyboard per shipped preset: 8 frames from start to end of the move
+#   docs/layout-frame.png    the README's layout mid-transition: the name and price fly with the strips
 # slicevid renders every frame; the ffmpeg CLI only picks frames and tiles them into one picture.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,4 +34,15 @@ for file in presets/*.json; do
     -fps_mode passthrough -frames:v 1 -q:v 4 "docs/presets/$name.jpg"
   echo "gallery: docs/presets/$name.jpg ($(du -k "docs/presets/$name.jpg" | cut -f1) KB, frames of $count)"
 done
-echo "gallery: $(du -ck docs/preview.gif docs/presets/*.jpg | tail -1 | cut -f1) KB in all"
+# The README's layout (Text and logos) on the demo cards, 0.35 s into the move.
+cat > "$frames/promo.json" <<'JSON'
+{"layers": [
+  {"on": "to",   "text": "{name}",  "box": [0.06, 0.60, 0.88, 0.14], "size": "auto", "color": "#FFFFFF"},
+  {"on": "to",   "text": "{price}", "box": [0.06, 0.76, 0.40, 0.09], "color": "#FFFFFF", "plate": "#E30613"},
+  {"on": "over", "text": "Prices incl. VAT", "box": [0.05, 0.93, 0.90, 0.04], "size": 22}
+]}
+JSON
+"$slicevid" make --layout "$frames/promo.json" --var name="Flat White" --var price="2,49 €" --size 640x360 \
+  -o docs/layout-frame.png:poster-at=1.35 --force --quiet
+echo "gallery: docs/layout-frame.png ($(du -k docs/layout-frame.png | cut -f1) KB)"
+echo "gallery: $(du -ck docs/preview.gif docs/presets/*.jpg docs/layout-frame.png | tail -1 | cut -f1) KB in all"
