@@ -3,7 +3,7 @@
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
-                              [--tools DIR] [--markdown] [--only start-up|parallel-batch|audio-bed|over-layers]
+                              [--tools DIR] [--markdown] [--only start-up|parallel-batch|audio-bed|over-layers|layout]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -283,6 +283,32 @@ class Bench:
         self.row(f"card {size} with four on layers vs without, ms", f"{layered:.1f}", f"{plain:.1f} (no layers)",
                  f"+{layered - plain:.1f} ms", "information", None)
 
+    # 10. A clip with the four-layer layout (name and price on the destination card, a
+    # logo and a legal line over every frame) against the same clip without it, end to end
+    # through the command line: text set and logo decoded once, the card composed once, two
+    # boxes blended onto each frame.
+    def layout_end_to_end(self, size="1920x1080", preset="medium", target=1.05):
+        logo = os.path.join(self.work, "logo.png")
+        if not os.path.exists(logo):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xE30613@0.8:s=200x200,format=rgba",
+                            "-frames:v", "1", logo], check=True)
+        layout = os.path.join(self.work, "promo.json")
+        with open(layout, "w") as f:
+            json.dump({"layers": [
+                {"on": "to", "text": "{name}", "box": [0.06, 0.60, 0.88, 0.14], "size": "auto", "color": "#FFFFFF"},
+                {"on": "to", "text": "{price}", "box": [0.06, 0.76, 0.40, 0.09], "color": "#FFFFFF", "plate": "#E30613"},
+                {"on": "over", "image": "logo.png", "box": [0.86, 0.04, 0.10, 0.10]},
+                {"on": "over", "text": "Prices incl. VAT", "box": [0.05, 0.93, 0.90, 0.04], "size": 22}]}, f)
+        out = os.path.join(self.work, f"layout-{size}.mp4")
+        extra = ["--encoder-preset", preset]
+        plain = lambda: run(self.slicevid(size, 1, 1, [out], extra))
+        layered = lambda: run(self.slicevid(size, 1, 1, [out], extra + ["--layout", layout, "--var", "name=Flat White",
+                                                                       "--var", "price=2,49 €"]))
+        with_layout, without = alternate(self.encode_runs, layered, plain)
+        t_layout, t_plain = median(with_layout, 0), median(without, 0)
+        self.row(f"make {size} -> mp4 (x264 {preset}) with a four-layer layout vs without, wall s", f"{t_layout:.2f}",
+                 f"{t_plain:.2f} (no layout)", f"{t_layout / t_plain:.3f}x", f"<= {target}x", t_layout / t_plain <= target)
+
     def table(self, markdown):
         header = ("case", "slicevid", "peer", "ratio", "target", "result")
         widths = [max(len(str(r[i])) for r in [header] + self.rows) for i in range(6)]
@@ -314,7 +340,7 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", choices=["start-up", "parallel-batch", "audio-bed", "over-layers"], help="run this case alone")
+    parser.add_argument("--only", choices=["start-up", "parallel-batch", "audio-bed", "over-layers", "layout"], help="run this case alone")
     args = parser.parse_args()
     for name in ("runs", "encode_runs", "render_runs"):
         if getattr(args, name) < 1:
@@ -332,8 +358,8 @@ def main():
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
         if args.only:
             {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed,
-             "over-layers": bench.over_layers}[args.only]()
-            runs = {"audio-bed": args.encode_runs, "start-up": 2 * args.runs + 1}.get(args.only, args.runs)
+             "over-layers": bench.over_layers, "layout": bench.layout_end_to_end}[args.only]()
+            runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
             return
@@ -350,6 +376,7 @@ def main():
         bench.parallel_batch()
         bench.audio_bed()
         bench.over_layers()
+        bench.layout_end_to_end()
         cpu = "unknown CPU"
         try:
             with open("/proc/cpuinfo") as f:
