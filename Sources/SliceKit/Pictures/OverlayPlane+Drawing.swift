@@ -59,6 +59,15 @@ extension OverlayPlane {
                                     let value = ((word >> 15) << 5 &+ (word & 0x7FFF) &* UInt32(row[i]) &+ 8192) >> 14
                                     row[i] = UInt8(truncatingIfNeeded: min(value, 255))
                                 }
+                            } else if full {
+                                // 16-bit frames, no fade: value × 2¹⁶ and keep × 2²⁴ from their two words.
+                                let row = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt16.self)
+                                let words = blend.baseAddress! + 2 &* run.start
+                                for i in 0..<run.count {
+                                    let value = UInt64(words[2 &* i]) << 8, keep = UInt64(words[2 &* i &+ 1])
+                                    let mixed = (value &+ keep &* UInt64(UInt16(littleEndian: row[i])) &+ (1 << 23)) >> 24
+                                    row[i] = UInt16(truncatingIfNeeded: min(mixed, 65535)).littleEndian
+                                }
                             } else if !deep && run.opaque {
                                 // A fade of an opaque run on an 8-bit frame: one keep for the run.
                                 let row = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)
