@@ -23,7 +23,9 @@ extension OverlayPlane {
                     @inline(__always) func layer(_ run: Run, _ i: Int) -> (value: Int, keep: Int) {
                         let value: Int, keep: Int
                         if run.opaque {
-                            (value, keep) = (Int(solid[run.start &+ i]) << keepShift, 0)
+                            let j = run.start &+ i
+                            let sample = deep ? Int(solid[2 &* j]) | Int(solid[2 &* j &+ 1]) << 8 : Int(solid[j])
+                            (value, keep) = (sample << keepShift, 0)
                         } else if deep {
                             let j = 2 &* (run.start &+ i)
                             (value, keep) = (Int(blend[j]) << 8, Int(blend[j &+ 1]))
@@ -39,8 +41,8 @@ extension OverlayPlane {
                         let row = UnsafeMutableRawPointer(plane.row(run.y)).assumingMemoryBound(to: Sample.self) + run.x
                         if full && run.opaque {
                             // Opaque over anything, straight alpha included, is the layer itself.
-                            let from = solid.baseAddress! + run.start
-                            for i in 0..<run.count { row[i] = Sample(truncatingIfNeeded: from[i]).littleEndian }
+                            let bytes = MemoryLayout<Sample>.size
+                            UnsafeMutableRawPointer(row).copyMemory(from: solid.baseAddress! + bytes &* run.start, byteCount: bytes &* run.count)
                             continue
                         }
                         // Over a frame with alpha, a run whose frame pixels are all opaque (a
