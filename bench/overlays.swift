@@ -5,7 +5,7 @@
 // one module (.build/bench/overlays); bench/bench.py runs it.
 //
 //     overlays [--size 1920x1080] [--frames 600] [--jobs N] [--layout yuv420p] [--opacity 1] MODE
-//     MODE: plain | over | over-solid | cards | draw | draw-solid
+//     MODE: plain | over | over-solid | cards | draw | draw-solid | paired
 //
 // plain, over and over-solid print the wall and CPU seconds the render took (after the stills
 // are made);
@@ -13,7 +13,11 @@
 // cards prints the milliseconds one demo card takes to become the render layout without
 // layers and with four (two text-like lines, a logo, a price plate), median of 15. draw and
 // draw-solid print the microseconds the two layers take per frame on one thread, drawn alone
-// (over a transparent frame with --transparent; at --opacity, as in a fade).
+// (over a transparent frame with --transparent; at --opacity, as in a fade). paired renders
+// the same 60 frames on one thread alone and with the two layers, in turn (the order swapped
+// every round), 31 rounds, timed by the thread's own CPU clock so other work on the machine
+// does not count; prints the median CPU ms a frame alone and with the layers, and the median
+// of the rounds' ratios.
 
 import Dispatch
 import Foundation
@@ -33,12 +37,14 @@ struct OverlayBench {
         let jobs = Int(option("--jobs", String(ProcessInfo.processInfo.activeProcessorCount))) ?? 1
         guard size.count == 2, size.allSatisfy({ $0 > 0 && $0 <= 8192 }), frames > 0, jobs > 0,
               let layout = PixelLayout(rawValue: option("--layout", "yuv420p")), let mode = arguments.first(where: { !$0.hasPrefix("--") }),
-              ["plain", "over", "over-solid", "cards", "draw", "draw-solid"].contains(mode) else {
-            FileHandle.standardError.write(Data("usage: overlays [--size WxH] [--frames N] [--jobs N] [--layout L] plain|over|over-solid|cards\n".utf8))
+              ["plain", "over", "over-solid", "cards", "draw", "draw-solid", "paired"].contains(mode) else {
+            FileHandle.standardError.write(Data("usage: overlays [--size WxH] [--frames N] [--jobs N] [--layout L] plain|over|over-solid|cards|draw|draw-solid|paired\n".utf8))
             exit(64)
         }
         let (width, height) = (size[0], size[1])
-        if mode == "cards" {
+        if mode == "paired" {
+            paired(width: width, height: height, layout: layout, overlays: overLayers(width: width, height: height, layout: layout, solid: false))
+        } else if mode == "cards" {
             cards(width: width, height: height, layout: layout)
         } else if mode.hasPrefix("draw") {
             let overlays = overLayers(width: width, height: height, layout: layout, solid: mode == "draw-solid")
@@ -83,6 +89,40 @@ struct OverlayBench {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Frames rendered alone and with `overlays` in turn on this thread; see the file's head.
+    static func paired(width: Int, height: Int, layout: PixelLayout, overlays: [FrameOverlay]) {
+        var spec = TransitionSpec()
+        spec.width = width
+        spec.height = height
+        let plan = FramePlan(spec: spec)
+        let compositor = Compositor(plan: plan, source: DemoCards.source(width: width, height: height).planar(layout),
+                                    destination: DemoCards.destination(width: width, height: height).planar(layout))
+        let moving = (0..<plan.frameCount).filter { !plan.showsSourceOnly(frame: $0) && !plan.showsDestinationOnly(frame: $0) }
+        let buffer = PlanarImage(width: width, height: height, layout: layout)
+        func pass(_ layers: [FrameOverlay]) -> Double {
+            let start = threadSeconds()
+            for index in moving.prefix(60) {
+                compositor.render(frame: index, into: buffer)
+                for overlay in layers { overlay.draw(onto: buffer) }
+            }
+            return (threadSeconds() - start) / Double(min(60, moving.count)) * 1000
+        }
+        _ = pass(overlays)
+        var alone: [Double] = [], over: [Double] = []
+        for round in 0..<31 {
+            if round % 2 == 0 { alone.append(pass([])); over.append(pass(overlays)) } else { over.append(pass(overlays)); alone.append(pass([])) }
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        print(String(format: "%.4f %.4f %.4f", median(alone), median(over), median(zip(over, alone).map { $0 / $1 })))
+    }
+
+    /// CPU seconds this thread has used.
+    static func threadSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The two `over` layers of the example, prepared for the frame.

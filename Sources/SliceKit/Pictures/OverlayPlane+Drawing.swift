@@ -23,7 +23,9 @@ extension OverlayPlane {
                     @inline(__always) func layer(_ run: Run, _ i: Int) -> (value: Int, keep: Int) {
                         let value: Int, keep: Int
                         if run.opaque {
-                            (value, keep) = (Int(solid[run.start &+ i]) << keepShift, 0)
+                            let j = run.start &+ i
+                            let sample = deep ? Int(solid[2 &* j]) | Int(solid[2 &* j &+ 1]) << 8 : Int(solid[j])
+                            (value, keep) = (sample << keepShift, 0)
                         } else if deep {
                             let j = 2 &* (run.start &+ i)
                             (value, keep) = (Int(blend[j]) << 8, Int(blend[j &+ 1]))
@@ -39,8 +41,8 @@ extension OverlayPlane {
                         let row = UnsafeMutableRawPointer(plane.row(run.y)).assumingMemoryBound(to: Sample.self) + run.x
                         if full && run.opaque {
                             // Opaque over anything, straight alpha included, is the layer itself.
-                            let from = solid.baseAddress! + run.start
-                            for i in 0..<run.count { row[i] = Sample(truncatingIfNeeded: from[i]).littleEndian }
+                            let bytes = MemoryLayout<Sample>.size
+                            UnsafeMutableRawPointer(row).copyMemory(from: solid.baseAddress! + bytes &* run.start, byteCount: bytes &* run.count)
                             continue
                         }
                         // Over a frame with alpha, a run whose frame pixels are all opaque (a
@@ -58,6 +60,15 @@ extension OverlayPlane {
                                     let word = words[i]
                                     let value = ((word >> 15) << 5 &+ (word & 0x7FFF) &* UInt32(row[i]) &+ 8192) >> 14
                                     row[i] = UInt8(truncatingIfNeeded: min(value, 255))
+                                }
+                            } else if full {
+                                // 16-bit frames, no fade: value × 2¹⁶ and keep × 2²⁴ from their two words.
+                                let row = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt16.self)
+                                let words = blend.baseAddress! + 2 &* run.start
+                                for i in 0..<run.count {
+                                    let value = UInt64(words[2 &* i]) << 8, keep = UInt64(words[2 &* i &+ 1])
+                                    let mixed = (value &+ keep &* UInt64(UInt16(littleEndian: row[i])) &+ (1 << 23)) >> 24
+                                    row[i] = UInt16(truncatingIfNeeded: min(mixed, 65535)).littleEndian
                                 }
                             } else if !deep && run.opaque {
                                 // A fade of an opaque run on an 8-bit frame: one keep for the run.

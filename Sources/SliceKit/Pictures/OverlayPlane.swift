@@ -9,8 +9,9 @@ struct OverlayPlane: Sendable {
         let y: Int
         let x: Int
         let count: Int
-        /// Whether every sample is opaque: its prepared values are final samples in `solid`
-        /// from `start`; otherwise blends in `blend` from `start` × the layout's words a sample.
+        /// Whether every sample is opaque: its prepared values are final samples in `solid`;
+        /// otherwise blends in `blend`. Either way from sample `start` (× the layout's bytes or
+        /// words a sample).
         let opaque: Bool
         let start: Int
         /// Where the run's samples start in `pixelKeeps` (when it is used).
@@ -18,8 +19,9 @@ struct OverlayPlane: Sendable {
     }
 
     let runs: [Run]
-    /// Opaque runs: each sample's final value, the layer's colour converted and rounded once.
-    let solid: [UInt16]
+    /// Opaque runs: each sample's final value (the layer's colour converted and rounded once)
+    /// as the plane stores it: one byte, or two little-endian ones in 16-bit layouts.
+    let solid: [UInt8]
     /// Blended runs. 8-bit layouts, one word a sample: the layer's premultiplied value × 2⁹ in
     /// the high 17 bits, 1 − its alpha × 2¹⁴ in the low 15. 16-bit layouts, two words: the
     /// value × 2¹⁶, then 1 − alpha × 2²⁴. Opaque samples hold a whole value.
@@ -42,7 +44,7 @@ struct OverlayPlane: Sendable {
     /// shorter stretches (inside text) cost less blended with their neighbours.
     static let shortestCopy = 16
 
-    private init(runs: [Run], solid: [UInt16], blend: [UInt32], pixelKeeps: [UInt32]) {
+    private init(runs: [Run], solid: [UInt8], blend: [UInt32], pixelKeeps: [UInt32]) {
         self.runs = runs
         self.solid = solid
         self.blend = blend
@@ -119,7 +121,7 @@ struct OverlayPlane: Sendable {
     private struct Encoder {
         let deep: Bool
         let perPixel: Bool
-        var runs: [Run] = [], solid: [UInt16] = [], blend: [UInt32] = [], pixelKeeps: [UInt32] = []
+        var runs: [Run] = [], solid: [UInt8] = [], blend: [UInt32] = [], pixelKeeps: [UInt32] = []
 
         init(deep: Bool, perPixel: Bool) {
             self.deep = deep
@@ -150,11 +152,13 @@ struct OverlayPlane: Sendable {
         }
 
         private mutating func append(_ samples: ArraySlice<Prepared>, y: Int, x: Int, opaque: Bool) {
-            runs.append(Run(y: y, x: x, count: samples.count, opaque: opaque, start: opaque ? solid.count : blend.count / (deep ? 2 : 1),
+            runs.append(Run(y: y, x: x, count: samples.count, opaque: opaque, start: (opaque ? solid.count : blend.count) / (deep ? 2 : 1),
                             pixelStart: pixelKeeps.count / 4))
             for sample in samples {
                 if opaque {
-                    solid.append(UInt16(sample.value >> 16))
+                    let value = sample.value >> 16
+                    solid.append(UInt8(truncatingIfNeeded: value))
+                    if deep { solid.append(UInt8(truncatingIfNeeded: value >> 8)) }
                 } else if deep {
                     blend += [UInt32(sample.value), UInt32(sample.keep)]
                 } else {
