@@ -116,6 +116,47 @@ struct LayoutCLITests {
         }
     }
 
+    @Test("a preset names its layout relative to itself: make and a manifest's job use it, --layout overrides it, --dry-run names it")
+    func presetLayout() throws {
+        try withScratchFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/brand", withIntermediateDirectories: false)
+            try Self.campaign(in: folder + "/brand")
+            try writeFile(folder + "/brand/house.json", Data(#"{"description": "the house look", "slices": 16, "layout": "promo.json"}"#.utf8))
+            try writeFile(folder + "/brand/plain.json", Data(#"{"layers": [{"on": "over", "image": "logo.png", "box": [0, 0, 0.1, 0.1]}]}"#.utf8))
+            let common = ["--from", "brand/intro.png", "--to", "brand/photo.png", "--var", "name=Flat White", "--var", "price=2,49 €",
+                          "--size", "320x180", "--fps", "10", "--hold", "0.3", "--duration", "0.6"]
+            // The preset's layout, found beside the preset though the run starts elsewhere.
+            #expect(try CLI.make(common + ["--preset", "brand/house.json", "-o", "preset.mp4"], in: folder).status == 0)
+            #expect(try CLI.make(common + ["--slices", "16", "--layout", "brand/promo.json", "-o", "flag.mp4"], in: folder).status == 0)
+            #expect(try CLI.make(common + ["--slices", "16", "-o", "none.mp4"], in: folder).status == 0)
+            let bytes = { (name: String) in FileManager.default.contents(atPath: folder + "/" + name) }
+            #expect(bytes("preset.mp4") != nil && bytes("preset.mp4") == bytes("flag.mp4"), "the preset's layout was not used")
+            #expect(bytes("preset.mp4") != bytes("none.mp4"))
+            // --layout wins over the preset's.
+            #expect(try CLI.make(common + ["--preset", "brand/house.json", "--layout", "brand/plain.json", "-o", "over.mp4"], in: folder).status == 0)
+            #expect(try CLI.make(common + ["--slices", "16", "--layout", "brand/plain.json", "-o", "plain.mp4"], in: folder).status == 0)
+            #expect(bytes("over.mp4") != nil && bytes("over.mp4") == bytes("plain.mp4"), "--layout did not override the preset's")
+            // The dry run says which layout and what it holds.
+            let dry = try CLI.make(common + ["--preset", "brand/house.json", "-o", "dry.mp4", "--dry-run"], in: folder)
+            #expect(dry.status == 0 && dry.stderr.contains("with layout ") && dry.stderr.contains("brand/promo.json")
+                    && dry.stderr.contains("2 layers on cards, 1 over the frames"), "\(dry)")
+            // A manifest's job with that preset and no layout of its own takes the preset's.
+            try writeFile(folder + "/campaign.json", Data("""
+                {"jobs": [{"id": "flat-white", "preset": "brand/house.json", "images": ["brand/intro.png", "brand/photo.png"],
+                           "vars": {"name": "Flat White", "price": "2,49 €"}, "size": "320x180", "fps": 10, "hold": 0.3,
+                           "duration": 0.6, "outputs": "batch.mp4"}]}
+                """.utf8))
+            let batch = try CLI.run(["batch", "campaign.json"], in: folder)
+            #expect(batch.status == 0, "\(batch)")
+            #expect(bytes("batch.mp4") != nil && bytes("batch.mp4") == bytes("preset.mp4"), "the manifest's job did not take the preset's layout")
+            // A preset whose layout is missing is refused naming it, before anything renders.
+            try writeFile(folder + "/brand/lost.json", Data(#"{"layout": "gone.json"}"#.utf8))
+            let lost = try CLI.make(common + ["--preset", "brand/lost.json", "-o", "lost.mp4"], in: folder)
+            #expect(lost.status == 66 && lost.stderrIsOneLine && lost.stderr.contains("gone.json"), "\(lost)")
+            #expect(bytes("lost.mp4") == nil)
+        }
+    }
+
     @Test("a layout reads right in German, Hebrew, Arabic, Hindi and Japanese with the default fonts")
     func scripts() throws {
         try withScratchFolder { folder in

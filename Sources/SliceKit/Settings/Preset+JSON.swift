@@ -1,4 +1,5 @@
-// Preset files: a JSON object with an optional "description" and any of the SpecField keys,
+// Preset files: a JSON object with an optional "description", an optional "layout" (a file
+// relative to the preset) and any of the SpecField keys,
 // read strictly (unknown keys and wrong types are errors, not silently ignored) and printed
 // in a canonical form that reads back to the same preset.
 
@@ -51,6 +52,7 @@ extension Preset {
         }
         var spec = base
         var audio = AudioSettings()
+        var layout: String?
         var summary = ""
         for key in fields.keys.sorted() {
             let value = fields[key]!
@@ -64,12 +66,19 @@ extension Preset {
                 summary = text
                 continue
             }
+            if key == "layout" {
+                guard let path = value as? String, !path.isEmpty, !path.unicodeScalars.contains(where: InputText.needsEscape) else {
+                    throw PresetError("\(source): layout: expected a layout file's path (relative to the preset)")
+                }
+                layout = path
+                continue
+            }
             if let option = AudioOption(rawValue: key) {
                 try Preset.set(option, from: value, in: &audio, source: source)
                 continue
             }
             guard let field = SpecField(rawValue: key) else {
-                let keys = ["description"] + SpecField.allCases.map(\.rawValue) + Preset.audioKeys
+                let keys = ["description"] + SpecField.allCases.map(\.rawValue) + Preset.audioKeys + ["layout"]
                 throw PresetError("\(source): \(InputText.excerpt(key)): unknown field; accepted: \(keys.joined(separator: ", "))")
             }
             let kind = Preset.jsonKind(of: field)
@@ -88,6 +97,7 @@ extension Preset {
             throw PresetError("\(source): \(error.field): \(error.message)")
         }
         self.init(name: name, summary: summary, spec: spec, audio: audio)
+        self.layout = layout
     }
 
     /// The audio settings a preset may hold: all but the file.
@@ -166,6 +176,7 @@ extension Preset {
                                 (.loudness, audio.loudness?.shortText), (.volume, audio.volume?.shortText)] {
             if let value { lines.append("  \"\(option.rawValue)\": \(value)") }
         }
+        if let layout { lines.append("  \"layout\": \(Preset.quoted(layout))") }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 

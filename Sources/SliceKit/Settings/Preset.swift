@@ -9,6 +9,9 @@ public struct Preset: Sendable, Equatable {
     public var spec: TransitionSpec
     /// The music bed's settings (never its file: a preset is a look, not a song).
     public var audio: AudioSettings
+    /// The layout file the preset names (absolute, resolved against the preset file's folder),
+    /// used unless a run names its own.
+    public var layout: String?
 
     package init(name: String, summary: String, spec: TransitionSpec, audio: AudioSettings = AudioSettings()) {
         self.name = name

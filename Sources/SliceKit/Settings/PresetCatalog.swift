@@ -105,6 +105,11 @@ package struct PresetCatalog: Sendable {
             throw PresetError("\(InputText.quoted(path)): \(error.reason)", file: error)
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return try Preset(json: data, name: name, source: path)
+        var preset = try Preset(json: data, name: name, source: path)
+        // A layout the file names is relative to the file, wherever the run starts.
+        preset.layout = preset.layout.map { layout in
+            URL(fileURLWithPath: layout, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()).standardizedFileURL.path
+        }
+        return preset
     }
 }

@@ -98,7 +98,16 @@ package struct ManifestJob: Sendable {
         encoder = try reader.encoder(object, base: defaults.encoder)
         let bed = try reader.audio(defaults.audio, over: preset?.audio ?? AudioSettings(), context: context)
         audio = try reader.audio(object["audio"], over: bed, context: context)
-        cards = try reader.cards(object, over: defaults.cards, context: context)
+        // The layout: the job's, else the defaults', else the one its preset names.
+        var base = defaults.cards
+        if base.layout == nil, let path = preset?.layout {
+            do {
+                base.layout = try context.layout(path)
+            } catch {
+                throw reader.error("preset", SlicevidError(error.isMissing ? .inputMissing : .usage, error.text))
+            }
+        }
+        cards = try reader.cards(object, over: base, context: context)
 
         var sequence = SequenceSpec(base: spec, imageCount: images.count)
         for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }

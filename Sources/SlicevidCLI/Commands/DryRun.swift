@@ -2,6 +2,7 @@
 // with --json), without rendering, in the words `probe` reads the written files back with.
 
 import SlicePipeline
+import SliceKit
 import SliceMedia
 
 /// Formats a make plan for stdout.
@@ -26,7 +27,18 @@ enum DryRun {
         let clip = plan.clip
         let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"
         return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
-            + "in \(plan.renderLayout.rawValue)\(folders)\(bed(plan)); nothing was written\n"
+            + "in \(plan.renderLayout.rawValue)\(folders)\(bed(plan))\(layers(plan)); nothing was written\n"
+    }
+
+    /// ", with layout promo.json (variant 9:16, 2 layers on cards, 2 over the frames, clear of
+    /// TikTok's interface)", when there is a layout.
+    private static func layers(_ plan: MakePlan) -> String {
+        guard let layout = plan.layout else { return "" }
+        let cards = layout.layers.count - layout.overLayers.count, over = layout.overLayers.count
+        var parts = [layout.variant.map { "variant \($0)" }, cards > 0 ? "\(cards) layer\(cards == 1 ? "" : "s") on cards" : nil,
+                     over > 0 ? "\(over) over the frames" : nil].compactMap { $0 }
+        if let zone = layout.safeZone { parts.append("clear of \(zone.displayName)'s interface") }
+        return ", with layout \(InputText.escaped(layout.file)) (\(parts.joined(separator: ", ")))"
     }
 
     /// ", with audio from FILE (mp3, 44100 Hz, 2 channels, 3:25, stream 0)", when there is a bed.

@@ -204,7 +204,7 @@ struct MakeCommand: ParsableCommand {
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
         request.verbose = arguments.has(SharedOptions.verbose)
-        request.layout = try arguments.value(Option.layout).map { path throws(SlicevidError) in
+        request.layout = try (arguments.value(Option.layout) ?? preset?.layout).map { path throws(SlicevidError) in
             do throws(LayoutError) { return try Layout.load(path: path) } catch { throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text) }
         }
         request.variables = try variables(arguments.all(Option.variable))
