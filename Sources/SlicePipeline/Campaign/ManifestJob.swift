@@ -28,13 +28,19 @@ package struct ManifestJob: Sendable {
     /// Where the job's settings came from when that is worth saying in an error: the
     /// background by the layer that set it (the job, the defaults or a preset).
     package let origins: [Setting: String]
+    /// The feed row the job was made from (`rows`), with the values its fields used; nil for
+    /// a job without a feed. Those values are part of its outputs' fingerprints.
+    package var row: JobRow?
+    /// The values of the job's placeholders — its feed row's columns and its matrix names —
+    /// as text, by name: what other fields of the job may fill from.
+    package var variables: [String: String] = [:]
 
     /// How this job's errors name settings: by the manifest's keys and the layers that set
     /// them, the run's own settings as `run` names them.
     package func wording(run: any Wording) -> ManifestWording { ManifestWording(origins: origins, run: run) }
 
     /// Keys a job object accepts.
-    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"]
+    package static let keys = ["id", "description", "matrix", "rows", "images", "transitions", "preset", "outputs", "audio"]
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
 
     /// Fields one transition may set for itself; the others belong to the whole video.

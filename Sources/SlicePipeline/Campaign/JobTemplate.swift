@@ -1,0 +1,231 @@
+// One entry of a manifest's `jobs` before it is expanded: a job, or a template that stands for
+// one job per row of its feed (`rows`) times each combination of its `matrix`. Templates are
+// read and their jobs counted first, so a manifest that would make too many jobs is refused
+// before a single one is built; then each template hands its jobs out one at a time.
+
+import Foundation
+import Glibc
+import SliceKit
+
+/// A job object with its matrix and feed read, not yet expanded.
+struct JobTemplate {
+    /// One job a template makes, ready for `ManifestJob`.
+    struct Expanded {
+        /// The job object with every placeholder filled and no `matrix` or `rows`.
+        let object: Any
+        /// How errors tell it apart from the template's other jobs: `row 'NL-104' (products.csv:7),
+        /// ratio=16x9`; nil for a plain job.
+        let combination: String?
+        /// Its feed row, with the values its strings used.
+        let row: JobRow?
+        /// Every value its placeholders could take, by name, as text.
+        let variables: [String: String]
+    }
+
+    /// Keys a `rows` object accepts.
+    static let rowsKeys = ["file", "key", "separator", "format"]
+
+    private let object: Any
+    private let dimensions: [(name: String, values: [Any])]
+    private let feed: Feed?
+    /// How many jobs the template makes.
+    let count: Int
+
+    /// Reads `entry`'s matrix and feed.
+    /// - Parameter budget: the most jobs it may make (what the manifest has left).
+    /// - Throws: `SlicevidError(.usage)` naming the manifest, `jobs[index]` and the field (for a
+    ///   feed, its file, line and column); `.interrupted` when a stop signal ended the reading of
+    ///   a feed on standard input.
+    init(_ entry: Any, reader: ManifestReader, context: inout ManifestContext, budget: Int,
+         tooMany: String) throws(SlicevidError) {
+        guard var object = entry as? [String: Any] else {
+            (self.object, dimensions, feed, count) = (entry, [], nil, 1)
+            guard budget >= 1 else { throw reader.error(nil, tooMany) }
+            return
+        }
+        let matrix = object.removeValue(forKey: "matrix")
+        let rows = object.removeValue(forKey: "rows")
+        if matrix != nil || rows != nil {
+            guard let template = object["id"] as? String, !template.isEmpty else {
+                throw reader.error("id", "a job with a \(rows == nil ? "matrix" : "feed") needs an \"id\" string naming every row and matrix value, e.g. \"promo-{sku}-{ratio}\"")
+            }
+            dimensions = try matrix.map { value throws(SlicevidError) in try ManifestMatrix.dimensions(value, id: template, reader: reader) } ?? []
+        } else {
+            dimensions = []
+        }
+        let combinations = dimensions.reduce(1) { $0 * $1.values.count }
+        guard combinations <= budget else { throw reader.error("matrix", tooMany) }
+        if let rows {
+            let feed = try context.feed(rows, reader: reader, most: budget / combinations, tooMany: tooMany)
+            let template = object["id"] as? String ?? ""
+            guard template.contains("{\(feed.key)}") else {
+                throw reader.error("id", "\(InputText.quoted(template)) does not use {\(feed.key)}, the feed's key; the id names each row's jobs, e.g. \"promo-{\(feed.key)}\"")
+            }
+            if let clash = dimensions.first(where: { feed.columns.contains($0.name) }) {
+                throw reader.error("matrix.\(clash.name)", "is also a column of \(feed.shownName); give the matrix value another name")
+            }
+            self.feed = feed
+            count = feed.rows.count * combinations
+        } else {
+            feed = nil
+            count = combinations
+        }
+        self.object = object
+    }
+
+    /// Hands each job the template makes to `body`, row by row in the feed's order, each row's
+    /// matrix combinations in the matrix's order.
+    /// - Throws: `SlicevidError(.usage)` for an id two of its jobs share, a placeholder nothing
+    ///   fills or a value a path may not take; whatever `body` throws.
+    func expand(reader: ManifestReader, _ body: (Expanded) throws(SlicevidError) -> Void) throws(SlicevidError) {
+        guard let object = object as? [String: Any] else {
+            try body(Expanded(object: self.object, combination: nil, row: nil, variables: [:]))
+            return
+        }
+        guard feed != nil || !dimensions.isEmpty else {
+            // Without a matrix or a feed a job may still use {id} (and must not use anything else).
+            guard let id = object["id"] as? String else {
+                try body(Expanded(object: object, combination: nil, row: nil, variables: [:]))
+                return
+            }
+            var placeholders = Placeholders(id: id)
+            try body(Expanded(object: try placeholders.fill(job: object, reader: reader), combination: nil, row: nil, variables: [:]))
+            return
+        }
+        let template = object["id"] as? String ?? ""
+        var madeBy: [String: String] = [:]
+        let rows: [Feed.Row?] = feed.map { $0.rows.map { Optional($0) } } ?? [nil]
+        for row in rows {
+            for combination in ManifestMatrix.combinations(of: dimensions) {
+                var placeholders = Placeholders()
+                var described: [String] = []
+                if let row, let feed {
+                    for (column, value) in row.values {
+                        placeholders.values[column] = value
+                        placeholders.origins[column] = "\(feed.place(of: column, in: row)), column \(column)"
+                    }
+                    described.append("row \(InputText.quoted(row.key)) (\(feed.shownName):\(row.line))")
+                }
+                for (dimension, value) in zip(dimensions, combination) {
+                    placeholders.values[dimension.name] = value
+                    placeholders.origins[dimension.name] = "matrix.\(dimension.name)"
+                    described.append("\(dimension.name)=\(Placeholders.written(value))")
+                }
+                let combinationText = described.joined(separator: ", ")
+                guard let id = try placeholders.substitute(template, field: "id", reader: reader) as? String else {
+                    throw reader.error("id", "expected a string")
+                }
+                if let other = madeBy[id] {
+                    throw reader.error(feed == nil ? "matrix" : "id", "the id \(InputText.quoted(template)) gives \(InputText.quoted(id)) for both \(other) and \(combinationText); "
+                        + "make the id tell every \(feed == nil ? "combination" : "row and combination") apart")
+                }
+                madeBy[id] = combinationText
+                placeholders.id = id
+                let filled = try placeholders.fill(job: object, reader: reader)
+                let jobRow = row.flatMap { row in feed.map { feed in JobRow(feed: feed, row: row, used: placeholders.used) } }
+                let variables = placeholders.values.mapValues(Placeholders.written)
+                try body(Expanded(object: filled, combination: combinationText, row: jobRow, variables: variables))
+            }
+        }
+    }
+}
+
+/// The feed row a job was made from: what the report and the fingerprint say of it.
+package struct JobRow: Sendable, Equatable {
+    /// The feed as the manifest names it (`products.csv`, `stdin`).
+    package let feed: String
+    /// The line the row starts on.
+    package let line: Int
+    /// The row's key.
+    package let key: String
+    /// The values the job's fields used, in the feed's column order: a change to one of them
+    /// changes the job's fingerprint; a column no field uses (notes, stock) does not.
+    package let values: [Value]
+
+    /// One used value of the row.
+    package struct Value: Sendable, Equatable {
+        package let column: String
+        package let text: String
+    }
+
+    init(feed: Feed, row: Feed.Row, used: Set<String>) {
+        self.feed = feed.shownName
+        line = row.line
+        key = row.key
+        values = feed.columns.filter(used.contains).map { Value(column: $0, text: Placeholders.written(row.values[$0] ?? "")) }
+    }
+
+    package init(feed: String, line: Int, key: String, values: [Value]) {
+        self.feed = feed
+        self.line = line
+        self.key = key
+        self.values = values
+    }
+}
+
+extension ManifestContext {
+    /// The feed a `rows` object names, read once per manifest however many templates name it.
+    /// - Parameters:
+    ///   - most: the most rows accepted (what the manifest's job limit leaves for this template).
+    ///   - tooMany: the message for a row past `most`.
+    mutating func feed(_ value: Any, reader: ManifestReader, most: Int, tooMany: String) throws(SlicevidError) -> Feed {
+        let example = "{\"file\": \"products.csv\", \"key\": \"sku\"}"
+        guard let spec = value as? [String: Any] else { throw reader.error("rows", "expected an object, e.g. \(example)") }
+        try reader.refuseUnknownKeys(spec, accepted: JobTemplate.rowsKeys, in: "rows")
+        guard let file = spec["file"] as? String, !file.isEmpty else {
+            throw reader.error("rows.file", "expected the feed's path (a .csv or .jsonl file, or - for standard input), e.g. \(example)")
+        }
+        guard let key = spec["key"] as? String, !key.isEmpty else {
+            throw reader.error("rows.key", "expected the column whose value tells rows apart, e.g. \(example)")
+        }
+        var format = Feed.Format.implied(by: file)
+        if let given = spec["format"] {
+            guard let name = given as? String, let chosen = Feed.Format(rawValue: name) else {
+                throw reader.error("rows.format", "expected \"csv\" or \"jsonl\"")
+            }
+            format = chosen
+        }
+        var separator = file.lowercased().hasSuffix(".tsv") ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+        if let given = spec["separator"] {
+            guard format == .csv else { throw reader.error("rows.separator", "only a CSV feed has a separator") }
+            guard let text = given as? String, text.utf8.count == 1, let byte = text.utf8.first, CSVReader.separators.contains(byte) else {
+                throw reader.error("rows.separator", "expected \",\", \";\" or \"\\t\" (a tab)")
+            }
+            separator = byte
+        }
+        let cacheKey = "\(format.rawValue)|\(separator)|\(key)|\(file == "-" ? "-" : absolute(file))"
+        if let known = feeds[cacheKey] {
+            guard known.rows.count <= most else { throw reader.error("rows", tooMany) }
+            return known
+        }
+        let input: FeedInput
+        if file == "-" {
+            guard !readsStandardInput else {
+                throw reader.error("rows.file", "- is standard input, which carries the manifest itself; give the feed as a file")
+            }
+            guard !standardInputTaken else {
+                throw reader.error("rows", "standard input can carry one feed; the other \"rows\" must read the same (with the same key, format and separator) or a file")
+            }
+            standardInputTaken = true
+            let cancellation = self.cancellation
+            input = FeedInput(descriptor: STDIN_FILENO) { cancellation?.isCancelled == true }
+        } else {
+            do {
+                input = try FeedInput(path: absolute(file))
+            } catch {
+                throw SlicevidError(.inputMissing, ErrorText("\(reader.manifest): \(reader.place.map { "\($0): " } ?? "")rows: \(InputText.excerpt(file)): \(error.reason)"))
+            }
+        }
+        let name = file == "-" ? "-" : InputText.excerpt(file)
+        do {
+            let feed = try Feed.read(name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany, input: input)
+            feeds[cacheKey] = feed
+            return feed
+        } catch where error.isInterrupted {
+            let signal = cancellation?.signal ?? SIGINT
+            throw SlicevidError(.interrupted(signal: signal), ErrorText("\(reader.manifest): interrupted by \(signalName(signal)) while reading the feed on standard input; nothing was rendered"))
+        } catch {
+            throw reader.error("rows", "\(file == "-" ? Manifest.standardInputName : name)\(error.line == nil ? ": " : ":")\(error)")
+        }
+    }
+}
