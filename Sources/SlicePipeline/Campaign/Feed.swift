@@ -45,6 +45,16 @@ package struct Feed: Sendable {
         "\(shownName):\(row.line)" + (row.columns[column].map { ":\($0)" } ?? "")
     }
 
+    /// The feed without `columns`: columns a manifest says change nothing (`"ignore"`), which
+    /// are then no placeholders and not part of any fingerprint.
+    func ignoring(_ ignored: [String]) -> Feed {
+        guard !ignored.isEmpty else { return self }
+        let rows = rows.map { row in
+            Row(line: row.line, values: row.values.filter { !ignored.contains($0.key) }, columns: row.columns.filter { !ignored.contains($0.key) }, key: row.key)
+        }
+        return Feed(name: name, columns: columns.filter { !ignored.contains($0) }, key: key, rows: rows)
+    }
+
     /// `stdin` for `-`.
     package var shownName: String { name == "-" ? Manifest.standardInputName : name }
 

@@ -113,7 +113,7 @@ struct JobSurvey {
         }
         stills = job.images.map { ($0, hashes.stamp(of: $0)) }
         self.audio = job.audio.file.map { ($0, hashes.stamp(of: $0)) }
-        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio)
+        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
         // The plans say what each output would be; their facts are part of its fingerprint.
         let planned: MakePlan
         do {

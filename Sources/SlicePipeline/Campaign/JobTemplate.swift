@@ -23,13 +23,16 @@ struct JobTemplate {
     }
 
     /// Keys a `rows` object accepts.
-    static let rowsKeys = ["file", "key", "separator", "format"]
+    static let rowsKeys = ["file", "key", "separator", "format", "ignore"]
 
     private let object: Any
     private let dimensions: [(name: String, values: [Any])]
     private let feed: Feed?
     /// How many jobs the template makes.
     let count: Int
+    /// The folders below which its outputs land where a placeholder names part of their path
+    /// (`out/` for `out/{sku}/{id}.mp4`): where `--prune` looks for outputs of rows that left.
+    let outputRoots: [String]
 
     /// Reads `entry`'s matrix and feed.
     /// - Parameter budget: the most jobs it may make (what the manifest has left).
@@ -39,7 +42,7 @@ struct JobTemplate {
     init(_ entry: Any, reader: ManifestReader, context: inout ManifestContext, budget: Int,
          tooMany: String) throws(SlicevidError) {
         guard var object = entry as? [String: Any] else {
-            (self.object, dimensions, feed, count) = (entry, [], nil, 1)
+            (self.object, dimensions, feed, count, outputRoots) = (entry, [], nil, 1, [])
             guard budget >= 1 else { throw reader.error(nil, tooMany) }
             return
         }
@@ -71,6 +74,22 @@ struct JobTemplate {
             count = combinations
         }
         self.object = object
+        let outputs = (object["outputs"] as? [Any] ?? [object["outputs"] as Any]).compactMap { $0 as? String }
+        outputRoots = outputs.compactMap { [context] text in
+            // The text before the first placeholder (a `{{` is a brace, not one).
+            let characters = Array(text)
+            var index = 0
+            while index < characters.count {
+                if characters[index] == "{" {
+                    if index + 1 < characters.count && characters[index + 1] == "{" { index += 2; continue }
+                    let fixed = String(characters[..<index])
+                    guard let slash = fixed.lastIndex(of: "/") else { return context.absolute(".") }
+                    return context.absolute(String(fixed[...slash]))
+                }
+                index += 1
+            }
+            return nil
+        }
     }
 
     /// Hands each job the template makes to `body`, row by row in the feed's order, each row's
@@ -122,7 +141,7 @@ struct JobTemplate {
                 madeBy[id] = combinationText
                 placeholders.id = id
                 let filled = try placeholders.fill(job: object, reader: reader)
-                let jobRow = row.flatMap { row in feed.map { feed in JobRow(feed: feed, row: row, used: placeholders.used) } }
+                let jobRow = row.flatMap { row in feed.map { feed in JobRow(feed: feed, row: row) } }
                 let variables = placeholders.values.mapValues(Placeholders.written)
                 try body(Expanded(object: filled, combination: combinationText, row: jobRow, variables: variables))
             }
@@ -138,8 +157,8 @@ package struct JobRow: Sendable, Equatable {
     package let line: Int
     /// The row's key.
     package let key: String
-    /// The values the job's fields used, in the feed's column order: a change to one of them
-    /// changes the job's fingerprint; a column no field uses (notes, stock) does not.
+    /// The row's values in the feed's column order (the columns `ignore` leaves out are not
+    /// among them): a change to one of them changes the job's fingerprint.
     package let values: [Value]
 
     /// One used value of the row.
@@ -148,11 +167,11 @@ package struct JobRow: Sendable, Equatable {
         package let text: String
     }
 
-    init(feed: Feed, row: Feed.Row, used: Set<String>) {
+    init(feed: Feed, row: Feed.Row) {
         self.feed = feed.shownName
         line = row.line
         key = row.key
-        values = feed.columns.filter(used.contains).map { Value(column: $0, text: Placeholders.written(row.values[$0] ?? "")) }
+        values = feed.columns.map { Value(column: $0, text: Placeholders.written(row.values[$0] ?? "")) }
     }
 
     package init(feed: String, line: Int, key: String, values: [Value]) {
@@ -193,7 +212,15 @@ extension ManifestContext {
             }
             separator = byte
         }
-        let cacheKey = "\(format.rawValue)|\(separator)|\(key)|\(file == "-" ? "-" : absolute(file))"
+        var ignored: [String] = []
+        if let given = spec["ignore"] {
+            guard let names = given as? [Any], let strings = names as? [String], strings.count == names.count else {
+                throw reader.error("rows.ignore", "expected an array of column names, e.g. [\"stock\", \"updated\"]")
+            }
+            guard !strings.contains(key) else { throw reader.error("rows.ignore", "the key \(InputText.quoted(key)) names the rows' jobs; it cannot be ignored") }
+            ignored = strings
+        }
+        let cacheKey = "\(format.rawValue)|\(separator)|\(key)|\(ignored.joined(separator: "\u{0}"))|\(file == "-" ? "-" : absolute(file))"
         if let known = feeds[cacheKey] {
             guard known.rows.count <= most else { throw reader.error("rows", tooMany) }
             return known
@@ -217,15 +244,20 @@ extension ManifestContext {
             }
         }
         let name = file == "-" ? "-" : InputText.excerpt(file)
-        do {
-            let feed = try Feed.read(name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany, input: input)
-            feeds[cacheKey] = feed
-            return feed
+        var feed: Feed
+        do throws(FeedError) {
+            feed = try Feed.read(name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany, input: input)
         } catch where error.isInterrupted {
             let signal = cancellation?.signal ?? SIGINT
             throw SlicevidError(.interrupted(signal: signal), ErrorText("\(reader.manifest): interrupted by \(signalName(signal)) while reading the feed on standard input; nothing was rendered"))
         } catch {
             throw reader.error("rows", "\(file == "-" ? Manifest.standardInputName : name)\(error.line == nil ? ": " : ":")\(error)")
         }
+        if let unknown = ignored.first(where: { !feed.columns.contains($0) }) {
+            throw reader.error("rows.ignore", "\(InputText.quoted(unknown)) is not a column of \(feed.shownName); its columns: \(feed.columns.joined(separator: ", "))")
+        }
+        feed = feed.ignoring(ignored)
+        feeds[cacheKey] = feed
+        return feed
     }
 }

@@ -27,6 +27,9 @@ public struct Manifest: Sendable {
     package var isStandardInput = false
     /// SHA-256 of the bytes it was read from, hex: which manifest a report belongs to.
     package var sha256 = ""
+    /// Folders below which outputs land where a placeholder names part of their path: where
+    /// orphans of rows and combinations that left are looked for (`Orphan.find`).
+    package var outputRoots: [String] = []
 
     /// The manifest as every shard's report describes it (`ManifestDigest`).
     package var digest: ManifestDigest { ManifestDigest(bytes: sha256, jobIds: jobs.map(\.id)) }
@@ -167,6 +170,7 @@ public struct Manifest: Sendable {
             }
         }
         var manifest = Manifest(path: path, folder: folder, jobs: jobs)
+        manifest.outputRoots = Array(Set(templates.flatMap(\.outputRoots))).sorted()
         let sha = SHA256()
         data.withUnsafeBytes { sha.update($0) }
         manifest.sha256 = sha.finalHex()

@@ -106,6 +106,14 @@ package struct ManifestJob: Sendable {
         try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
         self.sequence = sequence
         outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
+        // Each output's encoding against its codec (an encoder-preset or crf it does not take) is
+        // refused now, with 64, rather than failing the job when it runs; a missing encoder is
+        // this machine's matter (69) and the job's own failure.
+        do {
+            _ = try MakeJob.planOutputs(request(force: true, renderThreads: 1))
+        } catch where error.category == .usage {
+            throw reader.error(nil, error)
+        } catch {}
     }
 
     /// The stills (strings, or `{"path": …, "hold": seconds, "focus": "X,Y"}`), absolute, and

@@ -4,6 +4,7 @@
 // them; a run logs them as each job starts.
 
 import Foundation
+import SliceKit
 
 /// One reason a job's output is not up to date.
 public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
@@ -19,6 +20,8 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         case stillChanged = "still-changed"
         /// A setting of the job (`field`, `from`, `to`) changed.
         case settingChanged = "setting-changed"
+        /// A value of the job's feed row that its fields use (`field` is the column) changed.
+        case valueChanged = "value-changed"
         /// An encoding setting of one output changed.
         case outputSettingChanged = "output-setting-changed"
         /// The sidecar was written by another slicevid version.
@@ -100,6 +103,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                 reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
             }
         }
+        reasons += rowChanges(from: lines("row ", in: old), to: lines("row ", in: new))
         let (oldPairs, newPairs) = (lines("transition ", in: old), lines("transition ", in: new))
         if let changed = count("transitions", oldPairs, newPairs, kind: .settingChanged) {
             reasons.append(changed)
@@ -119,6 +123,29 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             reasons.append(RenderReason(kind: .fingerprintChanged, output: output, description: "\(output): fingerprint changed"))
         }
         return reasons
+    }
+
+    /// `price '12,50 €' → '11,90 €'` for each used value of the feed row that differs, in the
+    /// order of the new lines (a column no longer used reads `→ unset`).
+    static func rowChanges(from old: [String], to new: [String]) -> [RenderReason] {
+        func values(_ lines: [String]) -> [(column: String, text: String)] {
+            lines.compactMap { line in
+                let rest = line.dropFirst("row ".count)
+                guard let space = rest.firstIndex(of: " "), let text = Fingerprint.unquoted(rest[rest.index(after: space)...]) else { return nil }
+                return (String(rest[..<space]), text)
+            }
+        }
+        let (was, now) = (values(old), values(new))
+        var columns = now.map(\.column)
+        for (column, _) in was where !columns.contains(column) { columns.append(column) }
+        let wasValues = Dictionary(was, uniquingKeysWith: { first, _ in first })
+        let nowValues = Dictionary(now, uniquingKeysWith: { first, _ in first })
+        return columns.compactMap { column in
+            let (from, to) = (wasValues[column], nowValues[column])
+            guard from != to else { return nil }
+            return RenderReason(kind: .valueChanged, field: column, from: from, to: to,
+                                description: "\(column) \(from.map(InputText.quoted) ?? "unset") → \(to.map(InputText.quoted) ?? "unset")")
+        }
     }
 
     /// `field A → B` for each `key=value` that differs between two lines of the same kind.

@@ -36,6 +36,22 @@ extension MakeJob {
     ///   output), unavailable for a missing encoder, outputBlocked for an output that exists or
     ///   cannot be created.
     package static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
+        let (clip, sequence, paths, plans) = try planOutputs(request)
+        let audio = try checkAudio(request, plans: plans)
+        for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
+        let layout = PixelLayout.covering(plans.map(\.renderLayout))
+        var folders: [String] = []
+        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders,
+                        audio: audio)
+    }
+
+    /// The part of `plan` that reads no file: the settings checked and each output's encoding
+    /// decided against its codec (a crf out of range, a speed the encoder does not take), so a
+    /// manifest can refuse such a job when it is read.
+    /// - Throws: `SlicevidError`: usage, or unavailable for a missing encoder.
+    package static func planOutputs(_ request: MakeRequest) throws(SlicevidError)
+        -> (clip: Clip, sequence: SequenceSpec, paths: [String], plans: [EncodingPlan]) {
         do {
             try request.spec.validate()
         } catch {
@@ -72,13 +88,7 @@ extension MakeJob {
                 throw SlicevidError(.usage, "\(setting: option.setting) applies to none of the outputs (\(ErrorText.joined(reasons, separator: "; ")))")
             }
         }
-        let audio = try checkAudio(request, plans: plans)
-        for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
-        let layout = PixelLayout.covering(plans.map(\.renderLayout))
-        var folders: [String] = []
-        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: layout, outputs: plans, paths: paths, foldersToCreate: folders,
-                        audio: audio)
+        return (clip, sequence, paths, plans)
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
