@@ -210,8 +210,8 @@ import Testing
         #expect(run.stderr.contains("job 'nowhere': ") && run.stderr.contains("corrupt.png is not a folder"))
         #expect(!run.stderr.contains("job 'fine'"))
         // A missing folder is no problem: a run creates it, and --check says so.
-        #expect(run.stderr.contains("job 'new-folder': would create folder \(folder.path)/new\n"), "\(run.stderr)")
-        #expect(run.stderr.contains("job 'new-folder': would create folder \(folder.path)/new/deeper\n"))
+        #expect(run.stderr.contains("campaign.json: would create folder \(folder.path)/new\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("campaign.json: would create folder \(folder.path)/new/deeper\n"))
         #expect(folder.files("out").isEmpty && !FileManager.default.fileExists(atPath: folder.path + "/new"))
     }
 

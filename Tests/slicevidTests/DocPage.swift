@@ -10,6 +10,9 @@ struct DocPage: CustomStringConvertible, Sendable {
     enum Marker: Equatable, Sendable {
         /// Run each line in the page's scratch folder.
         case run
+        /// Run it as `run` does when the tool (`jq`) is on PATH; otherwise the page's test
+        /// says it skipped the block, and why.
+        case runIf(tool: String)
         /// Shown, not run, for the reason given.
         case skip(reason: String)
         /// Write the block to this file in the page's scratch folder.
@@ -178,12 +181,13 @@ struct DocPage: CustomStringConvertible, Sendable {
         return trimmed.count >= fence.count && trimmed.allSatisfy { $0 == fence.first }
     }
 
-    /// `<!-- test: run -->`, `<!-- test: skip: REASON -->`, `<!-- test: file NAME -->`,
+    /// `<!-- test: run -->`, `<!-- test: run if TOOL -->`, `<!-- test: skip: REASON -->`, `<!-- test: file NAME -->`,
     /// `<!-- test: keys in NAME -->`.
     static func marker(_ comment: String) -> Marker? {
         guard let match = comment.wholeMatch(of: /<!--\s*test:\s*(.*?)\s*-->/) else { return nil }
         let body = String(match.output.1)
         if body == "run" { return .run }
+        if let tool = body.wholeMatch(of: /run if\s+([A-Za-z0-9_.-]+)/) { return .runIf(tool: String(tool.output.1)) }
         if let skip = body.wholeMatch(of: /skip:\s*(\S.*)/) { return .skip(reason: String(skip.output.1)) }
         if let file = body.wholeMatch(of: /file\s+(\S+)/) { return .file(String(file.output.1)) }
         if let keys = body.wholeMatch(of: /keys in\s+(\S+)/) { return .keysIn(String(keys.output.1)) }

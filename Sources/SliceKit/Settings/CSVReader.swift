@@ -93,6 +93,7 @@ package struct CSVReader {
         var due = 0
         var low: UInt8 = 0x80, high: UInt8 = 0xBF
         var character = (line: 1, column: 1)
+        var lead: UInt8 = 0
 
         func fail(_ reason: String, at place: (line: Int, column: Int)? = nil) -> FeedError {
             let place = place ?? (line, column)
@@ -111,12 +112,12 @@ package struct CSVReader {
 
         while true {
             guard let byte = try nextByte() else {
-                if due > 0 { throw fail("the file ends inside a UTF-8 character; save the feed as UTF-8", at: character) }
+                if due > 0 { throw notUTF8(lead, at: character) }
                 switch state {
                 case .quoted:
                     throw fail("the quoted field that starts here never closes; end it with \"", at: starts.last)
                 case .afterReturn:
-                    throw fail("a carriage return without a line feed; lines end in CRLF or LF")
+                    throw fail("a carriage return without a line feed; lines end in CRLF or LF", at: (line, column - 1))
                 case .fieldStart where !sawAnything:
                     return nil
                 default:
@@ -127,7 +128,8 @@ package struct CSVReader {
             }
             // UTF-8, strictly (RFC 3629): a Latin-1 or Windows-1252 export is refused here.
             if due > 0 {
-                guard byte >= low && byte <= high else { throw notUTF8(byte, at: character) }
+                // The character that began at `lead` is cut short or malformed: name its first byte.
+                guard byte >= low && byte <= high else { throw notUTF8(lead, at: character) }
                 due -= 1
                 (low, high) = (0x80, 0xBF)
                 field.append(byte)
@@ -135,6 +137,7 @@ package struct CSVReader {
             }
             if byte >= 0x80 {
                 character = (line, column)
+                lead = byte
                 switch byte {
                 case 0xC2...0xDF: due = 1
                 case 0xE0: (due, low) = (2, 0xA0)

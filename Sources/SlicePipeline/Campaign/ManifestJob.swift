@@ -112,7 +112,7 @@ package struct ManifestJob: Sendable {
         do {
             _ = try MakeJob.planOutputs(request(force: true, renderThreads: 1))
         } catch where error.category == .usage {
-            throw reader.error(nil, error)
+            throw SlicevidError(.usage, ErrorText("\(manifest): \(reader.place ?? ""): \(error.message(ManifestWording(origins: origins)))"))
         } catch {}
     }
 

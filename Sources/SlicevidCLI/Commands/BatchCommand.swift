@@ -81,7 +81,14 @@ struct BatchCommand: ParsableCommand {
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
-                SignalTrap.exitOnSignal { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written" }
+                let line: @Sendable (Int32) -> String = { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written\n" }
+                SignalTrap.exitOnSignal(saying: line)
+                // A signal that came while the manifest was read (the trap above was the
+                // reading's) ends the view now, as one during it would.
+                if let signal = cancellation.signal {
+                    console.error(line(signal))
+                    return ExitCode(signal: signal)
+                }
             }
             if options.check { return Self.check(request, console: console) }
             if options.plan {
