@@ -20,14 +20,15 @@ package struct Feed: Sendable {
         }
     }
 
-    /// One row: its values by column and where it is.
+    /// One row: its values in the feed's column order and where it is. Arrays, not
+    /// dictionaries: a feed of 100 000 rows is held whole while it is checked.
     package struct Row: Sendable {
         /// The line it starts on (from 1).
         package let line: Int
-        /// Each column's value: a `String`, or a number from JSON Lines.
-        package let values: [String: any Sendable]
+        /// Each column's value, in `Feed.columns` order: a `String`, or a number from JSON Lines.
+        package let values: [any Sendable]
         /// The column (from 1) each value starts at, for CSV; empty for JSON Lines.
-        package let columns: [String: Int]
+        package let starts: [Int]
         /// The key column's value, as text.
         package let key: String
     }
@@ -42,15 +43,22 @@ package struct Feed: Sendable {
 
     /// Where a value of `row` is, for messages: `products.csv:7:12` (`stdin:7` for JSON Lines).
     package func place(of column: String, in row: Row) -> String {
-        "\(shownName):\(row.line)" + (row.columns[column].map { ":\($0)" } ?? "")
+        guard let index = columns.firstIndex(of: column), index < row.starts.count else { return "\(shownName):\(row.line)" }
+        return "\(shownName):\(row.line):\(row.starts[index])"
+    }
+
+    /// `row`'s values by column.
+    package func values(of row: Row) -> [(column: String, value: any Sendable)] {
+        zip(columns, row.values).map { ($0, $1) }
     }
 
     /// The feed without `columns`: columns a manifest says change nothing (`"ignore"`), which
     /// are then no placeholders and not part of any fingerprint.
     func ignoring(_ ignored: [String]) -> Feed {
         guard !ignored.isEmpty else { return self }
+        let kept = columns.indices.filter { !ignored.contains(columns[$0]) }
         let rows = rows.map { row in
-            Row(line: row.line, values: row.values.filter { !ignored.contains($0.key) }, columns: row.columns.filter { !ignored.contains($0.key) }, key: row.key)
+            Row(line: row.line, values: kept.map { row.values[$0] }, starts: row.starts.isEmpty ? [] : kept.map { row.starts[$0] }, key: row.key)
         }
         return Feed(name: name, columns: columns.filter { !ignored.contains($0) }, key: key, rows: rows)
     }
@@ -100,16 +108,10 @@ package struct Feed: Sendable {
                                 reason: "the row has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"); the header has \(header.fields.count) (\(list(header.fields)))")
             }
             guard rows.count < most else { throw FeedError(line: record.line, column: nil, reason: tooMany) }
-            var values: [String: any Sendable] = [:]
-            var columns: [String: Int] = [:]
-            for (index, column) in header.fields.enumerated() {
-                values[column] = record.fields[index]
-                columns[column] = record.starts[index].column
-            }
             let keyIndex = header.fields.firstIndex(of: key)!
             let keyValue = record.fields[keyIndex]
             try checkKey(keyValue, key: key, line: record.starts[keyIndex].line, column: record.starts[keyIndex].column, seen: &seen)
-            rows.append(Row(line: record.line, values: values, columns: columns, key: keyValue))
+            rows.append(Row(line: record.line, values: record.fields, starts: record.starts.map(\.column), key: keyValue))
         }
         guard !rows.isEmpty else { throw noRows(key: key) }
         return Feed(name: name, columns: header.fields, key: key, rows: rows)
@@ -142,9 +144,11 @@ package struct Feed: Sendable {
             guard rows.count < most else { throw FeedError(line: record.line, column: nil, reason: tooMany) }
             let keyValue = Placeholders.written(record.values[key]!)
             try checkKey(keyValue, key: key, line: record.line, column: nil, seen: &seen)
-            var values: [String: any Sendable] = [:]
-            for (column, value) in record.values { values[column] = value as? String ?? (value as? NSNumber).map { $0 as any Sendable } ?? "" }
-            rows.append(Row(line: record.line, values: values, columns: [:], key: keyValue))
+            let values = (columns ?? keys).map { column -> any Sendable in
+                let value = record.values[column]
+                return value as? String ?? (value as? NSNumber).map { $0 as any Sendable } ?? ""
+            }
+            rows.append(Row(line: record.line, values: values, starts: [], key: keyValue))
         }
         guard let columns, !rows.isEmpty else { throw noRows(key: key) }
         return Feed(name: name, columns: columns, key: key, rows: rows)

@@ -119,7 +119,7 @@ struct JobTemplate {
                 var placeholders = Placeholders()
                 var described: [String] = []
                 if let row, let feed {
-                    for (column, value) in row.values {
+                    for (column, value) in feed.values(of: row) {
                         placeholders.values[column] = value
                         placeholders.origins[column] = "\(feed.place(of: column, in: row)), column \(column)"
                     }
@@ -171,7 +171,7 @@ package struct JobRow: Sendable, Equatable {
         self.feed = feed.shownName
         line = row.line
         key = row.key
-        values = feed.columns.map { Value(column: $0, text: Placeholders.written(row.values[$0] ?? "")) }
+        values = feed.values(of: row).map { Value(column: $0.column, text: Placeholders.written($0.value)) }
     }
 
     package init(feed: String, line: Int, key: String, values: [Value]) {
