@@ -188,28 +188,38 @@ import Testing
     @Test func aSignalWhileTheManifestComesOnStdinEndsTheReadWithItsLine() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
+        // Started as a shell starts it: SIGTERM at its default action and not blocked (this
+        // test thread may block it, and a child inherits the mask), so a slicevid that has no
+        // trap yet dies of it rather than leaving it pending.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BatchCLI.binary)
-        process.arguments = ["batch", "-"]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=INT,TERM", try BatchCLI.binary, "batch", "-"]
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         let input = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        var stop = sigset_t(), previous = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGINT)
+        sigaddset(&stop, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
-        // A writer that never closes the pipe; the signal comes once slicevid has its trap.
-        try input.fileHandleForWriting.write(contentsOf: Data("{\"jobs\": [".utf8))
+        // A writer that never closes the pipe; the signal comes once slicevid has read what
+        // was written (the pipe is empty again), so it is waiting in the read. Without a trap
+        // set before the read, SIGTERM would end it by default, with no line.
+        let writer = input.fileHandleForWriting
+        try writer.write(contentsOf: Data("{\"jobs\": [".utf8))
         try BatchCLI.waitUntil {
-            guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
-                  let caught = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
-            return caught & (1 << UInt64(SIGTERM - 1)) != 0
+            var pending: Int32 = 0
+            return ioctl(writer.fileDescriptor, UInt(FIONREAD), &pending) == 0 && pending == 0
         }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .exit && process.terminationStatus == 143, "\(process.terminationReason) \(process.terminationStatus)")
         #expect(stderr == "slicevid: error: stdin: interrupted by SIGTERM while reading the manifest; nothing was rendered\n", "\(stderr)")
-        try? input.fileHandleForWriting.close()
+        try? writer.close()
     }
 }
