@@ -169,23 +169,3 @@ public struct BatchReport: Sendable {
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 }
-
-extension RenderReason {
-    /// The reason as the report and the JSON log give it: its kind and sentence, and the
-    /// field, values and output it names.
-    package var json: [String: Any] {
-        var fields: [String: Any] = ["kind": kind.rawValue, "text": description]
-        if let output { fields["output"] = output }
-        if let field { fields["field"] = field }
-        if let from { fields["from"] = from }
-        if let to { fields["to"] = to }
-        return fields
-    }
-}
-
-extension Orphan {
-    /// The orphan as the report gives it.
-    package var json: [String: Any] {
-        ["path": path, "job": job, "bytes": bytes, "pruned": pruned, "kept": kept ?? NSNull()]
-    }
-}

@@ -133,3 +133,10 @@ extension Orphan {
         return names.sorted()
     }
 }
+
+extension Orphan {
+    /// The orphan as the report gives it.
+    package var json: [String: Any] {
+        ["path": path, "job": job, "bytes": bytes, "pruned": pruned, "kept": kept ?? NSNull()]
+    }
+}

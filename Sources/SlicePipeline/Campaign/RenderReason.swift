@@ -180,3 +180,16 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         return pairs
     }
 }
+
+extension RenderReason {
+    /// The reason as the report and the JSON log give it: its kind and sentence, and the
+    /// field, values and output it names.
+    package var json: [String: Any] {
+        var fields: [String: Any] = ["kind": kind.rawValue, "text": description]
+        if let output { fields["output"] = output }
+        if let field { fields["field"] = field }
+        if let from { fields["from"] = from }
+        if let to { fields["to"] = to }
+        return fields
+    }
+}
