@@ -88,6 +88,20 @@ import Testing
         #expect(!error.message.contains("\n"))
     }
 
+    @Test("a JSON Lines row whose keys differ from the first row's is refused naming its line", arguments: [
+        ("{\"sku\": \"A\", \"name\": \"x\"}\n{\"sku\": \"B\"}\n", "rows: products.jsonl:2: has no 'name'; every row has the first row's keys (name, sku)"),
+        ("{\"sku\": \"A\"}\n{\"sku\": \"B\", \"name\": \"x\"}\n", "rows: products.jsonl:2: has 'name', which the first row has not"),
+        ("{\"sku\": \"A\"}\n{\"sku\": \"A\"}\n", "rows: products.jsonl:2: the key (sku) 'A' is also on line 1"),
+        ("{\"sku\": \"A\", \"name\": null}\n", "rows: products.jsonl:1: 'name': expected a string or a number"),
+    ])
+    func jsonLinesRows(_ feed: String, expected: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.text("products.jsonl", feed)
+        let error = try #require(Self.refusal(try Self.manifest(scratch, feed: "products.jsonl")))
+        #expect(error.message.contains(expected), "\(error.message)")
+    }
+
     @Test func latin1BytesAreRefusedWithTheirLineAndColumn() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -169,6 +169,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out").isEmpty)
     }
 
+    @Test func aFeedOnStandardInputForPipelines() throws {
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try folder.campaign(jobs: [["id": "{sku}", "rows": ["file": "-", "key": "sku", "format": "jsonl"],
+                                                   "images": ["s0.png", "s1.png"], "outputs": "out/{id}.jpg"]])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BatchCLI.binary)
+        process.arguments = ["batch", manifest, "--report", "r.json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        let input = Pipe(), errors = Pipe()
+        (process.standardInput, process.standardError, process.standardOutput) = (input, errors, FileHandle.nullDevice)
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("{\"sku\": \"A\"}\n{\"sku\": 7}\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(Self.jobs(try Self.report(folder.path + "/r.json")).map { $0["id"] as? String } == ["A", "7"])
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/A.jpg") && FileManager.default.fileExists(atPath: folder.path + "/out/7.jpg"))
+    }
+
     @Test func latin1AndAMillionRowsAreOneLineEach() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }

@@ -131,9 +131,8 @@ struct JobTemplate {
                     described.append("\(dimension.name)=\(Placeholders.written(value))")
                 }
                 let combinationText = described.joined(separator: ", ")
-                guard let id = try placeholders.substitute(template, field: "id", reader: reader) as? String else {
-                    throw reader.error("id", "expected a string")
-                }
+                // An id is text, even when it is one placeholder whose value is a number.
+                let id = Placeholders.written(try placeholders.substitute(template, field: "id", reader: reader))
                 if let other = madeBy[id] {
                     throw reader.error(feed == nil ? "matrix" : "id", "the id \(InputText.quoted(template)) gives \(InputText.quoted(id)) for both \(other) and \(combinationText); "
                         + "make the id tell every \(feed == nil ? "combination" : "row and combination") apart")
