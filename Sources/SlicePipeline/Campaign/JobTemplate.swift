@@ -16,7 +16,7 @@ struct JobTemplate {
         /// How errors tell it apart from the template's other jobs: `row 'NL-104' (products.csv:7),
         /// ratio=16x9`; nil for a plain job.
         let combination: String?
-        /// Its feed row, with the values its strings used.
+        /// Its feed row (key, line and values).
         let row: JobRow?
         /// Every value its placeholders could take, by name, as text.
         let variables: [String: String]

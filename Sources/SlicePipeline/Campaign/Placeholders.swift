@@ -7,7 +7,7 @@
 import Foundation
 import SliceKit
 
-/// The values one job's placeholders take, by name, and which of them it used.
+/// The values one job's placeholders take, by name.
 package struct Placeholders {
     /// Values by name: `String`s, or numbers (`NSNumber`) from a matrix or a JSON Lines row.
     package var values: [String: Any]
@@ -15,17 +15,12 @@ package struct Placeholders {
     package var id: String?
     /// Where each value came from, for errors: `products.csv:7:12`, `matrix.ratio`.
     package var origins: [String: String]
-    /// The names the job's strings used (not counting free text such as `description`).
-    package private(set) var used: Set<String> = []
 
     package init(values: [String: Any] = [:], id: String? = nil, origins: [String: String] = [:]) {
         self.values = values
         self.id = id
         self.origins = origins
     }
-
-    /// Fields whose text is free and changes nothing rendered: filled, not counted as a use.
-    static let freeText: Set<String> = ["description"]
 
     /// `object` (a job object) with the placeholders of every string filled, recursively; the
     /// id stays as given (it was filled first).
@@ -35,10 +30,7 @@ package struct Placeholders {
         var filled: [String: Any] = [:]
         for (key, value) in object {
             if key == "id", let id { filled[key] = id; continue }
-            let counting = !Self.freeText.contains(key)
-            let before = used
             filled[key] = try fill(value, field: InputText.excerpt(key), reader: reader)
-            if !counting { used = before }
         }
         return filled
     }
@@ -108,7 +100,6 @@ package struct Placeholders {
                 replacement = id
             } else if let value = values[name] {
                 replacement = value
-                used.insert(name)
             } else {
                 let known = (values.keys.sorted().map { "{\($0)}" } + (id == nil ? [] : ["{id}"])).joined(separator: ", ")
                 throw reader.error(field, "{\(InputText.excerpt(name))} is not a placeholder of this job (it has \(known.isEmpty ? "none" : known)); write {{ and }} for literal braces")
