@@ -285,6 +285,18 @@ enum BatchCLI {
         return (process.terminationStatus, (try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? "")
     }
 
+    /// Runs `body` with SIGINT and SIGTERM unblocked in this thread, then puts its mask back:
+    /// a child started meanwhile inherits that mask.
+    static func withStopSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+        var stop = sigset_t(), previous = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGINT)
+        sigaddset(&stop, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
     /// Polls `condition` (a state: a file, a process's signal mask) every 10 ms. The bound,
     /// 10 minutes, only turns a hang into a failure.
     static func waitUntil(_ condition: () throws -> Bool) throws {

@@ -46,18 +46,6 @@ import Testing
         return process
     }
 
-    /// Runs `body` with SIGINT and SIGTERM unblocked in this thread, then puts its mask back:
-    /// a child started meanwhile inherits that mask.
-    private func withStopSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
-        var stop = sigset_t(), previous = sigset_t()
-        sigemptyset(&stop)
-        sigaddset(&stop, SIGINT)
-        sigaddset(&stop, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
-    }
-
     /// A parent that blocks SIGINT and SIGTERM, as some supervisors do, starts slicevid with
     /// them blocked; the trap unblocks them, or a signal would wait for ever, pending.
     @Test(arguments: [false, true])
@@ -79,7 +67,7 @@ import Testing
             // Unblocked, as a shell starts it (this test thread may block them, and a child
             // inherits its mask; blocked, a signal would wait instead of being lost in the race),
             // or blocked by the parent.
-            let run = try withStopSignalsUnblocked {
+            let run = try BatchCLI.withStopSignalsUnblocked {
                 try launchFromDefaultDispositions(binary, ["batch", manifest, "--check"], in: folder.path, blocked: blockedByTheParent)
             }
             while run.isRunning, !trapsSIGINT(run.processIdentifier, binary: binary) { sched_yield() }

@@ -220,13 +220,7 @@ import Testing
         process.standardInput = input
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        var stop = sigset_t(), previous = sigset_t()
-        sigemptyset(&stop)
-        sigaddset(&stop, SIGINT)
-        sigaddset(&stop, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
+        try BatchCLI.withStopSignalsUnblocked { try process.run() }
         // A writer that never closes the pipe; the signal comes once slicevid has read what
         // was written (the pipe is empty again), so it is waiting in the read. Without a trap
         // set before the read, SIGTERM would end it by default, with no line.

@@ -95,13 +95,9 @@ package struct Feed: Sendable {
         try checkColumns(header.fields, key: key) { index in (header.starts[index].line, header.starts[index].column) }
         var rows: [Row] = []
         var seen: [String: Int] = [:]
-        var blank: Int?
+        var blank = BlankLines()
         while let record = try reader.next() {
-            if record.isBlank {
-                blank = blank ?? record.line
-                continue
-            }
-            if let blank { throw FeedError(line: blank, column: 1, reason: "the line is empty; every line after the header is a row (remove it)") }
+            guard try blank.isRow(blank: record.isBlank, line: record.line) else { continue }
             guard record.fields.count == header.fields.count else {
                 let place = record.fields.count > header.fields.count ? record.starts[header.fields.count] : record.end
                 throw FeedError(line: place.line, column: place.column,
@@ -122,13 +118,9 @@ package struct Feed: Sendable {
         var columns: [String]?
         var rows: [Row] = []
         var seen: [String: Int] = [:]
-        var blank: Int?
+        var blank = BlankLines()
         while let record = try reader.next() {
-            if record.isBlank {
-                blank = blank ?? record.line
-                continue
-            }
-            if let blank { throw FeedError(line: blank, column: 1, reason: "the line is empty; every line is a row (remove it)") }
+            guard try blank.isRow(blank: record.isBlank, line: record.line) else { continue }
             let keys = record.values.keys.sorted()
             if let columns {
                 if let missing = columns.first(where: { record.values[$0] == nil }) {
@@ -184,6 +176,21 @@ package struct Feed: Sendable {
             throw FeedError(line: line, column: column, reason: "the key (\(key)) \(InputText.quoted(value)) is also on line \(first); keys must be unique")
         }
         seen[value] = line
+    }
+
+    /// Empty lines: tolerated at the end of a file (editors leave them), refused between rows.
+    private struct BlankLines {
+        private var first: Int?
+
+        /// Whether the line is a row to read; throws when a row follows an empty line.
+        mutating func isRow(blank: Bool, line: Int) throws(FeedError) -> Bool {
+            if blank {
+                first = first ?? line
+                return false
+            }
+            if let first { throw FeedError(line: first, column: 1, reason: "the line is empty; rows follow one another without empty lines (remove it)") }
+            return true
+        }
     }
 
     private static func noRows(key: String) -> FeedError {
