@@ -3,7 +3,7 @@
 slicevid on each in a fresh scratch folder, and checks the invariants of checks.py.
 
 Usage: python3 fuzz/fuzz.py [--seed N] [--seconds S] [--jobs N] [--cases N] [--binary PATH]
-                            [--out DIR] [--timeout S] [--max-rss MIB]
+                            [--out DIR] [--timeout S] [--max-rss MIB] [--category NAME]
        python3 fuzz/fuzz.py --seed N --case I     # rebuild and rerun one case, verbosely
 
 Case I of seed N is built from its own random generator, so it can be rebuilt alone; a run
@@ -24,6 +24,7 @@ from collections import Counter, defaultdict
 
 import cases_commands
 import cases_documents
+import cases_feeds
 import cases_files
 import cases_media
 import cases_stills
@@ -40,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CATEGORIES = [(("still", cases_stills.GENERATORS), 35), (("preset", [(cases_documents.preset_case, 1)]), 12),
               (("manifest", [(cases_documents.manifest_case, 6), (cases_documents.odd_job_id, 1)]), 13),
               (("cli", cases_commands.GENERATORS), 25), (("files", cases_files.GENERATORS), 15),
-              (("media", cases_media.GENERATORS), 14)]
+              (("media", cases_media.GENERATORS), 14), (("feed", cases_feeds.GENERATORS), 8)]
 # Variables that would make a case depend on the machine it runs on.
 UNSET = ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")
 
@@ -55,12 +56,14 @@ class Context:
         self.seed = options.seed
         self.max_rss = options.max_rss
         self.limits = runner.Limits(timeout=options.timeout)
+        self.category = getattr(options, "category", None)
 
 
 def build_case(ctx, index, root):
     """Lays out case `index` in the empty folder `root` and returns it."""
     rng = rng_for(ctx.seed, index)
-    _, generators = weighted(rng, CATEGORIES)
+    categories = [c for c in CATEGORIES if ctx.category in (None, c[0][0])]
+    _, generators = weighted(rng, categories)
     generator = weighted(rng, generators)
     os.makedirs(os.path.join(root, "tmp"))
     case = generator(rng, root, ctx)
@@ -235,7 +238,7 @@ def report(summaries, elapsed, ctx, options, out=sys.stdout):
             print(f"- case {summary['index']} {summary['kind']} [{summary['owner']}]: {detail}\n"
                   f"  {summary['note']}\n"
                   f"  reproduce: bash {summary['folder']}/repro.sh   "
-                  f"(or: python3 fuzz/fuzz.py --seed {ctx.seed} --case {summary['index']})", file=out)
+                  f"(or: python3 fuzz/fuzz.py --seed {ctx.seed}{' --category ' + ctx.category if ctx.category else ''} --case {summary['index']})", file=out)
     return 1
 
 
@@ -245,6 +248,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=360, help="time for the whole run (default 360)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="worker processes (default: cores)")
     parser.add_argument("--cases", type=int, help="stop after this many cases")
+    parser.add_argument("--category", choices=[c[0][0] for c in CATEGORIES],
+                        help="generate cases of this category only (still, preset, manifest, cli, files, feed)")
     parser.add_argument("--case", type=int, help="rebuild and run only this case, and print it")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/slicevid"))
     parser.add_argument("--out", default=os.path.join(ROOT, "fuzz-out"), help="scratch, corpus and findings")

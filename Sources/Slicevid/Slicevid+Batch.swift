@@ -40,6 +40,13 @@ extension Slicevid {
         BatchCheck.run(request)
     }
 
+    /// The outputs `request`'s manifest wrote for jobs it no longer has (a row left its feed, a
+    /// job or an output left the manifest), in the folders it writes to: what a run with
+    /// `prune` would delete, or (`kept`) leave because it changed since. Deletes nothing.
+    public static func orphans(_ request: BatchRequest) -> [Orphan] {
+        Orphan.find(in: request.manifest)
+    }
+
     /// What a run of `request` would do with each job, and why (`batch --plan`); takes no lock
     /// and writes nothing.
     public static func plan(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
@@ -55,10 +62,13 @@ extension BatchRequest {
     ///   - parallel: jobs at once; by default from the cores and the frame sizes.
     ///   - renderThreads: render threads per job; by default the cores shared among the jobs.
     ///   - reportFile: where the JSON report goes.
-    /// - Throws: `SlicevidError(.usage)` for a number out of range.
+    ///   - prune: delete, after the jobs, what the manifest wrote for jobs it no longer has.
+    ///   - only: render only the jobs with these feed keys, or whose ids match these globs.
+    /// - Throws: `SlicevidError(.usage)` for a number out of range, a pattern of `only` no job
+    ///   matches, `prune` with a shard or a manifest read from standard input.
     public init(manifest: Manifest, shard: Shard = .all, force: Bool = false, parallel: Int? = nil, renderThreads: Int? = nil,
-                reportFile: String? = nil) throws(SlicevidError) {
+                reportFile: String? = nil, prune: Bool = false, only: [String] = []) throws(SlicevidError) {
         try self.init(manifest: manifest, shard: shard, force: force, renderThreads: renderThreads, parallel: parallel, reportFile: reportFile,
-                      version: Slicevid.version)
+                      prune: prune, only: only, version: Slicevid.version)
     }
 }

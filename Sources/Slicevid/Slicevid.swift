@@ -39,6 +39,7 @@
 @_exported import struct SlicePipeline.MakeReport
 @_exported import struct SlicePipeline.Manifest
 @_exported import struct SlicePipeline.MakeRequest
+@_exported import struct SlicePipeline.Orphan
 @_exported import struct SlicePipeline.Output
 @_exported import struct SlicePipeline.RenderReason
 @_exported import struct SlicePipeline.Shard

@@ -60,11 +60,21 @@ struct AudioFactsTests {
                 let made = try CLI.make(tinyClip(["--poster-at": "0"]) + ["-o", name] + (index == 1 ? ["--seed", "7", "--background", "#336699"] : []), in: folder)
                 try #require(made.status == 0, "\(made)")
             }
-            let manifest = #"{"defaults": {"size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "encoder-preset": "ultrafast", "audio": {"file": "song.wav", "loudness": -16}}, "jobs": [{"id": "j", "images": ["a.png", "b.png"], "outputs": ["j.mp4", "j.gif"]}]}"#
+            let manifest = #"{"defaults": {"size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "encoder-preset": "ultrafast", "audio": {"file": "song.wav", "loudness": -16}}, "jobs": [{"id": "j", "images": ["a.png", "b.png"], "outputs": ["j.mp4", "j.gif", "j.jpg"]}]}"#
             try Data(manifest.utf8).write(to: URL(fileURLWithPath: folder + "/m.json"))
-            let run = try CLI.run(["batch", "m.json", "--log-format", "plain"], in: folder)
+            let run = try CLI.run(["batch", "m.json", "--log-format", "plain", "--report", "r.json"], in: folder)
             try #require(run.status == 0, "\(run)")
-            #expect(run.stderr.components(separatedBy: "j: no audio in ").count == 2, "\(run.stderr)")
+            // The GIF is named; the poster, which never carries sound, only with -v.
+            #expect(run.stderr.components(separatedBy: "j: no audio in ").count == 2 && run.stderr.contains("no audio in \(folder)/j.gif:"), "\(run.stderr)")
+            #expect(!run.stderr.contains("j.jpg:") && !run.stderr.contains("j.jpg,"), "\(run.stderr)")
+            let verbose = try CLI.run(["batch", "m.json", "--log-format", "plain", "--force", "-v"], in: folder)
+            #expect(verbose.stderr.contains("no audio in \(folder)/j.gif, \(folder)/j.jpg: they carry none"), "\(verbose.stderr)")
+            // The report gives the bed's loudness as encoded for the output that carries it.
+            let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/r.json"))) as? [String: Any])
+            let outputs = try #require(((report["jobs"] as? [[String: Any]])?.first?["outputs"]) as? [[String: Any]])
+            let loudness = try #require(outputs.first?["loudness"] as? Double, "\(outputs)")
+            #expect(abs(loudness + 16) < 1, "\(loudness)")
+            #expect(outputs.dropFirst().allSatisfy { $0["loudness"] is NSNull }, "\(outputs)")
             let probe = try CLI.run(["probe", "--json", "j.mp4", "j.gif"], in: folder)
             let found = try Self.objects(probe.stdout)
             #expect(found.first?["audio"] as? String == "aac" && found.last?["audio"] is NSNull, "\(probe)")

@@ -210,8 +210,8 @@ import Testing
         #expect(run.stderr.contains("job 'nowhere': ") && run.stderr.contains("corrupt.png is not a folder"))
         #expect(!run.stderr.contains("job 'fine'"))
         // A missing folder is no problem: a run creates it, and --check says so.
-        #expect(run.stderr.contains("job 'new-folder': would create folder \(folder.path)/new\n"), "\(run.stderr)")
-        #expect(run.stderr.contains("job 'new-folder': would create folder \(folder.path)/new/deeper\n"))
+        #expect(run.stderr.contains("campaign.json: would create folder \(folder.path)/new\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("campaign.json: would create folder \(folder.path)/new/deeper\n"))
         #expect(folder.files("out").isEmpty && !FileManager.default.fileExists(atPath: folder.path + "/new"))
     }
 
@@ -283,6 +283,18 @@ enum BatchCLI {
         process.waitUntilExit()
         defer { try? FileManager.default.removeItem(atPath: folder + "/" + log) }
         return (process.terminationStatus, (try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `body` with SIGINT and SIGTERM unblocked in this thread, then puts its mask back:
+    /// a child started meanwhile inherits that mask.
+    static func withStopSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+        var stop = sigset_t(), previous = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGINT)
+        sigaddset(&stop, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
     }
 
     /// Polls `condition` (a state: a file, a process's signal mask) every 10 ms. The bound,

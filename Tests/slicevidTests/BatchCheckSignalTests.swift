@@ -83,29 +83,23 @@ import Testing
         return Child(pid: pid)
     }
 
-    /// Runs `body` with SIGINT and SIGTERM unblocked in this thread, then puts its mask back:
-    /// a child started meanwhile inherits that mask.
-    private func withStopSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
-        var stop = sigset_t(), previous = sigset_t()
-        sigemptyset(&stop)
-        sigaddset(&stop, SIGINT)
-        sigaddset(&stop, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
-    }
-
     /// A parent that blocks SIGINT and SIGTERM, as some supervisors do, starts slicevid with
     /// them blocked; the trap unblocks them, or a signal would wait for ever, pending.
     @Test(arguments: [false, true])
     func aSignalTheMomentTheTrapIsSetEndsTheCheckWithOneLine(blockedByTheParent: Bool) throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        // 16 GB of nothing (a sparse file) to hash: a minute or more of checking, so a signal
-        // that is handled lands mid-check, and one that is lost lets the check finish (exit 2).
-        let huge = folder.path + "/huge.png"
-        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 16 << 30) == 0)
-        let manifest = try folder.campaign(jobs: [["id": "huge", "images": ["s0.png", "huge.png"], "outputs": "out/huge.mp4"]])
+        // 4 × 64 GB of nothing (sparse files) to hash: minutes of checking, so a signal that is
+        // handled lands mid-check, and one that is lost lets the check finish (exit 2). One 16 GB
+        // still was not enough: on CI, with the suite's renders on both cores, this thread once
+        // did not look at /proc for the whole check (its verdict was on stderr, exit 2).
+        var images = ["s0.png"]
+        for index in 1...4 {
+            let huge = folder.path + "/huge\(index).png"
+            try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 64 << 30) == 0)
+            images.append("huge\(index).png")
+        }
+        let manifest = try folder.campaign(jobs: [["id": "huge", "images": images, "outputs": "out/huge.mp4"]])
         // SIGINT the instant /proc shows it is no longer fatal. With libdispatch's signal
         // sources it was first ignored and caught only milliseconds later, from another
         // thread: 4 to 9 of 20 such signals vanished and the check ran to the end.
@@ -114,7 +108,7 @@ import Testing
             // Unblocked, as a shell starts it (this test thread may block them, and a child
             // inherits its mask; blocked, a signal would wait instead of being lost in the race),
             // or blocked by the parent.
-            var run = try withStopSignalsUnblocked {
+            var run = try BatchCLI.withStopSignalsUnblocked {
                 try launchFromDefaultDispositions(binary, ["batch", manifest, "--check"], in: folder.path, blocked: blockedByTheParent)
             }
             // What /proc last said, for the message should the check end before the trap shows.

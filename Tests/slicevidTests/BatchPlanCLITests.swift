@@ -123,7 +123,8 @@ struct BatchPlanCLITests {
         #expect(Set(planned.jobs.keys) == ["gone", "s0-1", "s0-2", "s1-1", "s1-2"], "\(planned.text)")
         #expect(planned.jobs["s1-2"] == "will render: new output \(folder.path)/out/s1/s1-2.mp4 (creating \(folder.path)/out/s1)", "\(planned.text)")
         let check = try BatchCLI.run(["batch", manifest, "--check"], in: folder.path)
-        #expect(check.stderr.contains("job 's0-1': would create folder \(folder.path)/out/s0"), "\(check.stderr)")
+        // Each folder once, however many jobs write to it.
+        #expect(check.stderr.components(separatedBy: "would create folder \(folder.path)/out/s0\n").count == 2, "\(check.stderr)")
         #expect(check.stderr.contains("5 jobs checked, 1 with problems"), "\(check.stderr)")
     }
 }

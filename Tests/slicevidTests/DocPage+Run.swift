@@ -66,11 +66,22 @@ extension DocPage {
         return []
     }
 
+    /// Whether `tool` is a program on this machine's PATH.
+    static func isInstalled(_ tool: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains { folder in
+            FileManager.default.isExecutableFile(atPath: "\(folder)/\(tool)")
+        }
+    }
+
     /// Runs the page's blocks from `first` on, top to bottom, in `folder`, recording an issue
     /// for every command that does not exit as promised and every file it should have written
     /// and did not. Stops at the first command that fails, as a reader pasting the page would.
-    func run(in folder: String, from first: Int = 0) throws {
+    /// - Returns: the `run if TOOL` blocks not run because their tool is missing, each named by
+    ///   its place and the tool.
+    @discardableResult
+    func run(in folder: String, from first: Int = 0) throws -> [String] {
         let environment = try Self.environment(home: folder)
+        var skipped: [String] = []
         for block in blocks[first...] {
             switch block.marker {
             case .file(let name)?:
@@ -92,12 +103,21 @@ extension DocPage {
                 #expect(missing.isEmpty, "\(place(block.line)): keys shown that \(name) does not have: \(missing.sorted())")
             case .run?:
                 for (line, command) in Self.numberedCommands(of: block) {
-                    guard try run(command, in: folder, environment: environment, line: line) else { return }
+                    guard try run(command, in: folder, environment: environment, line: line) else { return skipped }
+                }
+            case .runIf(let tool)?:
+                guard Self.isInstalled(tool) else {
+                    skipped.append("\(place(block.line)) needs \(tool), which is not installed")
+                    continue
+                }
+                for (line, command) in Self.numberedCommands(of: block) {
+                    guard try run(command, in: folder, environment: environment, line: line) else { return skipped }
                 }
             case .skip?, nil:
                 break
             }
         }
+        return skipped
     }
 
     /// Runs one command; returns whether it exited as its comment promises.

@@ -10,6 +10,9 @@ struct DocPage: CustomStringConvertible, Sendable {
     enum Marker: Equatable, Sendable {
         /// Run each line in the page's scratch folder.
         case run
+        /// Run it as `run` does when the tool (`jq`) is on PATH; otherwise the page's test
+        /// says it skipped the block, and why.
+        case runIf(tool: String)
         /// Shown, not run, for the reason given.
         case skip(reason: String)
         /// Write the block to this file in the page's scratch folder.
@@ -78,9 +81,24 @@ struct DocPage: CustomStringConvertible, Sendable {
         parse()
     }
 
+    /// The repository's examples/ copied into `folder` as a checkout has them: the sample
+    /// manifests, feeds, layouts, logos, scripts and scheduler recipes, not what a run made of
+    /// them (stills, outputs, hidden sidecars and locks, reports).
+    static func copyExamples(into folder: String) throws {
+        let examples = root + "/examples"
+        for name in try FileManager.default.subpathsOfDirectory(atPath: examples).sorted() {
+            let file = (name as NSString).lastPathComponent
+            guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }), !file.hasPrefix("report"),
+                  ["json", "sh", "sbatch", "yaml", "csv", "svg"].contains((file as NSString).pathExtension) || file == "crontab" else { continue }
+            let target = folder + "/examples/" + name
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: examples + "/" + name, toPath: target)
+        }
+    }
+
     /// Why `block` is not the repository's file `name` (`examples/slurm/campaign.sbatch`), or
     /// nil when it is: a JSON block must be the same JSON (its layout may differ), any other
-    /// block the same text, character for character, final newline included.
+    /// block the same text, character for character, final newline included (a CSV's CRLF read as LF).
     static func mismatch(_ block: Block, repositoryFile name: String) -> String? {
         guard let data = FileManager.default.contents(atPath: root + "/" + name) else { return "the repository has no \(name)" }
         if block.language == "json" {
@@ -88,7 +106,9 @@ struct DocPage: CustomStringConvertible, Sendable {
             let real = try? JSONSerialization.jsonObject(with: data)
             return (shown as? NSObject)?.isEqual(real) == true ? nil : "the block is not the JSON of \(name)"
         }
-        let text = String(decoding: data, as: UTF8.self)
+        // A CSV's CRLF line ends (RFC 4180's) cannot be shown in a page: they compare as line ends.
+        var text = String(decoding: data, as: UTF8.self)
+        if name.hasSuffix(".csv") { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
         guard block.text != text else { return nil }
         // Both end with the empty line after the final newline (the block always has one).
         let shown = block.lines + [""], real = text.components(separatedBy: "\n")
@@ -198,12 +218,13 @@ struct DocPage: CustomStringConvertible, Sendable {
         return trimmed.count >= fence.count && trimmed.allSatisfy { $0 == fence.first }
     }
 
-    /// `<!-- test: run -->`, `<!-- test: skip: REASON -->`, `<!-- test: file NAME -->`,
+    /// `<!-- test: run -->`, `<!-- test: run if TOOL -->`, `<!-- test: skip: REASON -->`, `<!-- test: file NAME -->`,
     /// `<!-- test: keys in NAME -->`.
     static func marker(_ comment: String) -> Marker? {
         guard let match = comment.wholeMatch(of: /<!--\s*test:\s*(.*?)\s*-->/) else { return nil }
         let body = String(match.output.1)
         if body == "run" { return .run }
+        if let tool = body.wholeMatch(of: /run if\s+([A-Za-z0-9_.-]+)/) { return .runIf(tool: String(tool.output.1)) }
         if let skip = body.wholeMatch(of: /skip:\s*(\S.*)/) { return .skip(reason: String(skip.output.1)) }
         if let file = body.wholeMatch(of: /file\s+(\S+)/) { return .file(String(file.output.1)) }
         if let keys = body.wholeMatch(of: /keys in\s+(\S+)/) { return .keysIn(String(keys.output.1)) }

@@ -38,7 +38,7 @@ struct ReadmeTests {
         #expect(check.contains("recipe=$here/\(name)\n") && check.contains(" \"$recipe\"\n"), "cluster-check.sh no longer submits \(name) itself")
     }
 
-    @Test("the Use block, then the rest of the README, runs top to bottom in an empty folder")
+    @Test("the Use block, then the rest of the README, runs top to bottom in a folder holding only examples/")
     func useBlockRuns() throws {
         let lines = try Self.useBlock()
         #expect(lines.count >= 10, "\(lines)")
@@ -53,6 +53,8 @@ struct ReadmeTests {
         let block = try #require(page.blocks.first { $0.line > heading + 1 })
         #expect(!block.fenced && block.marker == .run && DocPage.commands(of: block) == lines, "\(block)")
         try withScratchFolder { folder in
+            // A checkout's examples/ (the feed tour uses them).
+            try DocPage.copyExamples(into: folder)
             try page.run(in: folder)
         }
     }

@@ -66,6 +66,27 @@ import Testing
         #expect(try CLI.run(["report", "merge", "shard-0.json", "shard-1.json", "shard-2.json", "shard-3.json", "-o", "whole.json", "-q"], in: sharded.path).status == 0)
     }
 
+    @Test func shardsReportOrphansAndTheMergeListsEachOnceWithEveryJobsWhy() throws {
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try shardedCampaign(folder)
+        // Two jobs leave the manifest: each shard, looking at the manifest's folders, sees their outputs.
+        _ = try folder.campaign(jobs: Array(Self.jobs.prefix(10)))
+        for index in 0..<2 {
+            let run = try BatchCLI.run(["batch", manifest, "--shard", "\(index)/2", "--report", "half-\(index).json"], in: folder.path)
+            try #require(run.status == 0, "\(run.stderr)")
+        }
+        let merge = try CLI.run(["report", "merge", "half-0.json", "half-1.json", "-o", "merged.json"], in: folder.path)
+        #expect(merge.status == 0, "\(merge)")
+        let merged = try object(folder.path + "/merged.json")
+        let orphans = try #require(merged["orphans"] as? [[String: Any]])
+        #expect(orphans.map { $0["path"] as? String } == ["promo-10", "promo-11"].map { "\(folder.path)/out/\($0).mp4" })
+        #expect((merged["counts"] as? [String: Int])?["orphaned"] == 2 && (merged["counts"] as? [String: Int])?["pruned"] == 0)
+        // Each job's object as its shard wrote it: schema 3's why and reasons come through.
+        let jobs = try #require(merged["jobs"] as? [[String: Any]])
+        #expect(jobs.count == 10 && jobs.allSatisfy { $0["why"] as? String == "up to date" && $0["reasons"] is [Any] })
+    }
+
     @Test func aMissingShardAndADoubledOneAreNamed() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }

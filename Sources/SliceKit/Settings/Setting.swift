@@ -46,6 +46,8 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
     public static let shard = Setting("shard", kind: .run)
     public static let report = Setting("report", kind: .run)
     public static let force = Setting("force", kind: .run)
+    public static let prune = Setting("prune", kind: .run)
+    public static let only = Setting("only", kind: .run)
     public static let preset = Setting("preset", kind: .run)
     public static let manifest = Setting("manifest", kind: .run)
     public static let layout = Setting("layout", kind: .layout)

@@ -24,6 +24,8 @@ package final class AudioTrack: @unchecked Sendable {
     /// The opened encoder, until the job has used it.
     private var encoder: CodecContext?
     private var result: Result<[Packet], MediaError>?
+    /// What the levelled bed measured (written by the job before `done` is left).
+    private var measured: Loudness?
     private let done = DispatchGroup()
     /// The longest clip (in seconds) a bed is made for: the bed's samples are held in memory
     /// (23 MB a minute, up to three copies while its level is set), so ten minutes stays under 700 MB.
@@ -56,6 +58,7 @@ package final class AudioTrack: @unchecked Sendable {
         let filling = Array(tracks.values)
         let job = AudioBedJob { ready in
             let levelled = Result { () throws(MediaError) in try bed.levelled(settings, subject: file, isCancelled: isCancelled) }
+            for track in filling { track.measured = try? levelled.get().loudness }
             let encoded = filling.map { track in
                 levelled.flatMap { bed in Result { () throws(MediaError) in try track.encode(bed, isCancelled: isCancelled) } }
             }
@@ -123,6 +126,13 @@ package final class AudioTrack: @unchecked Sendable {
     func packets() throws(MediaError) -> [Packet] {
         done.wait()
         return try result!.get()
+    }
+
+    /// The integrated loudness and true peak of the bed as encoded, once the job has made it;
+    /// nil when no level was asked for (the bed is then not measured).
+    package func loudness() -> Loudness? {
+        done.wait()
+        return measured
     }
 
     private func fill(_ outcome: Result<[Packet], MediaError>) {

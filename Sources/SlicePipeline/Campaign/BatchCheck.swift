@@ -11,10 +11,11 @@ public struct JobCheck: Sendable {
     public package(set) var id: String
     /// One line each, naming the file and what is wrong; empty when the job would render.
     public package(set) var problems: [String]
-    /// One line each: a folder a run would create, a file it would replace, frames it would
-    /// delete, temporaries of crashed runs it would remove. Empty when the job is up to date or
-    /// writes only new files.
+    /// One line each: a file a run would replace, frames it would delete, temporaries of
+    /// crashed runs it would remove. Empty when the job is up to date or writes only new files.
     public package(set) var changes: [String]
+    /// The missing folders a run would create for the job (jobs may share one).
+    public package(set) var folders: [String] = []
     /// Whether every output is up to date, so a run would skip the job.
     public package(set) var isUpToDate = false
 }
@@ -51,10 +52,9 @@ package enum BatchCheck {
             }
             let licences = survey?.replacements(force: request.force)
             var changes: [String] = []
+            var folders: [String] = []
             for output in job.outputPaths {
-                for folder in OutputTarget.missingFolders(of: output) where !changes.contains("would create folder \(folder)") {
-                    changes.append("would create folder \(folder)")
-                }
+                for folder in OutputTarget.missingFolders(of: output) where !folders.contains(folder) { folders.append(folder) }
                 let replacing = licences?[output] ?? (request.force ? .anything : .recorded(licence(output)))
                 do throws(SlicevidError) {
                     // A job that cannot be planned will not run: its outputs are only checked.
@@ -68,7 +68,7 @@ package enum BatchCheck {
                     problems.append(error.message(job.wording(run: request.runWording)))
                 }
             }
-            return JobCheck(id: job.id, problems: problems, changes: changes)
+            return JobCheck(id: job.id, problems: problems, changes: changes, folders: folders)
         }
     }
 

@@ -31,15 +31,16 @@ package final class BatchJournal: Sendable {
     /// A journal for the jobs `request` selects, none of them started.
     package init(_ request: BatchRequest) {
         self.request = request
-        indices = request.manifest.jobs.indices.filter { request.shard.contains(request.manifest.jobs[$0].id) }
+        indices = request.manifest.jobs.indices.filter { request.selects(request.manifest.jobs[$0]) }
         digest = request.manifest.digest
     }
 
     /// The job at `position` (from 0 among the selected jobs) starts; until it finishes, a
     /// report shows it interrupted.
     func begin(_ job: ManifestJob, at position: Int) {
-        let result = JobResult(id: job.id, status: .interrupted, outputs: job.outputPaths.map { OutputResult(path: $0) },
+        var result = JobResult(id: job.id, status: .interrupted, outputs: job.outputPaths.map { OutputResult(path: $0) },
                                seconds: 0, error: nil, index: indices[position])
+        result.row = job.row
         state.withLock { $0.running[position] = Running(result: result, started: .now) }
     }
 
@@ -84,7 +85,7 @@ package final class BatchJournal: Sendable {
             if let result = finished[position] { return result }
             guard let current = running[position] else {
                 return JobResult(id: job.id, status: .pending, outputs: job.outputPaths.map { OutputResult(path: $0) },
-                                 seconds: 0, error: "not started: the run was interrupted", index: indices[position])
+                                 seconds: 0, error: "not started: the run was interrupted", index: indices[position], row: job.row)
             }
             var result = current.result
             let written = result.outputs.filter { $0.record != nil }.count
@@ -95,8 +96,10 @@ package final class BatchJournal: Sendable {
             result.seconds = (ContinuousClock.now - current.started).seconds
             return result
         }
-        return BatchReport(manifest: request.manifest.reportName, digest: digest, version: request.version, shard: request.shard,
-                           force: request.force, started: started, seconds: (ContinuousClock.now - clock).seconds,
-                           jobs: jobs, signal: signal)
+        var report = BatchReport(manifest: request.manifest.reportName, digest: digest, version: request.version, shard: request.shard,
+                                 force: request.force, started: started, seconds: (ContinuousClock.now - clock).seconds,
+                                 jobs: jobs, signal: signal)
+        report.prune = request.prune
+        return report
     }
 }

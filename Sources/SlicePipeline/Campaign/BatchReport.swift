@@ -42,6 +42,21 @@ public struct JobResult: Sendable {
     /// Its place among the manifest's jobs (from 0, matrices expanded), whatever the shard:
     /// merged shard reports list jobs in manifest order by it.
     package var index = 0
+    /// Why it rendered, in the words of `batch --plan`; empty when it was skipped, or failed
+    /// before its outputs were surveyed.
+    public package(set) var reasons: [RenderReason] = []
+    /// The feed row it was made from, when its template has `rows`.
+    package var row: JobRow?
+
+    /// What the report's `why` says: the reasons as `--plan` words them for a rendered job (or
+    /// one stopped while rendering), `up to date` for a skipped one; nil otherwise.
+    package var why: String? {
+        switch status {
+        case .skipped: "up to date"
+        case .rendered, .interrupted, .failed: reasons.isEmpty ? nil : RenderReason.sentence(reasons)
+        case .pending: nil
+        }
+    }
 }
 
 /// The whole run.
@@ -59,8 +74,10 @@ public struct BatchReport: Sendable {
     }
 
     /// The version of the report's layout, `schema` in the JSON: 2 added the manifest's
-    /// digest and each job's `index` (reports without `schema` are version 1).
-    package static let schema = 2
+    /// digest and each job's `index` (reports without `schema` are version 1); 3 each job's
+    /// `why`, `reasons` and `row`, each output's `loudness`, the `orphans` and whether the run
+    /// pruned them, and `pruned` and `orphaned` among the counts.
+    package static let schema = 3
 
     /// The manifest's absolute path.
     public var manifest: String
@@ -78,6 +95,11 @@ public struct BatchReport: Sendable {
     public var reportFile: String?
     /// Why the report file could not be written, when it could not.
     public var reportFileError: SlicevidError?
+    /// Outputs this manifest wrote for jobs it no longer has, found after the run: deleted
+    /// (`pruned`) when the run prunes, else left and reported.
+    public var orphans: [Orphan] = []
+    /// Whether the run was asked to prune (`--prune`).
+    package var prune = false
 
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }
@@ -110,15 +132,21 @@ public struct BatchReport: Sendable {
                 "seconds": rounded(job.seconds),
                 "fingerprint": job.fingerprint ?? NSNull(),
                 "error": job.error ?? NSNull(),
+                "why": job.why ?? NSNull(),
+                "reasons": job.reasons.map(\.json),
+                "row": job.row.map { ["key": $0.key, "feed": $0.feed, "line": $0.line] as [String: Any] } ?? NSNull(),
                 "outputs": job.outputs.map { output -> [String: Any] in
                     guard let record = output.record else { return ["path": output.path] }
                     return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
-                            "seconds": rounded(record.seconds), "fingerprint": record.fingerprint]
+                            "seconds": rounded(record.seconds), "fingerprint": record.fingerprint,
+                            "loudness": record.loudness.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil } ?? NSNull()]
                 },
             ]
         }
         var counts: [String: Int] = [:]
         for status in JobStatus.allCases { counts[status.rawValue] = count(status) }
+        counts["pruned"] = orphans.filter(\.pruned).count
+        counts["orphaned"] = orphans.filter { !$0.pruned }.count
         let object: [String: Any] = [
             "schema": BatchReport.schema,
             "manifest": manifest,
@@ -128,12 +156,14 @@ public struct BatchReport: Sendable {
             "slicevid": version,
             "shard": shard.description,
             "force": force,
+            "prune": prune,
             "started": started.ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "seconds": rounded(seconds),
             "status": outcomeName,
             "signal": signal.map(signalName) ?? NSNull(),
             "counts": counts,
             "jobs": jobs,
+            "orphans": orphans.map(\.json),
         ]
         // Only JSON types go in, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()

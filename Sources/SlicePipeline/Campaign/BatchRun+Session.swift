@@ -42,6 +42,12 @@ extension BatchRun {
             events(.finished(writingReport(journal.report(signal: signal), request: request)))
         }
         var report = run(request, cancellation: cancellation, journal: journal, events: events)
+        // What the manifest wrote for jobs it no longer has, found (and with --prune deleted)
+        // under the lock, once the jobs are done; a stopped run leaves this for the next one.
+        if !cancellation.isCancelled {
+            let orphans = Orphan.find(in: request.manifest)
+            report.orphans = request.prune ? Orphan.prune(orphans) : orphans
+        }
         // Whole even if a second signal comes meanwhile: it waits, then rewrites it.
         OutputTarget.exclusively { () -> Void in report = writingReport(report, request: request) }
         withExtendedLifetime(lastWords) {}

@@ -22,6 +22,12 @@ public struct BatchRequest: Sendable {
     public private(set) var parallel: Int
     /// Where the JSON report is written (atomically, also on a second signal); nil for none.
     public var reportFile: String?
+    /// Delete the outputs (and sidecars) this manifest wrote for jobs it no longer has, while
+    /// they are unchanged since (`batch --prune`); without it they are only reported.
+    public private(set) var prune: Bool
+    /// Render only the jobs whose feed row key is one of these, or whose id matches one as a
+    /// glob (`NL-10*`); empty for every job (`batch --only`).
+    public private(set) var only: [String]
     /// The slicevid version, part of every fingerprint.
     package var version: String
 
@@ -36,16 +42,30 @@ public struct BatchRequest: Sendable {
     ///     largest frame (`defaultParallel`).
     ///   - renderThreads: render threads per job, within `MakeRequest.renderThreadsRange`; nil
     ///     shares the cores among the jobs at once.
-    /// - Throws: `SlicevidError(.usage)` naming the setting out of range.
+    ///   - prune: delete what the manifest wrote for jobs it no longer has.
+    ///   - only: keys or id globs of the jobs to render; empty for all.
+    /// - Throws: `SlicevidError(.usage)` naming the setting out of range, a pattern of `only`
+    ///   that matches no job, `prune` with a shard or a manifest on standard input.
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
-                 reportFile: String? = nil, version: String,
+                 reportFile: String? = nil, prune: Bool = false, only: [String] = [], version: String,
                  cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(SlicevidError) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
         self.reportFile = reportFile
         self.version = version
-        let selected = manifest.jobs.filter { shard.contains($0.id) }
+        self.prune = prune
+        self.only = only
+        if prune && shard != .all {
+            throw SlicevidError(.usage, "\(setting: .prune) works on the whole manifest, not one shard (each shard would delete what the others see); run it once without \(setting: .shard) after the shards finished")
+        }
+        if prune && manifest.isStandardInput {
+            throw SlicevidError(.usage, "\(setting: .prune) needs the manifest as a file: sidecars name the manifest that wrote them, and standard input has no name to tell one manifest from another")
+        }
+        for pattern in only where !manifest.jobs.contains(where: { BatchRequest.matches(pattern, $0) }) {
+            throw SlicevidError(.usage, "\(setting: .only) \(InputText.quoted(pattern)): no job has this feed key, and no job id matches it")
+        }
+        let selected = manifest.jobs.filter { BatchRequest.selects($0, shard: shard, only: only) }
         let parallel = parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
         guard BatchRequest.parallelRange.contains(parallel) else {
             throw SlicevidError(.usage, "\(setting: .parallel): \(parallel) is not a whole number \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound)")
@@ -59,8 +79,20 @@ public struct BatchRequest: Sendable {
         self.renderThreads = threads
     }
 
-    /// The manifest's jobs in this run's shard, in file order.
-    package var selectedJobs: [ManifestJob] { manifest.jobs.filter { shard.contains($0.id) } }
+    /// The manifest's jobs in this run's shard (and `only`), in file order.
+    package var selectedJobs: [ManifestJob] { manifest.jobs.filter(selects) }
+
+    /// Whether this run renders `job`: in its shard, and named by `only` when that is given.
+    package func selects(_ job: ManifestJob) -> Bool { BatchRequest.selects(job, shard: shard, only: only) }
+
+    private static func selects(_ job: ManifestJob, shard: Shard, only: [String]) -> Bool {
+        shard.contains(job.id) && (only.isEmpty || only.contains { matches($0, job) })
+    }
+
+    /// Whether `pattern` names `job`: its feed row's key, or a glob (`*`, `?`, `[…]`) its id matches.
+    static func matches(_ pattern: String, _ job: ManifestJob) -> Bool {
+        job.row?.key == pattern || job.id == pattern || fnmatch(pattern, job.id, 0) == 0
+    }
 
     /// The parallel values accepted.
     public static let parallelRange = 1...64
@@ -184,7 +216,9 @@ package enum BatchRun {
             return finish(.skipped)
         }
 
-        events(.jobRendering(id: job.id, position: position, count: count, reasons: survey.reasons(images: job.images, force: request.force, wording: request.runWording)))
+        let reasons = survey.reasons(images: job.images, force: request.force, wording: request.runWording)
+        journal.update(at: index) { $0.reasons = reasons }
+        events(.jobRendering(id: job.id, position: position, count: count, reasons: reasons))
         var render: MakeRequest
         do {
             render = try job.request(force: request.force, renderThreads: request.renderThreads)
@@ -198,17 +232,20 @@ package enum BatchRun {
         // A still replaced since it was hashed may be what the frames were made from: the
         // sidecar then records no hash for it, so the next run renders again (and says why).
         let firstChange = Once()
+        // Which manifest and job wrote each output: what `--prune` goes by once the job is gone.
+        let manifest = request.manifest.reportName
         render.sidecar = { path, files, written in
             let fingerprint = fingerprints[path] ?? survey.fingerprint
             let changed = survey.inputsChangedSinceHashing()
             guard !changed.stills.isEmpty || changed.audio else {
-                return OutputRecord(files: files, fingerprint: fingerprint, written: written)
+                return OutputRecord(files: files, fingerprint: fingerprint, written: written, manifest: manifest, job: job.id)
             }
             if firstChange.claim() {
                 let inputs = changed.stills.map { "still \($0) (\(job.images[$0]))" } + (changed.audio ? job.audio.file.map { ["music \($0)"] } ?? [] : [])
                 events(.jobInputsChanged(id: job.id, position: position, count: count, inputs: inputs))
             }
-            return OutputRecord(files: files, fingerprint: fingerprint.marking(stills: changed.stills, audio: changed.audio), written: written)
+            return OutputRecord(files: files, fingerprint: fingerprint.marking(stills: changed.stills, audio: changed.audio), written: written,
+                                manifest: manifest, job: job.id)
         }
         render.onCommit = { path, record in journal.committed(path, record: record, at: index) }
         do {

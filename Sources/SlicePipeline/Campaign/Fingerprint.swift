@@ -2,6 +2,7 @@
 // skip work that would give the same bytes, and re-renders exactly the jobs whose inputs,
 // settings or slicevid version changed.
 
+import Foundation
 import SliceKit
 import SliceMedia
 
@@ -25,7 +26,9 @@ package struct Fingerprint: Sendable, Equatable {
     ///   - imageHashes: SHA-256 (hex) of each still's bytes, in order.
     ///   - version: the slicevid version, so an upgrade re-renders.
     ///   - audio: the music bed's settings and SHA-256 (hex) of its file's bytes, when it has one.
-    package init(sequence: SequenceSpec, imageHashes: [String], version: String, audio: (settings: AudioSettings, hash: String)? = nil) {
+    ///   - row: the values of its feed row that the job uses.
+    package init(sequence: SequenceSpec, imageHashes: [String], version: String, audio: (settings: AudioSettings, hash: String)? = nil,
+                 row: [JobRow.Value] = []) {
         var lines = ["slicevid \(version)"]
         // An image's own focus (a manifest's per-image "focus") changes its crop, so it counts.
         lines += imageHashes.enumerated().map { index, hash in
@@ -34,6 +37,7 @@ package struct Fingerprint: Sendable, Equatable {
         if let audio {
             lines.append((["audio \(audio.hash)"] + audio.settings.pairs.map { "\($0.key)=\($0.value)" }).joined(separator: " "))
         }
+        lines += row.map { "row \($0.column) \(Fingerprint.quoted($0.text))" }
         for (pair, segment) in sequence.segments.enumerated() {
             let fields = SpecField.allCases.map { "\($0.rawValue)=\(segment.text(of: $0))" }
             lines.append("transition \(pair) " + fields.joined(separator: " "))
@@ -72,6 +76,28 @@ package struct Fingerprint: Sendable, Equatable {
             }
             return words.joined(separator: " ")
         })
+    }
+
+    /// `text` as a JSON string literal: quotes, backslashes and every character a line or a
+    /// terminal would act on escaped, so a value with line breaks stays on its line.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where InputText.needsEscape(scalar):
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// The text of a string `quoted` wrote; nil when `literal` is not one.
+    static func unquoted(_ literal: some StringProtocol) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(literal.utf8), options: [.fragmentsAllowed])) as? String
     }
 
     /// SHA-256 of the lines (each ending in a newline), as 64 hex digits.

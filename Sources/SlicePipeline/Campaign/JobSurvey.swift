@@ -133,7 +133,7 @@ struct JobSurvey {
             guard let hash else { throw .stopped }
             fileHashes[file] = hash
         }
-        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio)
+        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
             .adding(planned.layout, fileHashes: fileHashes)
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,

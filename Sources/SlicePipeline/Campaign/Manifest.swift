@@ -27,6 +27,9 @@ public struct Manifest: Sendable {
     package var isStandardInput = false
     /// SHA-256 of the bytes it was read from, hex: which manifest a report belongs to.
     package var sha256 = ""
+    /// Folders below which outputs land where a placeholder names part of their path: where
+    /// orphans of rows and combinations that left are looked for (`Orphan.find`).
+    package var outputRoots: [String] = []
 
     /// The manifest as every shard's report describes it (`ManifestDigest`).
     package var digest: ManifestDigest { ManifestDigest(bytes: sha256, jobIds: jobs.map(\.id)) }
@@ -47,9 +50,13 @@ public struct Manifest: Sendable {
     /// - Parameters:
     ///   - path: the manifest file.
     ///   - presets: resolves `preset` values (names, or files already made absolute).
+    ///   - cancellation: stops the reading of a feed on standard input (a stop signal).
     /// - Throws: `SlicevidError` naming the manifest, the job and the field: `.inputMissing`
-    ///   when the file cannot be read, `.usage` for everything wrong inside it.
-    package static func load(path: String, presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+    ///   when the file (or a feed) cannot be read, `.usage` for everything wrong inside it
+    ///   (a feed's problems with its file, line and column), `.interrupted` when `cancellation`
+    ///   stopped the reading of a feed.
+    package static func load(path: String, presets: @escaping PresetResolver,
+                             cancellation: Cancellation? = nil) throws(SlicevidError) -> Manifest {
         let data: Data
         do {
             data = try SettingsFile.read(path: path)
@@ -63,7 +70,7 @@ public struct Manifest: Sendable {
             throw SlicevidError(.inputMissing, "\(InputText.quoted(path)): \(error.reason)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return try parse(data, path: path, folder: folder, presets: presets)
+        return try parse(data, path: path, folder: folder, presets: presets, cancellation: cancellation)
     }
 
     /// The name a manifest read from standard input goes by in messages; its lock file is
@@ -75,29 +82,32 @@ public struct Manifest: Sendable {
     package static let maximumStandardInput = 64 << 20
 
     /// Reads a manifest from standard input (`slicevid batch -`). Relative paths in it are
-    /// resolved against the working folder.
+    /// resolved against the working folder. The read waits in short polls, so a stop signal
+    /// (`cancellation`) ends it even when the writer never closes the pipe.
     /// - Throws: `SlicevidError(.usage)` naming `stdin` for a bad manifest or one over
-    ///   `maximumStandardInput` bytes.
-    package static func loadStandardInput(presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while data.count <= maximumStandardInput {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            data.append(contentsOf: chunk[..<count])
+    ///   `maximumStandardInput` bytes; `.interrupted` when `cancellation` stopped the read.
+    package static func loadStandardInput(presets: @escaping PresetResolver,
+                                          cancellation: Cancellation? = nil) throws(SlicevidError) -> Manifest {
+        let input = FeedInput(descriptor: STDIN_FILENO, limit: maximumStandardInput) { cancellation?.isCancelled == true }
+        let bytes: [UInt8]
+        do {
+            bytes = try input.readAll()
+        } catch where error.isInterrupted {
+            let signal = cancellation?.signal ?? SIGINT
+            throw SlicevidError(.interrupted(signal: signal), "\(standardInputName): interrupted by \(signalName(signal)) while reading the manifest; nothing was rendered")
+        } catch {
+            let reason = error.reason.hasPrefix("is larger") ? "the manifest is larger than \(maximumStandardInput >> 20) MiB" : "the manifest \(error.reason)"
+            throw SlicevidError(.usage, "\(standardInputName): \(reason)")
         }
-        guard data.count <= maximumStandardInput else {
-            throw SlicevidError(.usage, "\(standardInputName): the manifest is larger than \(maximumStandardInput >> 20) MiB")
-        }
-        var manifest = try parse(data, path: standardInputName, folder: FileManager.default.currentDirectoryPath, presets: presets)
+        var manifest = try parse(Data(bytes), path: standardInputName, folder: FileManager.default.currentDirectoryPath, presets: presets,
+                                 cancellation: cancellation)
         manifest.isStandardInput = true
         return manifest
     }
 
     /// Reads, resolves and cross-checks the manifest in `data`.
-    private static func parse(_ data: Data, path: String, folder: String,
-                              presets: @escaping PresetResolver) throws(SlicevidError) -> Manifest {
+    private static func parse(_ data: Data, path: String, folder: String, presets: @escaping PresetResolver,
+                              cancellation: Cancellation?) throws(SlicevidError) -> Manifest {
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -113,21 +123,34 @@ public struct Manifest: Sendable {
             throw top.error("description", "expected a string")
         }
         var context = ManifestContext(folder: folder, presets: presets)
+        context.readsStandardInput = path == standardInputName
+        context.cancellation = cancellation
         let defaults = try ManifestDefaults(root["defaults"] ?? [String: Any](),
                                             reader: ManifestReader(manifest: path, place: "defaults"), context: &context)
         guard let entries = root["jobs"] as? [Any], !entries.isEmpty else {
             throw top.error("jobs", "expected a non-empty array of jobs")
         }
+        // Every template's jobs are counted (its feed read, its matrix sized) before any job is
+        // made, so a manifest over the limit costs the reading, not the expanding.
+        let tooMany = "the manifest makes more than \(maximumJobs) jobs (feed rows × matrix combinations); split the campaign into several manifests"
+        var templates: [JobTemplate] = []
+        var total = 0
+        for (index, entry) in entries.enumerated() {
+            let template = try JobTemplate(entry, reader: ManifestReader(manifest: path, place: "jobs[\(index)]"), context: &context,
+                                           budget: maximumJobs - total, tooMany: tooMany)
+            total += template.count
+            templates.append(template)
+        }
         var jobs: [ManifestJob] = []
+        jobs.reserveCapacity(total)
         var ids: [String: String] = [:]
         // Outputs by resolved folder: a link to a folder is the same folder.
         var claims = OutputClaims()
-        for (index, entry) in entries.enumerated() {
-            for expanded in try ManifestMatrix.expand(entry, reader: ManifestReader(manifest: path, place: "jobs[\(index)]")) {
-                guard jobs.count < maximumJobs else {
-                    throw top.error("jobs", "more than \(maximumJobs) jobs (matrices expanded); split the campaign into several manifests")
-                }
-                let job = try ManifestJob(expanded.object, index: index, manifest: path, defaults: defaults, context: &context)
+        for (index, template) in templates.enumerated() {
+            try template.expand(reader: ManifestReader(manifest: path, place: "jobs[\(index)]")) { expanded throws(SlicevidError) in
+                var job = try ManifestJob(expanded.object, index: index, manifest: path, defaults: defaults, context: &context)
+                job.row = expanded.row
+                job.variables = expanded.variables
                 let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
                 let origin = "jobs[\(index)]" + (expanded.combination.map { " (\($0))" } ?? "")
                 if let first = ids[job.id] {
@@ -147,6 +170,7 @@ public struct Manifest: Sendable {
             }
         }
         var manifest = Manifest(path: path, folder: folder, jobs: jobs)
+        manifest.outputRoots = Array(Set(templates.flatMap(\.outputRoots))).sorted()
         let sha = SHA256()
         data.withUnsafeBytes { sha.update($0) }
         manifest.sha256 = sha.finalHex()
@@ -189,6 +213,14 @@ struct ManifestContext {
     private var resolved: [String: Preset] = [:]
     /// Layout files read so far, by absolute path: each is read once however many jobs use it.
     private let layouts = LayoutCache()
+    /// Feeds read so far, by format, separator, key and path.
+    var feeds: [String: Feed] = [:]
+    /// Whether the manifest came on standard input, which then carries no feed.
+    var readsStandardInput = false
+    /// Whether a feed was read from standard input already.
+    var standardInputTaken = false
+    /// Stops the reading of a feed on standard input.
+    var cancellation: Cancellation?
 
     init(folder: String, presets: @escaping PresetResolver) {
         self.folder = folder

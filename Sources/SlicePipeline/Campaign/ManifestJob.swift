@@ -30,13 +30,19 @@ package struct ManifestJob: Sendable {
     /// Where the job's settings came from when that is worth saying in an error: the
     /// background by the layer that set it (the job, the defaults or a preset).
     package let origins: [Setting: String]
+    /// The feed row the job was made from (`rows`), with the values its fields used; nil for
+    /// a job without a feed. Those values are part of its outputs' fingerprints.
+    package var row: JobRow?
+    /// The values of the job's placeholders — its feed row's columns and its matrix names —
+    /// as text, by name: what other fields of the job may fill from.
+    package var variables: [String: String] = [:]
 
     /// How this job's errors name settings: by the manifest's keys and the layers that set
     /// them, the run's own settings as `run` names them.
     package func wording(run: any Wording) -> ManifestWording { ManifestWording(origins: origins, run: run) }
 
     /// Keys a job object accepts.
-    package static let keys = ["id", "description", "matrix", "images", "transitions", "preset", "outputs", "audio"] + ManifestCards.keys
+    package static let keys = ["id", "description", "matrix", "rows", "images", "transitions", "preset", "outputs", "audio"] + ManifestCards.keys
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
 
     /// Fields one transition may set for itself; the others belong to the whole video.
@@ -55,7 +61,8 @@ package struct ManifestJob: Sendable {
                                       renderThreads: renderThreads)
         request.sequence = sequence
         request.layout = cards.layout
-        request.variables = cards.variables
+        // A layout's {name} takes the job's feed columns and matrix names; its own vars win.
+        request.variables = variables.merging(cards.variables) { _, own in own }
         request.safeZone = cards.safeZone
         // A manifest's settings are meant for every job; each output takes those that fit it.
         request.refusesUnusedSettings = false
@@ -115,6 +122,14 @@ package struct ManifestJob: Sendable {
         try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
         self.sequence = sequence
         outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
+        // Each output's encoding against its codec (an encoder-preset or crf it does not take) is
+        // refused now, with 64, rather than failing the job when it runs; a missing encoder is
+        // this machine's matter (69) and the job's own failure.
+        do {
+            _ = try MakeJob.planOutputs(request(force: true, renderThreads: 1))
+        } catch where error.category == .usage {
+            throw SlicevidError(.usage, ErrorText("\(manifest): \(reader.place ?? ""): \(error.message(ManifestWording(origins: origins)))"))
+        } catch {}
     }
 
     /// The stills (strings, or `{"path": …, "hold": seconds, "focus": "X,Y"}`), absolute, and

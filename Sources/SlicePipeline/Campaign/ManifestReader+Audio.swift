@@ -46,6 +46,10 @@ extension ManifestReader {
                 audio.stream = index
             }
         }
+        // As make refuses it, but when the manifest is read rather than when each job runs.
+        if audio.loudness != nil && audio.volume != nil {
+            throw error("audio", "loudness and volume both set the bed's level (with the defaults' and the preset's audio); give one")
+        }
         return audio
     }
 

@@ -20,6 +20,8 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         case stillChanged = "still-changed"
         /// A setting of the job (`field`, `from`, `to`) changed.
         case settingChanged = "setting-changed"
+        /// A value of the job's feed row that its fields use (`field` is the column) changed.
+        case valueChanged = "value-changed"
         /// An encoding setting of one output changed.
         case outputSettingChanged = "output-setting-changed"
         /// The sidecar was written by another slicevid version.
@@ -101,6 +103,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                 reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
             }
         }
+        reasons += rowChanges(from: lines("row ", in: old), to: lines("row ", in: new))
         let (oldPairs, newPairs) = (lines("transition ", in: old), lines("transition ", in: new))
         if let changed = count("transitions", oldPairs, newPairs, kind: .settingChanged) {
             reasons.append(changed)
@@ -173,6 +176,29 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         return reasons
     }
 
+    /// `price '12,50 €' → '11,90 €'` for each used value of the feed row that differs, in the
+    /// order of the new lines (a column no longer used reads `→ unset`).
+    static func rowChanges(from old: [String], to new: [String]) -> [RenderReason] {
+        func values(_ lines: [String]) -> [(column: String, text: String)] {
+            lines.compactMap { line in
+                let rest = line.dropFirst("row ".count)
+                guard let space = rest.firstIndex(of: " "), let text = Fingerprint.unquoted(rest[rest.index(after: space)...]) else { return nil }
+                return (String(rest[..<space]), text)
+            }
+        }
+        let (was, now) = (values(old), values(new))
+        var columns = now.map(\.column)
+        for (column, _) in was where !columns.contains(column) { columns.append(column) }
+        let wasValues = Dictionary(was, uniquingKeysWith: { first, _ in first })
+        let nowValues = Dictionary(now, uniquingKeysWith: { first, _ in first })
+        return columns.compactMap { column in
+            let (from, to) = (wasValues[column], nowValues[column])
+            guard from != to else { return nil }
+            return RenderReason(kind: .valueChanged, field: column, from: from, to: to,
+                                description: "\(column) \(from.map(InputText.quoted) ?? "unset") → \(to.map(InputText.quoted) ?? "unset")")
+        }
+    }
+
     /// `field A → B` for each `key=value` that differs between two lines of the same kind.
     private static func fieldChanges(_ old: String, _ new: String, kind: Kind, output: String?, prefix: String) -> [RenderReason] {
         let (was, now) = (fields(of: old), fields(of: new))
@@ -203,5 +229,18 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return pairs
+    }
+}
+
+extension RenderReason {
+    /// The reason as the report and the JSON log give it: its kind and sentence, and the
+    /// field, values and output it names.
+    package var json: [String: Any] {
+        var fields: [String: Any] = ["kind": kind.rawValue, "text": description]
+        if let output { fields["output"] = output }
+        if let field { fields["field"] = field }
+        if let from { fields["from"] = from }
+        if let to { fields["to"] = to }
+        return fields
     }
 }

@@ -47,6 +47,7 @@ extension ReportMerge {
             "problems": problems,
             "counts": counts,
             "jobs": jobs.map(\.object),
+            "orphans": orphans,
         ]
         // Everything in it came from JSON or is a JSON type, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()

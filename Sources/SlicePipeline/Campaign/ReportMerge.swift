@@ -92,7 +92,24 @@ package struct ReportMerge {
         var counts: [String: Int] = [:]
         for status in JobStatus.allCases { counts[status.rawValue] = 0 }
         for job in jobs { counts[job.status, default: 0] += 1 }
+        let orphans = self.orphans
+        counts["pruned"] = orphans.filter { $0["pruned"] as? Bool == true }.count
+        counts["orphaned"] = orphans.count - counts["pruned"]!
         return counts
+    }
+
+    /// Every orphan any shard's report lists, once per path (each shard looks at the whole
+    /// manifest's folders, so they see the same ones), in path order.
+    package var orphans: [[String: Any]] {
+        var byPath: [String: [String: Any]] = [:]
+        for report in reports {
+            for orphan in report.object["orphans"] as? [[String: Any]] ?? [] {
+                guard let path = orphan["path"] as? String else { continue }
+                // A shard that pruned it says more than one that saw it.
+                if byPath[path] == nil || orphan["pruned"] as? Bool == true { byPath[path] = orphan }
+            }
+        }
+        return byPath.keys.sorted().map { byPath[$0]! }
     }
 
     /// Up to ten items, then how many more.

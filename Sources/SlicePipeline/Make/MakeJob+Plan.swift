@@ -38,6 +38,36 @@ extension MakeJob {
     ///   output), unavailable for a missing encoder, outputBlocked for an output that exists or
     ///   cannot be created.
     package static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
+        let (clip, sequence, paths, plans) = try planOutputs(request)
+        let spec = request.spec
+        let audio = try checkAudio(request, plans: plans)
+        let layout = try request.layout.map { layout throws(SlicevidError) in
+            try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
+                                   variables: request.variables, safeZone: request.safeZone.resolved(layout))
+        }
+        // The layers' files are there and are files: a font or logo that is not would fail
+        // the render after its stills were decoded.
+        if let layout {
+            do {
+                for file in layout.files { try StillDecoder.checkReadable(path: file) }
+            } catch {
+                throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(layout.file)): ")
+            }
+        }
+        for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
+        let renderLayout = PixelLayout.covering(plans.map(\.renderLayout))
+        var folders: [String] = []
+        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
+        return MakePlan(clip: clip, sequence: sequence, renderLayout: renderLayout, outputs: plans, paths: paths, foldersToCreate: folders,
+                        audio: audio, layout: layout)
+    }
+
+    /// The part of `plan` that reads no file: the settings checked and each output's encoding
+    /// decided against its codec (a crf out of range, a speed the encoder does not take), so a
+    /// manifest can refuse such a job when it is read.
+    /// - Throws: `SlicevidError`: usage, or unavailable for a missing encoder.
+    package static func planOutputs(_ request: MakeRequest) throws(SlicevidError)
+        -> (clip: Clip, sequence: SequenceSpec, paths: [String], plans: [EncodingPlan]) {
         do {
             try request.spec.validate()
         } catch {
@@ -74,26 +104,7 @@ extension MakeJob {
                 throw SlicevidError(.usage, "\(setting: option.setting) applies to none of the outputs (\(ErrorText.joined(reasons, separator: "; ")))")
             }
         }
-        let audio = try checkAudio(request, plans: plans)
-        let layout = try request.layout.map { layout throws(SlicevidError) in
-            try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
-                                   variables: request.variables, safeZone: request.safeZone.resolved(layout))
-        }
-        // The layers' files are there and are files: a font or logo that is not would fail
-        // the render after its stills were decoded.
-        if let layout {
-            do {
-                for file in layout.files { try StillDecoder.checkReadable(path: file) }
-            } catch {
-                throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(layout.file)): ")
-            }
-        }
-        for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
-        let renderLayout = PixelLayout.covering(plans.map(\.renderLayout))
-        var folders: [String] = []
-        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: renderLayout, outputs: plans, paths: paths, foldersToCreate: folders,
-                        audio: audio, layout: layout)
+        return (clip, sequence, paths, plans)
     }
 
     /// Opens one sink per planned output, each GIF with the palette of the stills, each on a

@@ -110,7 +110,7 @@ extension MakeJob {
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.renderThreads, window: request.window)
         let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
 
-        let stats: RenderStats
+        var stats: RenderStats
         do {
             stats = try loop.run(pool: pool, runners: sinks, cancellation: cancellation,
                                  frame: { renderer.frame($0, buffer: $1) },
@@ -124,6 +124,8 @@ extension MakeJob {
         } catch {
             throw SlicevidError(.outputFailed, "\(error)")
         }
+        // Every sink has taken its packets, so the bed's job is done: this does not wait.
+        stats.loudness = audio.values.first?.loudness()?.integrated
         return stats
     }
 }

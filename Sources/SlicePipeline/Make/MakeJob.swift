@@ -39,6 +39,9 @@ public struct WrittenOutput: Sendable, Equatable {
     public var seconds: Double
     /// Bytes on disk (all frames of a sequence).
     public var bytes: Int
+    /// The integrated loudness (LUFS) of the music bed it carries, when the bed was levelled
+    /// (`loudness` or `volume`); nil otherwise.
+    public var loudness: Double?
 
     package init(path: String, format: OutputFormat, frames: Int, frameRate: FrameRate?, seconds: Double, bytes: Int) {
         self.path = path
@@ -96,10 +99,13 @@ package enum MakeJob {
             let stats = try render(request, planned: planned, pictures: pictures, targets: targets, cancellation: cancellation, events: events)
             var written: [WrittenOutput] = []
             for (plan, target) in zip(planned.outputs, targets) {
-                let facts = WrittenOutput(plan: plan, bytes: 0)
+                var facts = WrittenOutput(plan: plan, bytes: 0)
+                if plan.audio != nil { facts.loudness = stats.loudness }
                 try target.commit(frames: plan.format.isSequence ? plan.frameCount : nil, recording: request.sidecar.map { sidecar in { files in sidecar(target.path, files, facts) } },
                                   then: request.onCommit.map { onCommit in { record in onCommit(target.path, record) } })
-                written.append(WrittenOutput(plan: plan, bytes: target.bytesOnDisk(frames: plan.frameCount)))
+                var output = WrittenOutput(plan: plan, bytes: target.bytesOnDisk(frames: plan.frameCount))
+                output.loudness = facts.loudness
+                written.append(output)
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             return MakeReport(frames: stats.frames, seconds: seconds, clipSeconds: Double(stats.frames) / request.spec.frameRate.value,

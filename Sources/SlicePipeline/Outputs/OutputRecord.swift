@@ -25,13 +25,22 @@ package struct OutputRecord: Sendable, Equatable {
     /// The stamp of each file written, in frame order (one for a single file); empty in
     /// sidecars of slicevid 0.2.0.
     package var files: [FileStamp]
+    /// The manifest that wrote it (its absolute path, `-` for standard input) and the job's id:
+    /// what tells an output a manifest no longer makes (`batch --prune`). nil in sidecars of
+    /// slicevid 0.3 and earlier, whose outputs are never taken for orphans.
+    package var manifest: String?
+    package var job: String?
+    /// The integrated loudness (LUFS) of the music bed it carries, when the bed was levelled.
+    package var loudness: Double?
 
     /// Describes an output being committed.
     /// - Parameters:
     ///   - files: the stamps of its files, in frame order (one for a single file).
     ///   - fingerprint: what produced it.
     ///   - written: what it holds: frames, rate and seconds as written.
-    package init(files: [FileStamp], fingerprint: Fingerprint, written: WrittenOutput) {
+    ///   - manifest: the manifest that wrote it, as its report names it.
+    ///   - job: the id of the job that wrote it.
+    package init(files: [FileStamp], fingerprint: Fingerprint, written: WrittenOutput, manifest: String? = nil, job: String? = nil) {
         self.fingerprint = fingerprint.value
         bytes = files.reduce(0) { $0 + $1.bytes }
         frames = written.frames
@@ -39,6 +48,9 @@ package struct OutputRecord: Sendable, Equatable {
         seconds = written.seconds
         producedBy = fingerprint.lines
         self.files = files
+        self.manifest = manifest
+        self.job = job
+        loudness = written.loudness
     }
 
     /// Where the sidecar of `output` lives: a hidden file beside it.
@@ -61,8 +73,12 @@ package struct OutputRecord: Sendable, Equatable {
         // Stamps that do not parse, or a count that disagrees, license nothing.
         let stamps = (object["files"] as? [Any])?.map(FileStamp.init(json:)) ?? []
         let files = stamps.contains(where: { $0 == nil }) ? [] : stamps.compactMap { $0 }
-        return OutputRecord(fingerprint: fingerprint, bytes: bytes, frames: frames, frameRate: frameRate, seconds: seconds,
-                            producedBy: object["producedBy"] as? [String] ?? [], files: files)
+        var record = OutputRecord(fingerprint: fingerprint, bytes: bytes, frames: frames, frameRate: frameRate, seconds: seconds,
+                                  producedBy: object["producedBy"] as? [String] ?? [], files: files)
+        record.manifest = object["manifest"] as? String
+        record.job = object["job"] as? String
+        record.loudness = (object["loudness"] as? NSNumber)?.doubleValue
+        return record
     }
 
     private init(fingerprint: String, bytes: Int, frames: Int, frameRate: String?, seconds: Double, producedBy: [String],
@@ -89,8 +105,11 @@ package struct OutputRecord: Sendable, Equatable {
 
     /// The sidecar's bytes: JSON, keys sorted.
     var json: Data {
-        let object: [String: Any] = ["fingerprint": fingerprint, "bytes": bytes, "frames": frames, "fps": frameRate ?? NSNull(),
+        var object: [String: Any] = ["fingerprint": fingerprint, "bytes": bytes, "frames": frames, "fps": frameRate ?? NSNull(),
                                      "seconds": seconds, "producedBy": producedBy, "files": files.map(\.json)]
+        if let manifest { object["manifest"] = manifest }
+        if let job { object["job"] = job }
+        if let loudness, loudness.isFinite { object["loudness"] = (loudness * 10).rounded() / 10 }
         // Only JSON types go in, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }

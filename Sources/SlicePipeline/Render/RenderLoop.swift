@@ -15,6 +15,8 @@ package struct RenderStats: Sendable {
     package var peakFramesInFlight: Int
     /// The window (pool size).
     package var window: Int
+    /// The music bed's integrated loudness in LUFS as it was encoded, when it was levelled.
+    package var loudness: Double?
 }
 
 /// Renders frames concurrently and delivers them, in order, to sinks.

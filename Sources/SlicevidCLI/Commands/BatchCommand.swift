@@ -19,14 +19,16 @@ struct BatchCommand: ParsableCommand {
         static let force = OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record.")
         static let jobs = OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value.")
         static let quiet = OptionSpec("quiet", short: "q", help: "Print only failures and the summary, in every log format.")
+        static let prune = OptionSpec("prune", help: "After the jobs, delete the outputs (and their sidecars) that this manifest wrote for jobs it no longer has (a row left the feed, a job or output left the manifest), in the folders it writes to, while they are unchanged since. Without it they are reported as orphans.")
+        static let only = OptionSpec("only", value: "KEY|GLOB", repeatable: true, help: "Render only the jobs whose feed key is KEY, or whose id matches GLOB (NL-10*); repeat or separate with commas.")
     }
 
     static let spec = CommandSpec(
         name: "batch",
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
-        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE] [--shard K/N] [--parallel N] [--force] [options]",
-        options: [Option.check, Option.plan, Option.report, Option.shard, Option.parallel, Option.force, LogFormat.option, Option.jobs,
-                  Option.quiet, SharedOptions.verbose],
+        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE] [--shard K/N] [--only KEY] [--prune] [--parallel N] [--force] [options]",
+        options: [Option.check, Option.plan, Option.report, Option.shard, Option.only, Option.prune, Option.parallel, Option.force,
+                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose],
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
@@ -35,6 +37,8 @@ struct BatchCommand: ParsableCommand {
         "fade-in", "fade-out", "loudness", "volume"} (a preset's audio settings apply under it); "transitions" gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
         A job with "matrix": {"NAME": [values...], ...} stands for one job per combination: {NAME} is filled in every
         string of it, {id} with its id (write {{ and }} for literal braces); every name must appear in the id.
+        A job with "rows": {"file": "products.csv", "key": "sku"} (a CSV or JSON Lines feed, - for stdin) stands for
+        one job per row (times its matrix): every column is a {placeholder}, and the id must use the key's.
         Relative paths are relative to the manifest's folder (to the working folder for - , the manifest on stdin).
         Missing output folders are created. The format: docs/batch.md, or man slicevid.
         Each output gets a hidden sidecar (.NAME.slicevid.json) with the fingerprint of its inputs' bytes, its
@@ -64,22 +68,34 @@ struct BatchCommand: ParsableCommand {
         FFmpegLog.configure(verbose: options.verbose)
         let log = LogWriter(console: console, format: options.logFormat, quiet: options.quiet)
         do {
+            // Set before anything is read: a signal while a manifest or feed comes on stdin ends
+            // the read with its line, and a run that follows is stopped by the same trap.
+            let cancellation = ProcessHost.cancellation()
             let resolve: PresetResolver = { value throws(SlicevidError) in try PresetLibrary.load(value) }
-            let manifest = options.manifest == "-" ? try Manifest.loadStandardInput(presets: resolve)
-                                                   : try Manifest.load(path: options.manifest, presets: resolve)
+            let manifest = options.manifest == "-" ? try Manifest.loadStandardInput(presets: resolve, cancellation: cancellation)
+                                                   : try Manifest.load(path: options.manifest, presets: resolve, cancellation: cancellation)
             var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
-                                           parallel: options.parallel, reportFile: options.report, version: SlicevidTool.version)
+                                           parallel: options.parallel, reportFile: options.report, prune: options.prune,
+                                           only: options.only, version: SlicevidTool.version)
             request.verbose = options.verbose
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
-                SignalTrap.exitOnSignal { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written" }
+                let line: @Sendable (Int32) -> String = { signal in "slicevid: \(manifest.path): \(view) interrupted by \(signalName(signal)); nothing was written\n" }
+                SignalTrap.exitOnSignal(saying: line)
+                // A signal that came while the manifest was read (the trap above was the
+                // reading's) ends the view now, as one during it would.
+                if let signal = cancellation.signal {
+                    console.error(line(signal))
+                    return ExitCode(signal: signal)
+                }
             }
             if options.check { return Self.check(request, console: console) }
-            if options.plan { return BatchPlanView.print(Slicevid.plan(request), manifest: manifest.path, log: log) }
+            if options.plan {
+                return BatchPlanView.print(Slicevid.plan(request), orphans: Slicevid.orphans(request), pruning: request.prune, manifest: manifest.path, log: log)
+            }
 
-            let batchLog = BatchLog(log, manifest: manifest.path, shard: options.shard)
-            let cancellation = ProcessHost.cancellation()
+            let batchLog = BatchLog(log, manifest: manifest.path, shard: options.shard, verbose: options.verbose)
             let report = try Slicevid.batch(request, cancellation: cancellation) { event in batchLog.handle(event) }
             if report.reportFileError != nil, report.signal == nil { return .outputBlocked }
             return ExitCode(report.outcome)
@@ -97,8 +113,16 @@ struct BatchCommand: ParsableCommand {
         for job in checks {
             for problem in job.problems { console.error("slicevid: \(manifest): job \(InputText.quoted(job.id)): \(problem)\n") }
         }
+        // A folder several jobs write to is said once.
+        var folders: Set<String> = []
+        for job in checks {
+            for folder in job.folders where folders.insert(folder).inserted { console.error("slicevid: \(manifest): would create folder \(folder)\n") }
+        }
         for job in checks {
             for change in job.changes { console.error("slicevid: \(manifest): job \(InputText.quoted(job.id)): \(change)\n") }
+        }
+        for orphan in Slicevid.orphans(request) {
+            console.error("slicevid: \(manifest): \(BatchPlanView.describe(orphan, pruning: request.prune))\n")
         }
         let failing = checks.filter { !$0.problems.isEmpty }.count
         let upToDate = checks.filter(\.isUpToDate).count
@@ -126,6 +150,10 @@ struct BatchOptions {
     var quiet: Bool
     /// `--verbose`: FFmpeg's own warnings too.
     var verbose: Bool
+    /// `--prune`: delete outputs of jobs the manifest no longer has.
+    var prune: Bool
+    /// `--only`: keys and id globs, commas split.
+    var only: [String]
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -153,6 +181,12 @@ struct BatchOptions {
         }
         quiet = arguments.has(BatchCommand.Option.quiet)
         verbose = arguments.has(SharedOptions.verbose)
+        prune = arguments.has(BatchCommand.Option.prune)
+        only = arguments.all(BatchCommand.Option.only).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        if let empty = only.firstIndex(where: \.isEmpty) {
+            throw SlicevidError(.usage, "--only: value \(empty + 1) is empty; give feed keys or id globs, separated by commas")
+        }
+
     }
 }
 

@@ -1,6 +1,7 @@
 // `slicevid batch --plan`: one line per job saying what a run would do with it and why, then a
 // count; with --log-format json one object per job and one for the count.
 
+import Foundation
 import SliceKit
 import SlicePipeline
 
@@ -8,7 +9,9 @@ import SlicePipeline
 enum BatchPlanView {
     /// Prints `plans` and returns the exit code: 0 when every job is up to date or will render,
     /// 1 when some are refused or will fail, 2 when all are.
-    static func print(_ plans: [JobPlan], manifest: String, log: LogWriter) -> ExitCode {
+    /// Orphans (outputs of jobs the manifest no longer has) are listed after the jobs; they do
+    /// not change the exit code.
+    static func print(_ plans: [JobPlan], orphans: [Orphan] = [], pruning: Bool = false, manifest: String, log: LogWriter) -> ExitCode {
         let blocked = plans.filter { plan in
             if case .refused = plan.state { return true }
             if case .willFail = plan.state { return true }
@@ -27,8 +30,13 @@ enum BatchPlanView {
                 }
                 log.emit(fields)
             }
+            for orphan in orphans {
+                log.emit(["event": "orphan", "manifest": manifest, "path": orphan.path, "job": orphan.job, "bytes": orphan.bytes,
+                          "pruned": false, "kept": orphan.kept ?? NSNull()])
+            }
             log.emit(["event": "plan-finished", "manifest": manifest, "jobs": plans.count, "up-to-date": count("up-to-date"),
-                      "will-render": count("will-render"), "refused": count("refused"), "will-fail": count("will-fail")])
+                      "will-render": count("will-render"), "refused": count("refused"), "will-fail": count("will-fail"),
+                      "orphans": orphans.count])
         } else {
             for plan in plans {
                 let what: String
@@ -42,11 +50,20 @@ enum BatchPlanView {
                 }
                 log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): \(what)\n")
             }
-            let parts = [("up to date", count("up-to-date")), ("to render", count("will-render")), ("refused", count("refused")),
+            for orphan in orphans { log.console.error("slicevid: \(manifest): \(describe(orphan, pruning: pruning))\n") }
+            var parts = [("up to date", count("up-to-date")), ("to render", count("will-render")), ("refused", count("refused")),
                          ("will fail", count("will-fail"))].filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+            if !orphans.isEmpty { parts.append("\(orphans.count) orphaned output\(orphans.count == 1 ? "" : "s")") }
             log.console.error("slicevid: \(manifest): \(plans.count) job\(plans.count == 1 ? "" : "s"): \(parts.isEmpty ? "none in this shard" : parts.joined(separator: ", "))\n")
         }
         if blocked == 0 { return .success }
         return blocked == plans.count ? .allJobsFailed : .someJobsFailed
+    }
+
+    /// An orphan as `--plan` and `--check` say it: what `--prune` would do with it, and why.
+    static func describe(_ orphan: Orphan, pruning: Bool) -> String {
+        let what = "\(InputText.escaped(orphan.path)) (written for job \(InputText.quoted(orphan.job)), no longer in the manifest)"
+        if let kept = orphan.kept { return "orphan \(what): --prune would keep it: \(InputText.escaped(kept))" }
+        return pruning ? "would prune \(what) and its sidecar" : "orphan \(what): --prune would delete it and its sidecar"
     }
 }

@@ -5,6 +5,7 @@
 
 import Foundation
 import SliceKit
+import SliceMedia
 import SlicePipeline
 import Synchronization
 
@@ -13,6 +14,8 @@ final class BatchLog: Sendable {
     private let log: LogWriter
     private let manifest: String
     private let shard: Shard
+    /// `-v`: say also what is expected anyway (a still carries no music bed).
+    private let verbose: Bool
 
     /// What the redrawn line shows: the jobs under way and how far each is.
     private struct Progress {
@@ -30,10 +33,12 @@ final class BatchLog: Sendable {
     ///   - log: where lines go, and in which format.
     ///   - manifest: the manifest path as given, for messages.
     ///   - shard: the shard this run renders.
-    init(_ log: LogWriter, manifest: String, shard: Shard) {
+    ///   - verbose: also say what every run would say the same way (stills without audio).
+    init(_ log: LogWriter, manifest: String, shard: Shard, verbose: Bool = false) {
         self.log = log
         self.manifest = manifest
         self.shard = shard
+        self.verbose = verbose
     }
 
     func handle(_ event: BatchEvent) {
@@ -72,8 +77,11 @@ final class BatchLog: Sendable {
             } else {
                 log.line("[\(position)/\(count)] \(id): created folder \(path)")
             }
-        case .jobWithoutAudio(let id, let position, let count, let outputs):
-            guard !log.quiet else { return }
+        case .jobWithoutAudio(let id, let position, let count, let all):
+            // A poster or storyboard never carries sound, so saying so for every job is noise;
+            // a GIF or a sequence without the bed may surprise, and is said.
+            let outputs = verbose ? all : all.filter { OutputFormat(path: $0)?.isStill != true }
+            guard !log.quiet, !outputs.isEmpty else { return }
             if log.format == .json {
                 log.emit(["event": "audio-ignored", "job": id, "position": position, "count": count, "outputs": outputs])
             } else {
@@ -108,11 +116,17 @@ final class BatchLog: Sendable {
 
     /// The closing lines: counts, then every failure with its reason (also with -q).
     func summary(_ report: BatchReport, reportPath: String?) {
-        let counts = JobStatus.allCases.filter { report.count($0) > 0 }.map { "\(report.count($0)) \($0.rawValue)" }
+        orphans(report.orphans, pruning: report.prune)
+        var counts = JobStatus.allCases.filter { report.count($0) > 0 }.map { "\(report.count($0)) \($0.rawValue)" }
+        let pruned = report.orphans.filter(\.pruned).count, left = report.orphans.count - pruned
+        if pruned > 0 { counts.append("\(pruned) pruned") }
+        if left > 0 { counts.append("\(left) orphaned output\(left == 1 ? "" : "s") left\(report.prune ? "" : " (--prune deletes them)")") }
         if log.format == .json {
             var fields: [String: Any] = ["event": "batch-finished", "manifest": manifest, "status": report.outcomeName,
                                          "seconds": (report.seconds * 1000).rounded() / 1000]
             for status in JobStatus.allCases { fields[status.rawValue] = report.count(status) }
+            fields["pruned"] = pruned
+            fields["orphaned"] = left
             if let reportPath { fields["report"] = reportPath }
             log.emit(fields)
             return
@@ -123,6 +137,25 @@ final class BatchLog: Sendable {
             line("failed: job \(InputText.quoted(job.id)): \(job.error ?? "unknown error")")
         }
         if let reportPath { line("report written to \(reportPath)") }
+    }
+
+    /// One line per output the manifest no longer makes: pruned, or left with why (and, when
+    /// the run did not prune, what would delete it). Said with -q too: a withdrawn product's
+    /// files still being served is what a morning check must see.
+    private func orphans(_ orphans: [Orphan], pruning: Bool) {
+        for orphan in orphans {
+            let job = "job \(InputText.quoted(orphan.job))"
+            if log.format == .json {
+                log.emit(["event": "orphan", "manifest": manifest, "path": orphan.path, "job": orphan.job, "bytes": orphan.bytes,
+                          "pruned": orphan.pruned, "kept": orphan.kept ?? NSNull()])
+            } else if orphan.pruned {
+                line("pruned \(InputText.escaped(orphan.path)) and its sidecar (\(job) is no longer in the manifest)")
+            } else if let kept = orphan.kept {
+                line("warning: \(InputText.escaped(orphan.path)) was written for \(job), no longer in the manifest, but is kept: \(InputText.escaped(kept))")
+            } else {
+                line("warning: \(InputText.escaped(orphan.path)) was written for \(job), no longer in the manifest; --prune deletes it and its sidecar")
+            }
+        }
     }
 
     private func finished(_ result: JobResult, position: Int, count: Int) {
@@ -182,12 +215,5 @@ final class BatchLog: Sendable {
     }
 
     /// A reason in the JSON log: its kind and sentence, and the field and values it names.
-    static func json(_ reason: RenderReason) -> [String: Any] {
-        var fields: [String: Any] = ["kind": reason.kind.rawValue, "text": reason.description]
-        if let output = reason.output { fields["output"] = output }
-        if let field = reason.field { fields["field"] = field }
-        if let from = reason.from { fields["from"] = from }
-        if let to = reason.to { fields["to"] = to }
-        return fields
-    }
+    static func json(_ reason: RenderReason) -> [String: Any] { reason.json }
 }

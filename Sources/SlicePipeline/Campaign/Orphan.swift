@@ -1,0 +1,142 @@
+// Outputs a manifest no longer makes: a sidecar in a folder the manifest writes to says this
+// manifest wrote the file for a job, and no job of the manifest writes that path any more (the
+// job, its feed row, or that output left it). `batch --prune` deletes them — only while every
+// file still matches the stamps its sidecar recorded, the rule replacement already follows — and
+// every run, `--plan` and `--check` say they are there.
+
+import Foundation
+import Glibc
+import SliceKit
+import SliceMedia
+
+/// An output of a job the manifest no longer has.
+public struct Orphan: Sendable, Equatable {
+    /// The output's path (a sequence's pattern).
+    public package(set) var path: String
+    /// The job its sidecar says wrote it.
+    public package(set) var job: String
+    /// Its bytes on disk as its sidecar records them.
+    public package(set) var bytes: Int
+    /// Why slicevid may not delete it (changed since it was written, not a regular file); nil
+    /// when it may.
+    public package(set) var kept: String?
+    /// Whether `--prune` deleted it (and its sidecar).
+    public package(set) var pruned = false
+
+    /// The files it is made of on disk (a sequence's frames), and its sidecar.
+    package var files: [String] = []
+    package var sidecar: String { OutputRecord.sidecarPath(for: path) }
+}
+
+extension Orphan {
+    /// The most folders looked into below one root: a bound for a root that holds a big tree.
+    static let maximumFolders = 10_000
+    /// How deep below a root folders are looked into.
+    static let maximumDepth = 8
+
+    /// The orphans of `manifest`: outputs in the folders its jobs write to (and below the part
+    /// of each output template no placeholder fills) whose sidecars name this manifest and a path
+    /// no job of it writes any more. Sidecars of other manifests, of slicevid 0.3 and earlier
+    /// (which name none) and of `make` are never looked at twice.
+    /// - Returns: the orphans, by path.
+    package static func find(in manifest: Manifest) -> [Orphan] {
+        let current = Set(manifest.jobs.flatMap(\.outputPaths))
+        var folders = Set(manifest.jobs.flatMap { $0.outputPaths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } })
+        var looked = 0
+        for root in manifest.outputRoots { collect(root, depth: 0, into: &folders, looked: &looked) }
+        var orphans: [Orphan] = []
+        for folder in folders.sorted() {
+            for name in sidecarNames(in: folder) {
+                let output = (folder == "/" ? "" : folder) + "/" + name
+                guard !current.contains(output), let record = OutputRecord.read(for: output),
+                      record.manifest == manifest.reportName, let job = record.job,
+                      let format = OutputFormat(path: output) else { continue }
+                orphans.append(judge(output, record: record, format: format, job: job))
+            }
+        }
+        return orphans
+    }
+
+    /// Deletes each orphan slicevid may delete: its files, then its sidecar. Call under the
+    /// manifest's lock.
+    /// - Returns: the orphans, each marked pruned or with why it was kept.
+    package static func prune(_ orphans: [Orphan]) -> [Orphan] {
+        orphans.map { orphan in
+            var orphan = orphan
+            guard orphan.kept == nil else { return orphan }
+            // Judged again now: a file may have been replaced since it was found.
+            guard let record = OutputRecord.read(for: orphan.path), let format = OutputFormat(path: orphan.path),
+                  let job = record.job else { orphan.kept = "its sidecar is gone or changed"; return orphan }
+            orphan = judge(orphan.path, record: record, format: format, job: job)
+            guard orphan.kept == nil else { return orphan }
+            for file in orphan.files where unlink(file) != 0 && errno != ENOENT {
+                orphan.kept = "\(file) cannot be deleted (\(String(cString: strerror(errno))))"
+                return orphan
+            }
+            if unlink(orphan.sidecar) != 0 && errno != ENOENT {
+                orphan.kept = "its sidecar cannot be deleted (\(String(cString: strerror(errno))))"
+                return orphan
+            }
+            orphan.pruned = true
+            return orphan
+        }
+    }
+
+    /// The orphan at `output`: its files, and whether each still is what the sidecar records.
+    private static func judge(_ output: String, record: OutputRecord, format: OutputFormat, job: String) -> Orphan {
+        var orphan = Orphan(path: output, job: job, bytes: record.bytes)
+        let stamps = record.licence(output: output, format: format)
+        let paths = format.isSequence ? (0..<max(record.frames, stamps.count)).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
+        let licence = Replacement.recorded(stamps)
+        for (index, file) in paths.enumerated() {
+            switch licence.verdict(file, index: index) {
+            case .free: continue
+            case .ours: orphan.files.append(file)
+            case .foreign(let why):
+                orphan.kept = "\(file) \(why)"
+                orphan.files = []
+                return orphan
+            }
+        }
+        return orphan
+    }
+
+    /// Adds `folder` and the folders below it (not through links, not hidden ones) to `folders`.
+    private static func collect(_ folder: String, depth: Int, into folders: inout Set<String>, looked: inout Int) {
+        guard looked < maximumFolders else { return }
+        looked += 1
+        folders.insert(folder)
+        guard depth < maximumDepth, let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        var below: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            let path = (folder == "/" ? "" : folder) + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { below.append(path) }
+        }
+        for path in below.sorted() { collect(path, depth: depth + 1, into: &folders, looked: &looked) }
+    }
+
+    /// The outputs' names whose sidecars are in `folder` (`.NAME.slicevid.json` gives `NAME`).
+    private static func sidecarNames(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let suffix = ".slicevid.json"
+            guard name.hasPrefix("."), name.hasSuffix(suffix), name.count > suffix.count + 1 else { continue }
+            names.append(String(name.dropFirst().dropLast(suffix.count)))
+        }
+        return names.sorted()
+    }
+}
+
+extension Orphan {
+    /// The orphan as the report gives it.
+    package var json: [String: Any] {
+        ["path": path, "job": job, "bytes": bytes, "pruned": pruned, "kept": kept ?? NSNull()]
+    }
+}

@@ -1,0 +1,123 @@
+"""Cases about data feeds (a manifest's `rows`): CSV and JSON Lines files with ragged rows, stray
+and unclosed quotes, a BOM with CRLF, Latin-1 bytes, lone carriage returns, blank lines, empty
+and duplicate keys, control characters and `../` in values that become paths, and row counts past
+the manifest's job limit. The oracle: slicevid exits 64 with one line naming the feed, or (for a
+feed that is valid) renders every row's job — and never writes outside the outputs.
+"""
+
+import json
+import os
+
+from case import Case, copy_still, weighted
+from cases_documents import batch_owned, documents_file
+
+FEED_OWNER = "feeds"
+
+
+def _stills(rng, root, corpus):
+    sound = [s for s in corpus if s.shape == "normal" and s.required and s.family in ("png", "jpeg", "webp")]
+    picks = rng.sample(sound, 2)
+    return [os.path.relpath(copy_still(root, os.path.join("m/stills", f"s{i}{os.path.splitext(s.name)[1]}"), s), "m")
+            for i, s in enumerate(picks)]
+
+
+def _csv_field(value):
+    """A field as RFC 4180 writes it: quoted when it must be."""
+    if any(c in value for c in ',"\r\n'):
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def _rows(rng):
+    """A few valid rows: sku, name (placed in a path), price (free text)."""
+    count = rng.randint(1, 4)
+    names = ["mug", "beans", "Espresso cups, set of 4", "Pour-over \"Classic\"", "café", "星空", "a b"]
+    return [(f"NL-{100 + i}", rng.choice(names) + str(i), rng.choice(["12,50 €", "9", "1\n2", "x\ty"])) for i in range(count)]
+
+
+# Each mutation: (name, weight, certainly invalid). Applied to the CSV's text or bytes.
+MUTATIONS = [("valid", 4, False), ("bom-crlf", 3, False), ("semicolons", 2, False), ("ragged", 3, True),
+             ("stray-quote", 2, True), ("unclosed-quote", 2, True), ("after-quote", 2, True), ("latin1", 3, True),
+             ("lone-cr", 1, True), ("blank-middle", 1, True), ("duplicate-key", 2, True), ("empty-key", 1, True),
+             ("header-only", 1, True), ("dotdot", 3, True), ("control", 2, True), ("absolute", 1, True),
+             ("huge", 1, True), ("jsonl", 2, False), ("jsonl-broken", 2, True)]
+
+
+def _csv(rows, separator=","):
+    lines = ["sku,name,price".replace(",", separator)]
+    lines += [separator.join(_csv_field(v) for v in row) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def feed_case(rng, root, ctx):
+    """`batch m/campaign.json` whose one job template takes its rows from a mutated feed."""
+    images = _stills(rng, root, ctx.corpus)
+    rows = _rows(rng)
+    mutation, _, invalid = weighted(rng, [((m, w, i), w) for m, w, i in MUTATIONS])
+    feed_name, separator, fmt = "products.csv", ",", None
+    if mutation == "valid":
+        data = _csv(rows).encode()
+    elif mutation == "bom-crlf":
+        data = b"\xef\xbb\xbf" + _csv(rows).replace("\n", "\r\n").encode()
+    elif mutation == "semicolons":
+        separator = ";"
+        data = _csv(rows, ";").encode()
+    elif mutation == "ragged":
+        data = (_csv(rows) + rng.choice(["NL-999,two\n", "NL-999,a,b,four\n", "NL-999\n"])).encode()
+    elif mutation == "stray-quote":
+        data = (_csv(rows) + 'NL-999,ab"c,1\n').encode()
+    elif mutation == "unclosed-quote":
+        data = (_csv(rows) + 'NL-999,"never closed,1\n').encode()
+    elif mutation == "after-quote":
+        data = (_csv(rows) + 'NL-999,"x"y,1\n').encode()
+    elif mutation == "latin1":
+        data = _csv(rows).encode() + "NL-999,café,1\n".encode("latin-1")
+    elif mutation == "lone-cr":
+        data = _csv(rows).replace("\n", "\r", 1).encode()
+    elif mutation == "blank-middle":
+        data = _csv(rows).replace("\n", "\n\n", 2).encode()
+    elif mutation == "duplicate-key":
+        data = (_csv(rows) + _csv_field(rows[0][0]) + ",dup,1\n").encode()
+    elif mutation == "empty-key":
+        data = (_csv(rows) + ",nokey,1\n").encode()
+    elif mutation == "header-only":
+        data = b"sku,name,price\n"
+    elif mutation == "dotdot":
+        data = (_csv(rows) + "NL-999," + rng.choice(["../../escape", "..", "a/../../b", "../x"]) + ",1\n").encode()
+    elif mutation == "control":
+        data = (_csv(rows) + "NL-999," + _csv_field(rng.choice(["a\x1b[2Jb", "a\nb", "a\x00b", "a\u202eb", "a\x7fb"])) + ",1\n").encode()
+    elif mutation == "absolute":
+        data = (_csv(rows) + "NL-999,/etc/passwd,1\n").encode()
+    elif mutation == "huge":
+        # Past 100 000 jobs: refused at the limit, in a moment, without reading the rest.
+        count = rng.choice([100_001, 250_000, 1_000_000])
+        data = b"sku,name,price\n" + b"".join(b"S%d,n,1\n" % i for i in range(count))
+    elif mutation == "jsonl":
+        feed_name, fmt = "products.jsonl", "jsonl"
+        data = "".join(json.dumps({"sku": s, "name": n, "price": p}, ensure_ascii=rng.random() < 0.5) + "\n" for s, n, p in rows).encode()
+    else:  # jsonl-broken
+        feed_name, fmt = "products.jsonl", "jsonl"
+        good = "".join(json.dumps({"sku": s, "name": n, "price": p}) + "\n" for s, n, p in rows)
+        bad = rng.choice(['{"sku": "Z", "name": "n", "price": true}\n', '{"sku": "Z", "name": "n"}\n', '{"sku": "Z",}\n',
+                          '["Z", "n", 1]\n', '{"sku": "Z", "name": "n", "price": 1, "extra": 2}\n'])
+        data = (good + bad).encode()
+    documents_file(root, "m/" + feed_name, data)
+    spec = {"file": feed_name, "key": "sku"}
+    if separator != ",":
+        spec["separator"] = separator
+    if fmt:
+        spec["format"] = fmt
+    template = {"id": "{sku}", "rows": spec, "images": images, "outputs": "out/{name}/{id}.png"}
+    manifest = {"defaults": {"size": "32x18", "fps": 10, "hold": 0, "duration": 0.2}, "jobs": [template]}
+    path = documents_file(root, "m/campaign.json", json.dumps(manifest).encode())
+    os.makedirs(os.path.join(root, "m/out"), exist_ok=True)
+    check = rng.random() < 0.3 or mutation == "huge"
+    flags = ["--check"] if check else []
+    outputs = [] if check or invalid else [os.path.normpath(os.path.join("m/out", name, f"{sku}.png")) for sku, name, _ in rows]
+    return Case(index=0, category="feed", kind=f"feed/{mutation}", owner=FEED_OWNER, runs=[["batch", path, *flags]], batch=True,
+                expect=frozenset({64}) if invalid else frozenset({0}), names=[feed_name] if invalid else [path],
+                outputs=outputs, owned=[] if check else batch_owned("m/campaign.json", outputs, ""),
+                note=f"feed mutation {mutation}; {len(rows)} rows; {'check' if check else 'render'}")
+
+
+GENERATORS = [(feed_case, 1)]
