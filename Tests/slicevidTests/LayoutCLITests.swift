@@ -157,6 +157,30 @@ struct LayoutCLITests {
         }
     }
 
+    @Test("a feed's columns are the layout's variables, and a job's vars win over them")
+    func feedColumnsFillTheLayout() throws {
+        try withScratchFolder { folder in
+            try Self.campaign(in: folder)
+            try writeFile(folder + "/products.csv", Data("sku,name,price\r\nA,Flat White,\"2,49 €\"\r\nB,Cortado,\"2,19 €\"\r\n".utf8))
+            try writeFile(folder + "/campaign.json", Data("""
+                {"defaults": {"layout": "promo.json", "size": "320x180", "fps": 10, "hold": 0.3, "duration": 0.6, "slices": 16},
+                 "jobs": [{"id": "{sku}", "rows": {"file": "products.csv", "key": "sku"}, "images": ["intro.png", "photo.png"],
+                           "outputs": "out/{id}.mp4"},
+                          {"id": "{sku}-sale", "rows": {"file": "products.csv", "key": "sku"}, "images": ["intro.png", "photo.png"],
+                           "vars": {"price": "1,99 €"}, "outputs": "out/{id}.mp4"}]}
+                """.utf8))
+            let batch = try CLI.run(["batch", "campaign.json"], in: folder)
+            #expect(batch.status == 0, "\(batch)")
+            let common = Array(Self.flags.prefix { $0 != "--var" }) + ["--size", "320x180", "--fps", "10", "--hold", "0.3", "--duration", "0.6", "--slices", "16"]
+            for (name, price, output) in [("Flat White", "2,49 €", "A"), ("Cortado", "2,19 €", "B"), ("Cortado", "1,99 €", "B-sale")] {
+                let run = try CLI.make(common + ["--var", "name=\(name)", "--var", "price=\(price)", "-o", "\(output).mp4"], in: folder)
+                #expect(run.status == 0, "\(run)")
+                let made = FileManager.default.contents(atPath: "\(folder)/\(output).mp4")
+                #expect(made != nil && made == FileManager.default.contents(atPath: "\(folder)/out/\(output).mp4"), "out/\(output).mp4 is not \(name) at \(price)")
+            }
+        }
+    }
+
     @Test("a layout reads right in German, Hebrew, Arabic, Hindi and Japanese with the default fonts")
     func scripts() throws {
         try withScratchFolder { folder in
