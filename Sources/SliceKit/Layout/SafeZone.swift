@@ -1,8 +1,8 @@
 // The parts of a vertical frame a platform's own interface covers (its tabs, captions, buttons),
-// as insets of a 1080x1920 frame, scaled to the frame. A layer (or a cover crop's focus point)
-// that reaches into one is refused before anything renders, so a price never sits under a Like
-// button. The figures are conservative design overlays drawn from each platform's published
-// guidance, not measurements of one phone: docs/layouts.md lists where each comes from.
+// as insets of a 1080x1920 frame, scaled to the frame. A layer that reaches into one is refused
+// before anything renders, so a price never sits under a Like button. The figures are
+// conservative design overlays drawn from each platform's published guidance, not measurements
+// of one phone: docs/layouts.md lists where each comes from.
 
 /// A platform's interface areas.
 public enum SafeZone: String, Sendable, CaseIterable {
@@ -42,7 +42,6 @@ public enum SafeZone: String, Sendable, CaseIterable {
         case (.stories, .bottom): "the reply bar"
         case (_, .left): "the left edge"
         case (_, .right): "the right edge"
-        default: "its interface"
         }
     }
 
