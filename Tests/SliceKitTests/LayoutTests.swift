@@ -51,6 +51,30 @@ import Testing
         #expect(layout.layers(forWidth: 720, height: 1280).variant?.description == "9:16")
     }
 
+    @Test("a variant may keep its own safe zone: the vertical one for a platform's feed, the wide one none")
+    func variantSafeZones() throws {
+        let layout = try Self.read("""
+            {"safe-zone": "stories", "16:9": [{"text": "wide", "box": [0, 0.9, 1, 0.1]}],
+             "9:16": {"safe-zone": "reels", "layers": [{"text": "tall", "box": [0.1, 0.4, 0.8, 0.1]}]},
+             "1:1": {"safe-zone": "none", "layers": [{"text": "square", "box": [0, 0.9, 1, 0.1]}]},
+             "4:5": {"layers": [{"text": "portrait", "box": [0.1, 0.4, 0.8, 0.1]}]}}
+            """)
+        #expect(layout.variants.first { $0.aspect.description == "9:16" }?.layers.map(\.name) == ["9:16 layer 1"])
+        #expect(layout.safeZone(forWidth: 1080, height: 1920) == .reels)
+        #expect(layout.safeZone(forWidth: 1080, height: 1080) == nil)
+        #expect(layout.safeZone(forWidth: 1080, height: 1350) == .stories, "a variant that says nothing keeps the layout's")
+        // The run's own choice wins over the variant's.
+        #expect(SafeZone.Choice.fromLayout.resolved(layout, width: 1080, height: 1920) == .reels)
+        #expect(SafeZone.Choice.none.resolved(layout, width: 1080, height: 1920) == nil)
+        #expect(SafeZone.Choice.platform(.tiktok).resolved(layout, width: 1080, height: 1080) == .tiktok)
+        for (json, expected) in [(#"{"9:16": {"safe-zone": "myspace", "layers": []}}"#, "9:16.safe-zone: expected one of tiktok"),
+                                 (#"{"9:16": {"zone": "reels", "layers": []}}"#, "9:16.zone: unknown field; accepted: layers, safe-zone"),
+                                 (#"{"9:16": {"safe-zone": "reels"}}"#, "9:16: expected \"layers\"")] {
+            #expect(throws: LayoutError.self) { try Self.read(json) }
+            do { _ = try Self.read(json) } catch { #expect(error.description.contains(expected), "\(error.description)") }
+        }
+    }
+
     @Test("every mistake is one line naming the file, the place and what is accepted", arguments: [
         (##"{"layers": [{"text": "x", "box": [0.5, 0.5, 0.6, 0.1]}]}"##, "'promo.json': layers[0].box: reaches past the frame"),
         (##"{"layers": [{"text": "x"}]}"##, "'promo.json': layers[0].box: missing"),

@@ -73,17 +73,11 @@ extension Layout {
             guard let aspect = LayoutReader.aspect(key) else {
                 throw reader.error(InputText.excerpt(key), "unknown field; accepted: \(Layout.topKeys.joined(separator: ", ")), or an aspect such as \"9:16\" holding its own layers")
             }
-            variants.append(Variant(aspect: aspect, layers: try reader.layers(top[key]!, at: key)))
+            variants.append(try reader.variant(top[key]!, aspect: aspect, at: key))
         }
         if let description = top["description"], !(description is String) { throw reader.error("description", "expected a string") }
         let fonts = try top["fonts"].map { value throws(LayoutError) in try reader.paths(value, at: "fonts") } ?? []
-        var safeZone: SafeZone?
-        if let value = top["safe-zone"] {
-            guard let name = value as? String, name == "none" || SafeZone(rawValue: name) != nil else {
-                throw reader.error("safe-zone", "expected one of \(SafeZone.accepted)")
-            }
-            safeZone = SafeZone(rawValue: name)
-        }
+        let safeZone = try top["safe-zone"].map { value throws(LayoutError) in try reader.safeZone(value, at: "safe-zone") }?.zone
         let layers = try top["layers"].map { value throws(LayoutError) in try reader.layers(value, at: "layers") } ?? []
         guard !layers.isEmpty || !variants.isEmpty else {
             throw reader.error(nil, "holds no layers; give \"layers\": [...] (or an aspect's, such as \"9:16\": [...])")
@@ -113,6 +107,25 @@ struct LayoutReader {
         return Layout.Aspect(width: width, height: height)
     }
 
+    /// An aspect's variant: its layers, or `{"layers": [...], "safe-zone": "reels"}`.
+    func variant(_ value: Any, aspect: Layout.Aspect, at place: String) throws(LayoutError) -> Layout.Variant {
+        guard let object = value as? [String: Any] else { return Layout.Variant(aspect: aspect, layers: try layers(value, at: place)) }
+        if let unknown = object.keys.sorted().first(where: { !["layers", "safe-zone"].contains($0) }) {
+            throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: layers, safe-zone")
+        }
+        guard let entries = object["layers"] else { throw error(place, "expected \"layers\": [...] (and an optional \"safe-zone\")") }
+        let zone = try object["safe-zone"].map { value throws(LayoutError) in try safeZone(value, at: "\(place).safe-zone") } ?? .fromLayout
+        return Layout.Variant(aspect: aspect, layers: try layers(entries, at: "\(place).layers"), safeZone: zone)
+    }
+
+    /// A `safe-zone` value: a platform's name or `none`.
+    func safeZone(_ value: Any, at place: String) throws(LayoutError) -> SafeZone.Choice {
+        guard let name = value as? String, let choice = SafeZone.Choice(parsing: name) else {
+            throw error(place, "expected one of \(SafeZone.accepted)")
+        }
+        return choice
+    }
+
     func layers(_ value: Any, at place: String) throws(LayoutError) -> [Layout.Layer] {
         guard let entries = value as? [Any] else { throw error(place, "expected an array of layer objects") }
         guard entries.count <= Layout.maximumLayers else { throw error(place, "holds \(entries.count) layers; at most \(Layout.maximumLayers)") }
@@ -129,7 +142,9 @@ struct LayoutReader {
             throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: \(Layout.layerKeys.joined(separator: ", "))")
         }
         // How messages name it: `layer 'price'`, or by its place: `layer 2`, `9:16 layer 1`.
-        var name = (place.hasPrefix("layers[") ? "" : place.prefix { $0 != "[" } + " ") + "layer \(number)"
+        // `layer 2`, or `9:16 layer 2` for a variant's (written as an array or as `{"layers": …}`).
+        let variant = place.hasPrefix("layers[") ? "" : String(place.prefix { $0 != "[" && $0 != "." })
+        var name = (variant.isEmpty ? "" : variant + " ") + "layer \(number)"
         if let given = object["name"] {
             guard let text = given as? String, !text.isEmpty, text.count <= 80, !text.unicodeScalars.contains(where: InputText.needsEscape),
                   !text.contains(where: \.isNewline) else {

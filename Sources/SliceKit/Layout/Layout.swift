@@ -32,10 +32,15 @@ public struct Layout: Sendable, Equatable {
         /// `9:16`: width and height in lowest terms.
         public var aspect: Aspect
         public var layers: [Layer]
+        /// The interface its frames keep clear of (`"9:16": {"safe-zone": "reels", "layers": …}`):
+        /// the layout's own (`.fromLayout`), none, or a platform's. A vertical variant is made
+        /// for a platform's feed; a 16:9 one beside it is not.
+        public var safeZone: SafeZone.Choice
 
-        public init(aspect: Aspect, layers: [Layer]) {
+        public init(aspect: Aspect, layers: [Layer], safeZone: SafeZone.Choice = .fromLayout) {
             self.aspect = aspect
             self.layers = layers
+            self.safeZone = safeZone
         }
     }
 
@@ -261,9 +266,23 @@ public struct Layout: Sendable, Equatable {
     /// The layers drawn on frames of `width` × `height`: every aspect's, then the nearest
     /// variant's; and that variant.
     public func layers(forWidth width: Int, height: Int) -> (layers: [Layer], variant: Aspect?) {
-        guard let nearest = variants.min(by: { $0.aspect.distance(toWidth: width, height: height) < $1.aspect.distance(toWidth: width, height: height) })
-        else { return (layers, nil) }
+        guard let nearest = variant(forWidth: width, height: height) else { return (layers, nil) }
         return (layers + nearest.layers, nearest.aspect)
+    }
+
+    /// The variant nearest the aspect of `width` × `height` frames, if the layout has any.
+    public func variant(forWidth width: Int, height: Int) -> Variant? {
+        variants.min(by: { $0.aspect.distance(toWidth: width, height: height) < $1.aspect.distance(toWidth: width, height: height) })
+    }
+
+    /// The interface `width` × `height` frames keep clear of: the drawn variant's own choice,
+    /// else the layout's.
+    public func safeZone(forWidth width: Int, height: Int) -> SafeZone? {
+        switch variant(forWidth: width, height: height)?.safeZone ?? .fromLayout {
+        case .fromLayout: safeZone
+        case .none: nil
+        case .platform(let zone): zone
+        }
     }
 }
 

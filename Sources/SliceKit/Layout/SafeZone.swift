@@ -89,16 +89,23 @@ public enum SafeZone: String, Sendable, CaseIterable {
 
     /// A run's choice of interface to keep clear of: the layout's own, none, or a platform's.
     public enum Choice: Sendable, Equatable {
-        /// Whatever the layout says (none when it says nothing).
+        /// Whatever the layout says for the frame's aspect (none when it says nothing).
         case fromLayout
         /// No check, whatever the layout says.
         case none
         case platform(SafeZone)
 
-        /// The zone checked for `layout`.
-        public func resolved(_ layout: Layout?) -> SafeZone? {
+        /// The zone this choice names by itself: nil for none, and for the layout's (which
+        /// only a layout can say).
+        public var zone: SafeZone? {
+            if case .platform(let zone) = self { zone } else { nil }
+        }
+
+        /// The zone checked for `layout` drawn on `width` × `height` frames: a variant may name
+        /// its own (`"9:16": {"safe-zone": "reels", …}`).
+        public func resolved(_ layout: Layout?, width: Int, height: Int) -> SafeZone? {
             switch self {
-            case .fromLayout: layout?.safeZone
+            case .fromLayout: layout?.safeZone(forWidth: width, height: height)
             case .none: nil
             case .platform(let zone): zone
             }

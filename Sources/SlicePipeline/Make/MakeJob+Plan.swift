@@ -43,7 +43,7 @@ extension MakeJob {
         let audio = try checkAudio(request, plans: plans)
         let layout = try request.layout.map { layout throws(SlicevidError) in
             try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
-                                   variables: request.variables, safeZone: request.safeZone.resolved(layout))
+                                   variables: request.variables, safeZone: request.safeZone.resolved(layout, width: spec.width, height: spec.height))
         }
         // The layers' files are there and are files: a font or logo that is not would fail
         // the render after its stills were decoded.
