@@ -66,11 +66,24 @@ final class Demuxer {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         av_dict_set(&options, "format_whitelist", "image2", 0)
+        // image2 named outright: libavformat then never opens the pattern itself as one file to
+        // probe it. That file would be opened through `SequenceFrames.open` and, when the probe
+        // failed, closed with avio_closep, which takes our AVIOContext for one of its own and
+        // crashes (any existing file with a `%` in its name did, before MediaReader stopped
+        // sending names that are files here).
+        guard let image2 = av_find_input_format("image2") else {
+            avformat_free_context(context)
+            throw MediaError(.unavailable, subject: pattern, message: "this libavformat has no image2 demuxer to read a sequence")
+        }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let code = avformat_open_input(&opened, "file:" + pattern, nil, &options)
+        let code = avformat_open_input(&opened, "file:" + pattern, image2, &options)
         guard code >= 0, let opened else {
-            throw frames.refusal ?? MediaError(.inputInvalid, subject: pattern, message: MediaError.text(for: code), code: code,
-                                               function: "avformat_open_input")
+            if let refusal = frames.refusal { throw refusal }
+            // image2 finds no first frame: nothing by that name, and no sequence either.
+            if code == cffmpeg_error_from_errno(ENOENT) {
+                throw MediaError(.inputMissing, subject: pattern, message: "no such file, nor frames numbered by it as a sequence pattern")
+            }
+            throw MediaError(.inputInvalid, subject: pattern, message: MediaError.text(for: code), code: code, function: "avformat_open_input")
         }
         pointer = opened
     }
