@@ -3,6 +3,7 @@
 
 import CFFmpeg
 import Glibc
+import SliceKit
 
 /// A container being read: its streams and their packets.
 ///
@@ -38,7 +39,7 @@ final class Demuxer {
         if let formats { context.pointee.format_whitelist = av_strdup(formats) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context (but never a caller's AVIOContext).
-        let code = avformat_open_input(&opened, file.path, nil, nil)
+        let code = PathBytes.withCString(file.path) { avformat_open_input(&opened, $0, nil, nil) }
         guard code >= 0, let opened else {
             throw MediaError(.inputInvalid, subject: file.path, message: MediaError.text(for: code), code: code,
                              function: "avformat_open_input")
@@ -76,7 +77,8 @@ final class Demuxer {
             throw MediaError(.unavailable, subject: pattern, message: "this libavformat has no image2 demuxer to read a sequence")
         }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let code = avformat_open_input(&opened, "file:" + pattern, image2, &options)
+        // The pattern's own bytes: image2 numbers and opens frames from them.
+        let code = PathBytes.withCString("file:" + pattern) { avformat_open_input(&opened, $0, image2, &options) }
         guard code >= 0, let opened else {
             if let refusal = frames.refusal { throw refusal }
             // image2 finds no first frame: nothing by that name, and no sequence either.
@@ -165,7 +167,7 @@ final class SequenceFrames {
 
     fileprivate static let open: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { format, pb, url, flags, _ in
         guard let frames = frames(format), let pb, let url, flags & AVIO_FLAG_WRITE == 0 else { return cffmpeg_error_from_errno(EPERM) }
-        var path = String(cString: url)
+        var path = PathBytes.text(UnsafeRawBufferPointer(start: url, count: strlen(url)))
         if path.hasPrefix("file:") { path.removeFirst("file:".count) }
         do throws(MediaError) {
             let file = try InputFile(path: path)

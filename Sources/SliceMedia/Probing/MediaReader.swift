@@ -111,7 +111,7 @@ package enum MediaReader {
     private static func isPattern(_ path: String) -> Bool {
         guard path.contains("%") else { return false }
         var info = stat()
-        return lstat(path, &info) != 0 && errno == ENOENT
+        return FileSystem.lstat(path, &info) != 0 && errno == ENOENT
     }
 
     /// The file at `path`, read as `make` reads it: a WebP only up to its RIFF chunk's end, so

@@ -90,7 +90,7 @@ public struct Manifest: Sendable {
         guard data.count <= maximumStandardInput else {
             throw SlicevidError(.usage, "\(standardInputName): the manifest is larger than \(maximumStandardInput >> 20) MiB")
         }
-        var manifest = try parse(data, path: standardInputName, folder: FileManager.default.currentDirectoryPath, presets: presets)
+        var manifest = try parse(data, path: standardInputName, folder: FileSystem.currentFolder() ?? ".", presets: presets)
         manifest.isStandardInput = true
         return manifest
     }
@@ -200,9 +200,10 @@ struct ManifestContext {
         try layouts.load(path)
     }
 
-    /// A path from the manifest, absolute and standardised.
+    /// A path from the manifest (UTF-8, being JSON), absolute and standardised. The folder may
+    /// hold bytes that are not UTF-8, from the command line (`PathBytes`).
     func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+        URL(fileURLWithPath: PathBytes.text(utf8: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }
 
     /// Resolves a `preset` value: names as `--preset` knows them, files (anything with a slash

@@ -78,7 +78,7 @@ package struct OutputRecord: Sendable, Equatable {
 
     /// The whole of a small regular file, opened without following a symlink; nil otherwise.
     private static func readRegularFile(_ path: String) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = FileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var info = stat()
@@ -98,7 +98,7 @@ package struct OutputRecord: Sendable, Equatable {
     /// Writes the sidecar to `path`, a new name (a commit's temporary), never through a symlink.
     /// - Throws: `SlicevidError(.outputFailed)` naming the file.
     func writeNew(at path: String) throws(SlicevidError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        let descriptor = FileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(String(cString: strerror(errno)))); nothing was replaced")
         }
@@ -106,7 +106,7 @@ package struct OutputRecord: Sendable, Equatable {
         do {
             try handle.write(contentsOf: json)
         } catch {
-            unlink(path)
+            FileSystem.unlink(path)
             throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(error.localizedDescription)); nothing was replaced")
         }
     }

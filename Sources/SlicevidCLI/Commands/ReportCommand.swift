@@ -65,10 +65,10 @@ struct ReportCommand: ParsableCommand {
         guard output != "-" else { return }
         // The merged report must not take the place of one of the reports it is made from.
         var target = stat()
-        guard lstat(output, &target) == 0 else { return }
+        guard FileSystem.lstat(output, &target) == 0 else { return }
         for report in reports {
             var source = stat()
-            if stat(report, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
+            if FileSystem.stat(report, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
                 throw SlicevidError(.usage, "-o \(InputText.quoted(output)): is also one of the reports to merge (\(InputText.quoted(report))); write the merged report elsewhere")
             }
         }
