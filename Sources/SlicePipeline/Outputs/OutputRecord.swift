@@ -47,6 +47,25 @@ package struct OutputRecord: Sendable, Equatable {
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".slicevid.json"
     }
 
+    /// Refuses an output whose sidecar's name holds what no record may replace: a FIFO, a
+    /// device, a socket or a folder. An older record (a regular file) is replaced; so is a link,
+    /// as a name, never followed.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the output and its sidecar.
+    package static func checkPlace(for output: String) throws(SlicevidError) {
+        let sidecar = sidecarPath(for: output)
+        guard let problem = placeProblem(sidecar) else { return }
+        throw SlicevidError(.outputBlocked, "\(output: output): its record \(InputText.quoted(sidecar)) \(problem); "
+            + "a record is written to a regular file, and this is never replaced (remove it)")
+    }
+
+    /// What keeps a record from being moved to `path`, or nil when nothing does.
+    static func placeProblem(_ path: String) -> String? {
+        var info = stat()
+        guard FileSystem.lstat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        return type == S_IFREG || type == S_IFLNK ? nil : FileKind.described(info.st_mode)
+    }
+
     /// The sidecar of `output`, or nil when there is none or it cannot be read. A symlink or
     /// anything but a regular file is no sidecar: it could vouch for a file slicevid never wrote.
     package static func read(for output: String) -> OutputRecord? {

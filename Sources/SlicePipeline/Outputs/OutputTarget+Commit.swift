@@ -58,8 +58,11 @@ extension OutputTarget {
             places.removeValue(forKey: place)
             defer { if let temporaryFolder { OutputTarget.remove(temporaryFolder) } }
             guard let sidecar else { return }
-            guard FileSystem.rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
-                let reason = String(cString: strerror(errno))
+            // Checked before the render too; looked at again here, since rename(2) would
+            // replace a FIFO or a device that appeared meanwhile.
+            let problem = OutputRecord.placeProblem(OutputRecord.sidecarPath(for: path))
+            guard problem == nil, FileSystem.rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
+                let reason = problem.map { "its name \($0)" } ?? String(cString: strerror(errno))
                 FileSystem.unlink(sidecar.path)
                 throw SlicevidError(.outputFailed, "\(OutputRecord.sidecarPath(for: path)): cannot record the output (\(reason)); it was written, but without its record a re-run must be given \(setting: .force) to replace it")
             }
