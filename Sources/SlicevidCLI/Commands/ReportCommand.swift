@@ -90,6 +90,10 @@ struct ReportCommand: ParsableCommand {
                 // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
                 let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
+                // The merged report never arrived, whatever it says of the campaign: the exit
+                // says that alone (ProcessHost.exit: 74 and one line, or a quiet 141 for a
+                // reader that went away), with no summary claiming it was written.
+                if console.outputError != nil { return .success }
             } else {
                 try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, setting: .outputs) }
             }
