@@ -67,6 +67,8 @@ struct CommandLineHouseTests {
         "slicevid presets show spring > /dev/full",
         "slicevid presets > /dev/full",
         "slicevid make --preset preview -q --dry-run --json -o x.mp4 > /dev/full",
+        // Without -q too: no 'dry run: would render …' line beside the error.
+        "slicevid make --preset preview --dry-run -o x.mp4 > /dev/full",
         "slicevid make -q --preset preview --poster-at 0 -o a.png && slicevid probe --json a.png > /dev/full",
         "slicevid make --preset preview -o - >&-",
         // The merged report never arrived: 74 and one line, never its summary ('written to
