@@ -39,6 +39,20 @@ import Testing
         }
     }
 
+    @Test func aPosterGoesIntoAFolderWhoseNameHoldsAPercent() throws {
+        try withScratchFolder { folder in
+            try Still.write(RGBAImage(width: 64, height: 36, color: Self.red), "a.png", in: folder)
+            // A manifest in such a folder resolves its outputs there: the same rule.
+            let made = try CLI.make(tinyClip + ["--from", "a.png", "--to", "a.png", "-o", "50%/poster.png"], in: folder)
+            #expect(made.status == 0, "\(made)")
+            let poster = try #require(try MediaReader.frames(path: folder + "/50%/poster.png", layout: .gbrp).first)
+            #expect(Pixels.isClose(Pixels.color(poster, 10, 10), Self.red, within: 12))
+            // A sequence's path holds no % but its number: image2 expands the whole path.
+            let sequence = try CLI.make(tinyClip + ["--from", "a.png", "--to", "a.png", "-o", "50%/%03d.png"], in: folder)
+            #expect(sequence.status == 64 && sequence.stderrIsOneLine && sequence.stderr.contains("is not a frame pattern"), "\(sequence)")
+        }
+    }
+
     @Test func aManifestsImagesWhoseNamesHoldAPercentAreThoseFiles() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
