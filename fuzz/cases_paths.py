@@ -68,6 +68,7 @@ def _still(rng, root, ctx, relative):
 
 
 def _partner(root, ctx):
+    """The still the case's subject makes a clip with."""
     return copy_still(root, "partner.png", next(s for s in ctx.corpus if s.name == "png-rgb.png"))
 
 
@@ -81,6 +82,7 @@ def _batch_report(ctx, root, manifest, report):
 
 
 def _plain_env(root):
+    """The environment fuzz.py gives slicevid (no preset or shard variables, temporaries in the case)."""
     env = {k: v for k, v in os.environ.items() if k not in ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")}
     env["TMPDIR"] = os.path.join(root, "tmp")
     return env
