@@ -43,6 +43,8 @@ class Case:
     report: str = ""               # a batch --report path that must exist after a signal
     signal_plan: tuple = None      # (delay, [signals], gap) sent to the first run
     race: bool = False             # the runs compete for one output without --force
+    stdout: str = ""               # the first run's stdout: "" (read back), "full" (/dev/full), "closed-pipe" (no reader)
+    verify: list = field(default_factory=list)  # more checks: f(case, results, root) -> [(kind, detail)]
     note: str = ""
 
     @property

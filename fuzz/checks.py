@@ -51,6 +51,8 @@ def judge(case, results, before, after, root, max_rss_mib, oracle, pixels):
         findings += check_stderr(case, result)
     findings += check_tree(case, results, before, after, root)
     findings += check_together(case, results, after, root)
+    for verify in case.verify:
+        findings += [Finding(kind, detail) for kind, detail in verify(case, results, root)]
     return findings
 
 
@@ -67,7 +69,8 @@ def check_exit(case, result):
         return [Finding("crash", f"killed by signal {-code}{sent}")]
     if code in CRASH_CODES:
         return [Finding("crash", f"exit {code} (128 + signal {code - 128})")]
-    if code not in DOCUMENTED:
+    # 141 is documented for a reader of standard output that went away (docs/exit-codes.md).
+    if code not in DOCUMENTED | ({141} if case.stdout == "closed-pipe" else set()):
         return [Finding("undocumented-exit", f"exit {code} is not in the documented exit codes (docs/exit-codes.md)")]
     if case.damaged and code == 0 and case.still:
         return [Finding("damaged-rendered", f"exit 0 for a still FFmpeg reports as damaged: {case.oracle}")]
@@ -95,6 +98,8 @@ def is_failure(case, code):
     """Whether `code` is a run that failed as a whole (one error line expected)."""
     if code == 0 or code in (130, 143) or code < 0 or code in CRASH_CODES:
         return False
+    if code == 141 and case.stdout == "closed-pipe":
+        return False  # quiet, as docs/exit-codes.md says
     return not (case.batch and code in (1, 2))
 
 
@@ -229,7 +234,7 @@ def _allowed(case, root):
         for depth in range(1, len(levels) + 1):
             patterns.append(lambda p, f=os.path.join(*levels[:depth]): p == f)
         name = os.path.basename(output)
-        sequence = re.fullmatch(r"(.*?)%0?(\d*)d(.*)", name)
+        sequence = _sequence(name)
         if sequence:
             head, _, tail = sequence.groups()
             regex = re.compile(re.escape(head) + r"\d+" + re.escape(tail) + r"\Z")
@@ -239,6 +244,12 @@ def _allowed(case, root):
             patterns.append(lambda p, t=target: p == t)
     owned = [os.path.normpath(p) for p in case.owned]
     return lambda p: any(test(p) for test in patterns) or any(fnmatch.fnmatchcase(p, o) for o in owned)
+
+
+def _sequence(name):
+    """The parts around a frame number when `name` is a PNG sequence's pattern; None for any
+    other name (`out%05d.mp4` is one file, named so)."""
+    return re.fullmatch(r"(.*?)%0?(\d*)d(.*)", name) if name.lower().endswith(".png") else None
 
 
 def _allowed_on_failure(case):
@@ -283,7 +294,7 @@ def _claimed_but_missing(case, results, after, root):
         if output in ("-", "null") or ":" in output:
             continue
         name = os.path.basename(output)
-        sequence = re.fullmatch(r"(.*?)%0?(\d*)d(.*)", name)
+        sequence = _sequence(name)
         # Where the file system puts it: through a linked folder, the link's target.
         folder = _physical_folder(root, output)
         if folder is None:

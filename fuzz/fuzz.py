@@ -27,6 +27,7 @@ import cases_documents
 import cases_feeds
 import cases_files
 import cases_media
+import cases_paths
 import cases_stills
 import corpus as corpus_module
 import runner
@@ -41,7 +42,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CATEGORIES = [(("still", cases_stills.GENERATORS), 35), (("preset", [(cases_documents.preset_case, 1)]), 12),
               (("manifest", [(cases_documents.manifest_case, 6), (cases_documents.odd_job_id, 1)]), 13),
               (("cli", cases_commands.GENERATORS), 25), (("files", cases_files.GENERATORS), 15),
-              (("media", cases_media.GENERATORS), 14), (("feed", cases_feeds.GENERATORS), 8)]
+              (("media", cases_media.GENERATORS), 14), (("feed", cases_feeds.GENERATORS), 8),
+              (("paths", cases_paths.GENERATORS), 14), (("decode-signals", cases_paths.SIGNAL_GENERATORS), 7)]
 # Variables that would make a case depend on the machine it runs on.
 UNSET = ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")
 
@@ -112,7 +114,7 @@ def _run_case(index, keep):
     case = build_case(ctx, index, root)
     before = scratch.snapshot(root)
     results = runner.run_case_processes([[ctx.binary, *argv] for argv in case.runs], root, environment(root), logs,
-                                        ctx.limits, case.signal_plan)
+                                        ctx.limits, case.signal_plan, case.stdout)
     after = scratch.snapshot(root)
     findings = judge(case, results, before, after, root, ctx.max_rss, cases_stills.oracle,
                      cases_stills.decoded_pixels)
@@ -163,6 +165,11 @@ def repro_script(ctx, case):
         body = f"{commands[0]} &\npid=$!\n{kills}wait $pid\necho \"exit $?\"\n"
     elif len(commands) > 1:
         body = "".join(f"{c} &\n" for c in commands) + "for p in $(jobs -p); do wait $p; echo \"exit $?\"; done\n"
+    elif case.stdout == "full":
+        body = f"{commands[0]} >/dev/full\necho \"exit $?\"\n"
+    elif case.stdout == "closed-pipe":
+        body = ("python3 -c 'import os, subprocess, sys; r, w = os.pipe(); os.close(r); "
+                f"sys.exit(subprocess.run(sys.argv[1:], stdout=w).returncode)' {commands[0]}\necho \"exit $?\"\n")
     else:
         body = f"{commands[0]}\necho \"exit $?\"\n"
     return ("#!/bin/bash\n# slicevid fuzz case {i} of seed {s}: {k}\nset -u\n"
@@ -172,7 +179,17 @@ def repro_script(ctx, case):
 
 
 def _shell(argv):
-    return " ".join(shlex.quote(a) for a in argv)
+    return " ".join(_quoted(a) for a in argv)
+
+
+def _quoted(argument):
+    """shlex.quote, or bash's $'…' with \\xHH where an argument holds bytes that are not UTF-8."""
+    try:
+        argument.encode()
+    except UnicodeEncodeError:
+        return "$'" + "".join(chr(b) if 0x20 <= b < 0x7F and b not in b"'\\" else f"\\x{b:02x}"
+                              for b in os.fsencode(argument)) + "'"
+    return shlex.quote(argument)
 
 
 def run_all(ctx, options):

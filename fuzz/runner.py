@@ -49,15 +49,26 @@ def apply_limits(limits):
 class Child:
     """One started slicevid process, its output going to files outside the scratch tree."""
 
-    def __init__(self, argv, cwd, env, logs, name, limits):
+    def __init__(self, argv, cwd, env, logs, name, limits, stdout=""):
         self.argv = argv
         self.limits = limits
         self.out_path = os.path.join(logs, name + ".out")
         self.err_path = os.path.join(logs, name + ".err")
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            # Standard output may instead be /dev/full, or a pipe whose reading end is closed.
+            sink = out
+            if stdout == "full":
+                sink = os.open("/dev/full", os.O_WRONLY | os.O_CLOEXEC)
+            elif stdout == "closed-pipe":
+                reading, sink = os.pipe()
+                os.close(reading)
             self.start = time.perf_counter()
-            self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                         start_new_session=True)
+            try:
+                self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=sink, stderr=err,
+                                             start_new_session=True)
+            finally:
+                if sink is not out:
+                    os.close(sink)
         self.pidfd = os.pidfd_open(self.proc.pid)
         self.result = Result(argv=list(argv))
 
@@ -104,17 +115,17 @@ class Child:
             pass
 
 
-def run_case_processes(runs, cwd, env, logs, limits, signal_plan=None):
+def run_case_processes(runs, cwd, env, logs, limits, signal_plan=None, stdout=""):
     """Starts every argv of `runs` at once (one for most cases, two for a race), optionally
     signals the first after a delay, and returns their Results in order.
 
     `signal_plan` is (delay, [signal numbers], gap): the first signal is sent `delay` seconds
     after the start, each further one `gap` seconds after the one before (unless the process
-    has exited by then)."""
+    has exited by then). `stdout` is the first run's standard output (see Child)."""
     children = []
     try:
         for i, argv in enumerate(runs):
-            children.append(Child(argv, cwd, env, logs, f"run{i}", limits))
+            children.append(Child(argv, cwd, env, logs, f"run{i}", limits, stdout if i == 0 else ""))
         if signal_plan:
             delay, signals, gap = signal_plan
             for number, signum in enumerate(signals):

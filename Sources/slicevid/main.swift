@@ -3,6 +3,6 @@
 
 import SlicevidCLI
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = ProcessHost.arguments
 ProcessHost.start(arguments)
 ProcessHost.exit(SlicevidTool.main(arguments))

@@ -59,6 +59,19 @@ struct OutputOptionTests {
         #expect(settings.bitrate == bits)
     }
 
+    @Test("a speed is a name or a number some encoder takes; anything else is refused as it is read")
+    func speeds() throws {
+        for text in ["ultrafast", "FAST", "placebo", "0", "8", "13"] {
+            var settings = EncoderSettings()
+            try settings.set(.encoderPreset, to: text)
+            #expect(settings.preset == text.lowercased())
+        }
+        for text in ["-1", "14", "+5", "bogus", "p4", "", "1e1"] {
+            var settings = EncoderSettings()
+            #expect(throws: OptionValueError.self, "\(text)") { try settings.set(.encoderPreset, to: text) }
+        }
+    }
+
     @Test("codec names, aliases and encoder names", arguments: [
         ("h264", VideoCodec.h264, nil), ("x265", .hevc, nil), ("H265", .hevc, nil), ("av1", .av1, nil),
         ("libaom-av1", .av1, "libaom-av1"), ("libsvtav1", .av1, "libsvtav1"), ("prores", .prores, nil), ("ffv1", .ffv1, nil),

@@ -104,6 +104,10 @@ import Testing
             (["jobs": [job("a", ["crf": 30.5])]], "campaign.json: job 'a': crf: '30.5' is not valid; expected a whole number"),
             (["jobs": [job("a", ["crf": 20, "bitrate": "2M"])]], "campaign.json: job 'a': bitrate: crf and bitrate"),
             (["jobs": [job("a", ["encoder-preset": true])]], "campaign.json: job 'a': encoder-preset: wrong type"),
+            // A speed no encoder takes is refused whatever the outputs, though a poster has no speed
+            // (make fuzz seed 97 case 857: it passed --check).
+            (["defaults": ["encoder-preset": "-1"], "jobs": [job("a", ["outputs": "a.png"])]], "campaign.json: defaults: encoder-preset: '-1' is not valid; expected ultrafast"),
+            (["jobs": [job("a", ["encoder-preset": "bogus"])]], "campaign.json: job 'a': encoder-preset: 'bogus' is not valid; expected ultrafast"),
             (["jobs": [job("a", ["codec": "mpeg2"])]], "campaign.json: job 'a': codec: 'mpeg2' is not valid"),
             (["jobs": [job("a", ["transitions": [["size": "2x2"]]])]], "campaign.json: job 'a': transitions[0].size: unknown field"),
             (["jobs": [job("a", ["transitions": [[:], [:]]])]], "campaign.json: job 'a': transitions: expected an array of 1 objects"),

@@ -67,8 +67,14 @@ struct CommandLineHouseTests {
         "slicevid presets show spring > /dev/full",
         "slicevid presets > /dev/full",
         "slicevid make --preset preview -q --dry-run --json -o x.mp4 > /dev/full",
+        // Without -q too: no 'dry run: would render …' line beside the error.
+        "slicevid make --preset preview --dry-run -o x.mp4 > /dev/full",
         "slicevid make -q --preset preview --poster-at 0 -o a.png && slicevid probe --json a.png > /dev/full",
         "slicevid make --preset preview -o - >&-",
+        // The merged report never arrived: 74 and one line, never its summary ('written to
+        // stdout') nor, for a campaign that is not whole, 1.
+        Self.merge(whole: true) + " > /dev/full",
+        Self.merge(whole: false) + " > /dev/full",
     ])
     func outputThatCannotBeWritten(_ line: String) throws {
         try withScratchFolder { folder in
@@ -77,6 +83,15 @@ struct CommandLineHouseTests {
             #expect(result.stderr.contains("standard output"), "\(result)")
             #expect(leftovers(in: folder).isEmpty)
         }
+    }
+
+    /// A shell line: a one-job campaign (whose job fails unless `whole`), its report, then
+    /// `report merge` of it to standard output.
+    private static func merge(whole: Bool) -> String {
+        let images = whole ? #"["a.png", "a.png"]"# : #"["a.png", "missing.png"]"#
+        return "slicevid make -q --preset preview --poster-at 0 -o a.png && printf '%s' '{\"defaults\": {\"size\": \"32x18\", \"hold\": 0, "
+            + "\"duration\": 0.2}, \"jobs\": [{\"id\": \"j\", \"images\": \(images), \"outputs\": [\"o.png\"]}]}' > m.json && "
+            + "{ slicevid batch -q m.json --report r.json 2>/dev/null; slicevid report merge r.json -o -; }"
     }
 
     @Test("a reader that goes away early ends slicevid quietly with 141, as it does other tools")

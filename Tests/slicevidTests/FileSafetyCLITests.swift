@@ -141,4 +141,43 @@ import Testing
         #expect(report.jobs["huge"]?["error"] as? String == "interrupted by SIGTERM while hashing its stills; nothing of it was written")
         #expect(folder.files("out").isEmpty)
     }
+
+    @Test(arguments: [false, true])
+    func aFIFOAtAnOutputsRecordIsNeverReplaced(force: Bool) throws {
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try folder.campaign(jobs: [["id": "a", "images": ["s0.png", "s1.png"], "outputs": "out/a.mp4"]])
+        let record = folder.path + "/out/.a.mp4.slicevid.json"
+        try #require(mkfifo(record, 0o644) == 0)
+        let check = try BatchCLI.run(["batch", manifest, "--check"], in: folder.path)
+        #expect(check.status == 2 && check.stderr.contains("its record '\(record)' is a named pipe (FIFO)"), "\(check.stderr)")
+        let run = try BatchCLI.run(["batch", manifest, "--report", "report.json"] + (force ? ["--force"] : []), in: folder.path)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("failed: job 'a': \(folder.path)/out/a.mp4: its record '\(record)' is a named pipe (FIFO); "
+            + "a record is written to a regular file, and this is never replaced (remove it)"), "\(run.stderr)")
+        var info = stat()
+        #expect(lstat(record, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(folder.files("out") == [".a.mp4.slicevid.json"], "nothing rendered: \(folder.files("out"))")
+    }
+
+    @Test func aFIFOThatAppearsAtAnOutputsRecordMidRenderIsNeverReplaced() throws {
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try folder.campaign(jobs: [["id": "a", "images": ["s0.png", "s1.png"], "outputs": "out/a.mp4"]],
+                                           defaults: ["size": "640x360", "fps": 30, "hold": 0, "duration": 30, "encoder-preset": "ultrafast"])
+        let record = folder.path + "/out/.a.mp4.slicevid.json"
+        let run = try BatchCLI.launch(["batch", manifest], in: folder.path)
+        // Planned (the record's name checked) and rendering: the FIFO comes after the check.
+        try BatchCLI.waitUntil {
+            ((try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? "").contains("a: rendering")
+        }
+        try #require(mkfifo(record, 0o644) == 0)
+        run.waitUntilExit()
+        let log = (try? String(contentsOfFile: folder.path + "/stderr.log", encoding: .utf8)) ?? ""
+        #expect(run.terminationStatus == 2, "\(log)")
+        #expect(log.contains("\(record): cannot record the output (its name is a named pipe (FIFO))"), "\(log)")
+        var info = stat()
+        #expect(lstat(record, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try MediaReader.info(path: folder.path + "/out/a.mp4").frameCount == 901)
+    }
 }

@@ -54,7 +54,7 @@ package struct PresetCatalog: Sendable {
             let path = (directory as NSString).appendingPathComponent(value + ".json")
             // Anything at the name counts (a FIFO is refused by `read`, not skipped).
             var status = stat()
-            if lstat(path, &status) == 0 { return try PresetCatalog.read(path: path) }
+            if FileSystem.lstat(path, &status) == 0 { return try PresetCatalog.read(path: path) }
         }
         if let preset = Preset.builtIn.first(where: { $0.name == value }) { return preset }
         let names = Set(presetFiles().map(\.name) + Preset.builtIn.map(\.name)).sorted()
@@ -85,7 +85,7 @@ package struct PresetCatalog: Sendable {
     /// The `*.json` files of every folder, in lookup order (within a folder, by name).
     private func presetFiles() -> [(name: String, path: String)] {
         directories.flatMap { directory in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let names = FileSystem.names(inFolder: directory) ?? []
             return names.filter { $0.hasSuffix(".json") }.sorted().map {
                 (String($0.dropLast(5)), (directory as NSString).appendingPathComponent($0))
             }

@@ -39,9 +39,9 @@ package enum SettingsFile {
     /// - Throws: `Failure`; a FIFO or device is refused by its name before it is opened.
     package static func read(path: String, limit: Int = maximumSize) throws(Failure) -> Data {
         var named = stat()
-        guard stat(path, &named) == 0 else { throw missing(errno) }
+        guard FileSystem.stat(path, &named) == 0 else { throw missing(errno) }
         try requireRegular(named, limit: limit)
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let descriptor = FileSystem.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw missing(errno) }
         defer { close(descriptor) }
         // Checked again on what was opened: the name may have been swapped meanwhile.

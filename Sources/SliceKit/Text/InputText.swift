@@ -23,7 +23,8 @@ package enum InputText {
     /// `text` with every character that could break a line or drive a terminal shown as a
     /// visible escape: `\n`, `\r`, `\t`, and `\u{1B}`-style for the other C0 and C1 controls,
     /// DEL, the Unicode line and paragraph separators and the bidirectional overrides (which
-    /// can make a line read differently from what it holds). Everything else is kept.
+    /// can make a line read differently from what it holds); a path's byte that is not UTF-8
+    /// (`PathBytes`) as `\xFF`. Everything else is kept.
     package static func escaped(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
         var result = ""
@@ -37,7 +38,12 @@ package enum InputText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                if let byte = PathBytes.byte(of: scalar) {
+                    result += "\\x" + String(byte, radix: 16, uppercase: true)
+                } else {
+                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                }
             }
         }
         return result
@@ -49,6 +55,7 @@ package enum InputText {
         case 0x00...0x1F, 0x7F...0x9F: true          // C0, DEL, C1 (NEL and CSI among them)
         case 0x2028, 0x2029: true                     // line and paragraph separators
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true // bidirectional marks
+        case PathBytes.standIns: true                 // a path's byte that is not UTF-8 (shown as \xFF)
         default: false
         }
     }

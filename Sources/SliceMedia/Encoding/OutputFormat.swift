@@ -46,8 +46,10 @@ package enum OutputFormat: String, Sendable, CaseIterable {
         } else if lower.hasSuffix(".png") {
             if OutputFormat.hasFramePattern(path) {
                 self = .pngSequence
-            } else if path.contains("%") {
-                // A broken pattern (`%05x`, two of them) is a mistake, not a poster's name.
+            } else if (path.split(separator: "/", omittingEmptySubsequences: false).last ?? "").contains("%") {
+                // A broken pattern in the name (`%05x`, two of them) is a mistake, not a
+                // poster's name. A folder's % is only a folder's: a poster is one file, written
+                // by us, never a pattern libavformat expands.
                 return nil
             } else {
                 self = .poster
@@ -66,7 +68,8 @@ package enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// Why `path` names no output slicevid writes (the message after the path): a `.png` path
-    /// with a `%` is a frame pattern gone wrong; anything else an unknown type.
+    /// with a `%` (in its name, or a pattern with another `%` in its folders) is a frame
+    /// pattern gone wrong; anything else an unknown type.
     package static func refusal(_ path: String) -> String {
         path.lowercased().hasSuffix(".png") && path.contains("%")
             ? "is not a frame pattern slicevid writes; a PNG sequence's name holds \(framePatternForm)"

@@ -100,8 +100,14 @@ extension EncoderSettings {
             guard let value = EncoderSettings.bitrate(parsing: text) else { throw bad }
             bitrate = value
         case .encoderPreset:
-            guard OutputOption.isName(text) else { throw bad }
-            preset = text.lowercased()
+            // A speed name, or a number some encoder's own knob takes; which encoder takes which
+            // number is checked when an output is planned. A value no encoder takes ('-1',
+            // 'bogus') is refused here, before anything renders, whatever the outputs.
+            let name = text.lowercased()
+            guard VideoCodec.speedNames.contains(name)
+                    || (name.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                        && Int(name).map(VideoCodec.speedNumbers.contains) == true) else { throw bad }
+            preset = name
         case .pixFmt:
             guard OutputOption.isName(text) else { throw bad }
             pixelFormat = text.lowercased()

@@ -82,7 +82,7 @@ package enum StillWriter {
             return
         }
         var io: UnsafeMutablePointer<AVIOContext>?
-        try check(avio_open(&io, path, AVIO_FLAG_WRITE), "avio_open", subject: path)
+        try check(PathBytes.withCString(path) { avio_open(&io, $0, AVIO_FLAG_WRITE) }, "avio_open", subject: path)
         avio_write(io, bytes, Int32(bytes.count))
         // avio_write reports nothing itself: a failed write shows in the context's error, and
         // closing flushes (and reports) what is left.

@@ -9,6 +9,9 @@ extension VideoCodec {
     package static let speedNames = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium",
                                     "slow", "slower", "veryslow", "placebo"]
 
+    /// Every number an encoder's own speed knob takes (SVT-AV1's presets are the widest).
+    package static let speedNumbers = 0...13
+
     /// The speed used when none is given.
     static let defaultSpeed = "medium"
 

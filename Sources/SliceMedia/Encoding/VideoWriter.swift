@@ -89,9 +89,8 @@ package final class VideoWriter {
             // image2 opens each file only when its frame arrives; check the directory now, so a
             // bad path fails before anything is rendered rather than at the first frame.
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
-                  FileManager.default.isWritableFile(atPath: directory) else {
+            var info = stat()
+            guard FileSystem.stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, FileSystem.access(directory, W_OK) == 0 else {
                 throw MediaError(.output, subject: path, message: "the directory \(directory) does not exist or is not writable")
             }
         }

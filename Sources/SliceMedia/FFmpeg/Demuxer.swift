@@ -3,6 +3,7 @@
 
 import CFFmpeg
 import Glibc
+import SliceKit
 
 /// A container being read: its streams and their packets.
 ///
@@ -38,7 +39,7 @@ final class Demuxer {
         if let formats { context.pointee.format_whitelist = av_strdup(formats) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
         // On failure avformat_open_input frees the context (but never a caller's AVIOContext).
-        let code = avformat_open_input(&opened, file.path, nil, nil)
+        let code = PathBytes.withCString(file.path) { avformat_open_input(&opened, $0, nil, nil) }
         guard code >= 0, let opened else {
             throw MediaError(.inputInvalid, subject: file.path, message: MediaError.text(for: code), code: code,
                              function: "avformat_open_input")
@@ -66,11 +67,25 @@ final class Demuxer {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         av_dict_set(&options, "format_whitelist", "image2", 0)
+        // image2 named outright: libavformat then never opens the pattern itself as one file to
+        // probe it. That file would be opened through `SequenceFrames.open` and, when the probe
+        // failed, closed with avio_closep, which takes our AVIOContext for one of its own and
+        // crashes (any existing file with a `%` in its name did, before MediaReader stopped
+        // sending names that are files here).
+        guard let image2 = av_find_input_format("image2") else {
+            avformat_free_context(context)
+            throw MediaError(.unavailable, subject: pattern, message: "this libavformat has no image2 demuxer to read a sequence")
+        }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let code = avformat_open_input(&opened, "file:" + pattern, nil, &options)
+        // The pattern's own bytes: image2 numbers and opens frames from them.
+        let code = PathBytes.withCString("file:" + pattern) { avformat_open_input(&opened, $0, image2, &options) }
         guard code >= 0, let opened else {
-            throw frames.refusal ?? MediaError(.inputInvalid, subject: pattern, message: MediaError.text(for: code), code: code,
-                                               function: "avformat_open_input")
+            if let refusal = frames.refusal { throw refusal }
+            // image2 finds no first frame: nothing by that name, and no sequence either.
+            if code == cffmpeg_error_from_errno(ENOENT) {
+                throw MediaError(.inputMissing, subject: pattern, message: "no such file, nor frames numbered by it as a sequence pattern")
+            }
+            throw MediaError(.inputInvalid, subject: pattern, message: MediaError.text(for: code), code: code, function: "avformat_open_input")
         }
         pointer = opened
     }
@@ -152,7 +167,7 @@ final class SequenceFrames {
 
     fileprivate static let open: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { format, pb, url, flags, _ in
         guard let frames = frames(format), let pb, let url, flags & AVIO_FLAG_WRITE == 0 else { return cffmpeg_error_from_errno(EPERM) }
-        var path = String(cString: url)
+        var path = PathBytes.text(UnsafeRawBufferPointer(start: url, count: strlen(url)))
         if path.hasPrefix("file:") { path.removeFirst("file:".count) }
         do throws(MediaError) {
             let file = try InputFile(path: path)

@@ -3,6 +3,7 @@
 // custom AVIOContext, or (fixtures) a file opened by name. Both are closed in deinit on every path.
 
 import CFFmpeg
+import SliceKit
 
 /// A container being written.
 ///
@@ -21,7 +22,9 @@ final class Muxer {
     init(formatName: String, path: String) throws(MediaError) {
         subject = path
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&context, nil, formatName, path), "avformat_alloc_output_context2", subject: path)
+        // The name's own bytes: an image sequence's muxer opens its frames by it.
+        let made = PathBytes.withCString(path) { avformat_alloc_output_context2(&context, nil, formatName, $0) }
+        try check(made, "avformat_alloc_output_context2", subject: path)
         guard let context else { throw MediaError(.output, subject: path, message: "cannot create muxer") }
         pointer = context
     }
@@ -54,7 +57,7 @@ final class Muxer {
             io.install(in: pointer)
             self.io = io
         } else {
-            try check(avio_open(&pointer.pointee.pb, subject, AVIO_FLAG_WRITE), "avio_open", subject: subject)
+            try check(PathBytes.withCString(subject) { avio_open(&pointer.pointee.pb, $0, AVIO_FLAG_WRITE) }, "avio_open", subject: subject)
         }
         fileOpen = true
     }

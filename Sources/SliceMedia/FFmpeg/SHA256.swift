@@ -3,6 +3,7 @@
 
 import CFFmpeg
 import Glibc
+import SliceKit
 
 /// An incremental SHA-256 digest (one libavutil `AVSHA` context).
 ///
@@ -54,7 +55,7 @@ package final class SHA256 {
     ///   is not a regular file (a FIFO would block, a device never end).
     package static func hex(ofFileAt path: String, stop: () -> Bool = { false }) throws(MediaError) -> String? {
         // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = FileSystem.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENOENT ? "no such file" : "cannot be read (\(String(cString: strerror(errno))))"
             throw MediaError(.inputMissing, subject: path, message: reason)

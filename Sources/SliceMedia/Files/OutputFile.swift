@@ -4,6 +4,7 @@
 // waits for room with poll(2) beside a wake pipe, so a stalled reader cannot outlast a signal.
 
 import Glibc
+import SliceKit
 import Synchronization
 
 /// An open file (or standard output) that writers write to through a descriptor.
@@ -103,7 +104,7 @@ package final class OutputFile: Sendable {
     /// put in its place): what a commit checks before it moves that name into place.
     package func isNamed(_ name: String, in folder: Int32) -> Bool {
         var mine = stat(), named = stat()
-        guard fstat(descriptor, &mine) == 0, fstatat(folder, name, &named, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
+        guard fstat(descriptor, &mine) == 0, FileSystem.fstatat(folder, name, &named, AT_SYMLINK_NOFOLLOW) == 0 else { return false }
         return mine.st_dev == named.st_dev && mine.st_ino == named.st_ino
     }
 

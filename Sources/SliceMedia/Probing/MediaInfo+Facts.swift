@@ -58,8 +58,7 @@ enum ContainerHeader {
     }
 
     private static func head(_ path: String, count: Int) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: count)).map { [UInt8]($0) }
+        guard let file = try? InputFile(path: path) else { return nil }
+        return file.bytes(at: 0, count: count)
     }
 }

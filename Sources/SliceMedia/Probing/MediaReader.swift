@@ -2,6 +2,7 @@
 // tests can compare pixels. The check side of every media test.
 
 import CFFmpeg
+import Glibc
 import SliceKit
 
 /// Facts about the first video stream of a media file.
@@ -47,12 +48,11 @@ package enum MediaReader {
     package static func info(path: String) throws(MediaError) -> MediaInfo {
         // A sequence pattern names files libavformat opens one by one; anything else is read
         // through one descriptor, after checking it is a regular file (a FIFO would hang).
-        let file: InputFile
-        if path.contains("%") {
+        if isPattern(path) {
             guard let info = try info(of: .pattern(path), inHelper: false) else { throw MediaError(.inputInvalid, subject: path, message: "is not readable media") }
             return info
         }
-        file = try pictureFile(path)
+        let file = try pictureFile(path)
         if case .helper(let format) = StillRoute(file, probing: true) { return try IsolatedDecode.facts(file, format: format) }
         if let info = try info(of: .file(file), inHelper: false) { return info }
         return try IsolatedDecode.facts(file, format: "image")
@@ -97,13 +97,21 @@ package enum MediaReader {
     /// Meant for tests and short clips: all frames are kept in memory.
     package static func frames(path: String, layout: PixelLayout) throws(MediaError) -> [PlanarImage] {
         var frames: [PlanarImage] = []
-        let source = path.contains("%") ? Source.pattern(path) : .file(try pictureFile(path))
+        let source = isPattern(path) ? Source.pattern(path) : .file(try pictureFile(path))
         let decoded = try decode(source, layout: layout, inHelper: false) { _, image in
             if let image { frames.append(image) }
         }
         // Decoders that can abort run only in a helper, which answers with facts, not frames.
         guard decoded else { throw MediaError(.inputInvalid, subject: path, message: "needs a decode helper to be read") }
         return frames
+    }
+
+    /// Whether `path` is read as a sequence's pattern: it has a `%` and names nothing itself. A
+    /// file whose name holds a `%` (`a%%b.mp4`, `p%.png`) is that file, as it is to `make`.
+    private static func isPattern(_ path: String) -> Bool {
+        guard path.contains("%") else { return false }
+        var info = stat()
+        return FileSystem.lstat(path, &info) != 0 && errno == ENOENT
     }
 
     /// The file at `path`, read as `make` reads it: a WebP only up to its RIFF chunk's end, so

@@ -36,9 +36,9 @@ final class InputFile {
         // a tape drive rewinds it); the descriptor is checked again after the open, because the
         // name may have been replaced in between.
         var named = stat()
-        guard stat(path, &named) == 0 else { throw Self.openError(path: path, errno: errno) }
+        guard FileSystem.stat(path, &named) == 0 else { throw Self.openError(path: path, errno: errno) }
         try Self.requireRegular(named.st_mode, path: path)
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let descriptor = FileSystem.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw Self.openError(path: path, errno: errno) }
         var opened = stat()
         guard fstat(descriptor, &opened) == 0 else {

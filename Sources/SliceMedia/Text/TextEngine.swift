@@ -80,7 +80,7 @@ package enum TextEngine {
     /// checks then say why).
     private static func identity(_ path: String) -> FileIdentity {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard FileSystem.stat(path, &info) == 0 else {
             return FileIdentity(path: path, device: 0, inode: 0, size: -1, modified: 0, modifiedNanoseconds: 0)
         }
         return FileIdentity(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),

@@ -82,7 +82,7 @@ final class TextFonts {
                             message: "is \(size) bytes; font files up to \(maxFileSize >> 20) MB are accepted (layer \(InputText.quoted(layer)))")
         }
         let first = slicevid_text_fonts_face_count(fonts)
-        let added = slicevid_text_fonts_add_file(fonts, path)
+        let added = PathBytes.withCString(path) { slicevid_text_fonts_add_file(fonts, $0) }
         guard added > 0 else {
             throw TextError(.fontInvalid, subject: subject,
                             message: added == 0 ? "is not a font (fontconfig finds no face in it); text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff) (layer \(InputText.quoted(layer)))"

@@ -57,6 +57,7 @@ package enum BatchCheck {
                 for folder in OutputTarget.missingFolders(of: output) where !folders.contains(folder) { folders.append(folder) }
                 let replacing = licences?[output] ?? (request.force ? .anything : .recorded(licence(output)))
                 do throws(SlicevidError) {
+                    try OutputRecord.checkPlace(for: output)
                     // A job that cannot be planned will not run: its outputs are only checked.
                     guard let frames = survey?.outputs.first(where: { $0.path == output })?.frames else {
                         try OutputTarget.check(path: output, replacing: replacing)

@@ -20,10 +20,10 @@ extension BatchReport {
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var status = stat()
-        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        guard FileSystem.stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): folder \(InputText.quoted(folder)) does not exist")
         }
-        guard access(folder, W_OK) == 0 else {
+        guard FileSystem.access(folder, W_OK) == 0 else {
             throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(path)): folder \(InputText.quoted(folder)) is not writable")
         }
     }
@@ -37,7 +37,7 @@ extension BatchReport {
     /// - Throws: `SlicevidError(.outputBlocked)` naming the setting and the file.
     package static func checkReplaceable(_ path: String, force: Bool, setting: Setting = .report) throws(SlicevidError) {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }
+        guard FileSystem.lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
         if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): is a folder; give a file name") }
         if kind != S_IFREG && kind != S_IFLNK {
@@ -53,7 +53,7 @@ extension BatchReport {
     /// Whether the regular file at `path` reads as a report slicevid wrote: a JSON object
     /// with a report's keys (read without following a link, and only up to a bound).
     static func isEarlierReport(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = FileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
@@ -83,7 +83,7 @@ extension BatchReport {
         func failed(_ why: String) -> SlicevidError {
             SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): cannot write the report (\(why))")
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = FileSystem.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failed(String(cString: strerror(errno))) }
         let wrote = bytes.withUnsafeBytes { buffer -> Int32 in
             var done = 0
@@ -99,18 +99,18 @@ extension BatchReport {
         }
         close(descriptor)
         guard wrote == 0 else {
-            unlink(temporary)
+            FileSystem.unlink(temporary)
             throw failed(String(cString: strerror(wrote)))
         }
         var status = stat()
-        let replacing = lstat(path, &status) == 0
+        let replacing = FileSystem.lstat(path, &status) == 0
         switch replacing ? FileMove.replacing(temporary, path) : FileMove.withoutReplacing(temporary, path) {
         case .moved: return
         case .taken:
-            unlink(temporary)
+            FileSystem.unlink(temporary)
             throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): appeared while \(setting == .report ? "the batch ran" : "the reports were read"); nothing was replaced; pass \(setting: .force) to replace it")
         case .failed(let why):
-            unlink(temporary)
+            FileSystem.unlink(temporary)
             throw failed(why)
         }
     }

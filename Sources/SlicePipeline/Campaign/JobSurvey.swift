@@ -155,7 +155,7 @@ struct InputStamp: Equatable, Sendable {
     /// nil when nothing can be examined at `path`.
     init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard FileSystem.stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         bytes = Int64(info.st_size)

@@ -99,7 +99,7 @@ public struct Manifest: Sendable {
             let reason = error.reason.hasPrefix("is larger") ? "the manifest is larger than \(maximumStandardInput >> 20) MiB" : "the manifest \(error.reason)"
             throw SlicevidError(.usage, "\(standardInputName): \(reason)")
         }
-        var manifest = try parse(Data(bytes), path: standardInputName, folder: FileManager.default.currentDirectoryPath, presets: presets,
+        var manifest = try parse(Data(bytes), path: standardInputName, folder: FileSystem.currentFolder() ?? ".", presets: presets,
                                  cancellation: cancellation)
         manifest.isStandardInput = true
         return manifest
@@ -232,9 +232,10 @@ struct ManifestContext {
         try layouts.load(path)
     }
 
-    /// A path from the manifest, absolute and standardised.
+    /// A path from the manifest (UTF-8, being JSON), absolute and standardised. The folder may
+    /// hold bytes that are not UTF-8, from the command line (`PathBytes`).
     func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+        URL(fileURLWithPath: PathBytes.text(utf8: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }
 
     /// Resolves a `preset` value: names as `--preset` knows them, files (anything with a slash

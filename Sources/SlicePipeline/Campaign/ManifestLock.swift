@@ -5,6 +5,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 
 /// The locks a batch run holds while it renders; released when the value is freed (or the
 /// process ends, however it ends: the kernel drops flock locks with the file descriptor).
@@ -66,9 +67,7 @@ package final class ManifestLock: Sendable {
     /// The manifest with every link resolved (realpath): one reached through a symlink, or
     /// through a linked folder, shares the real file's lock. As given when it cannot be resolved.
     private static func real(_ manifest: String) -> URL {
-        guard let resolved = realpath(manifest, nil) else { return URL(fileURLWithPath: manifest) }
-        defer { free(resolved) }
-        return URL(fileURLWithPath: String(cString: resolved))
+        URL(fileURLWithPath: FileSystem.realpath(manifest) ?? manifest)
     }
 
     /// Tries to take the locks of `manifest` for `shard` without waiting.
@@ -100,7 +99,7 @@ package final class ManifestLock: Sendable {
         // The manifest's own inode is flocked too: a hard link gives it a second name, and so
         // a second lock file, but never a second inode. flock leaves the file's bytes alone.
         let real = real(manifest).path
-        let inode = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let inode = FileSystem.open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if inode >= 0 {
             if flock(inode, (shard == .all ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
                 close(inode)
@@ -122,7 +121,7 @@ package final class ManifestLock: Sendable {
     /// that what was opened is a lock file slicevid could have made.
     /// - Throws: `SlicevidError(.outputBlocked)` naming the file and what is wrong with it.
     private static func openLockFile(_ file: String) throws(SlicevidError) -> Int32 {
-        let descriptor = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        let descriptor = FileSystem.open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let problem = errno == ELOOP ? "is a symbolic link; the lock must be a regular file (remove the link)"
                                          : "cannot create the manifest's lock file (\(String(cString: strerror(errno))))"

@@ -54,7 +54,10 @@ extension MakeJob {
                 throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(layout.file)): ")
             }
         }
-        for plan in plans { try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path)) }
+        for plan in plans {
+            try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path))
+            if request.sidecar != nil { try OutputRecord.checkPlace(for: plan.path) }
+        }
         let renderLayout = PixelLayout.covering(plans.map(\.renderLayout))
         var folders: [String] = []
         for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }

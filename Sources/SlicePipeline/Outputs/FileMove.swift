@@ -5,6 +5,7 @@
 
 import CPlatform
 import Glibc
+import SliceKit
 
 /// Moves files within one filesystem.
 enum FileMove {
@@ -20,7 +21,8 @@ enum FileMove {
     /// Moves `from` to `to` unless something is at `to`: renameat2(RENAME_NOREPLACE), or on
     /// filesystems that refuse it, link(2) then unlink(2), which fail the same way (EEXIST).
     static func withoutReplacing(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
-        if cplatform_renameat_noreplace(folder, from, to) == 0 { return .moved }
+        let moved = PathBytes.withCString(from) { from in PathBytes.withCString(to) { cplatform_renameat_noreplace(folder, from, $0) } }
+        if moved == 0 { return .moved }
         let refusal = errno
         if refusal == EEXIST { return .taken }
         // EINVAL/ENOSYS/EOPNOTSUPP: the filesystem or kernel cannot promise no-replace.
@@ -30,21 +32,21 @@ enum FileMove {
 
     /// The fallback of `withoutReplacing`: link(2) fails with EEXIST rather than replace.
     static func byLinking(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
-        if linkat(folder, from, folder, to, 0) != 0 {
+        if FileSystem.linkat(folder, from, folder, to, 0) != 0 {
             let refusal = errno
             if refusal == EEXIST { return .taken }
             // No hard links here (FAT, some network and FUSE filesystems).
             return refusal == EPERM || refusal == EOPNOTSUPP ? byPlaceholder(from, to, in: folder) : .failed(text(refusal))
         }
         // The file now has both names; dropping the temporary one completes the move.
-        _ = unlinkat(folder, from, 0)
+        _ = FileSystem.unlinkat(folder, from, 0)
         return .moved
     }
 
     /// Moves `from` to `to`, replacing whatever is at `to` (rename(2): atomic, never
     /// following a symlink at either end).
     static func replacing(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
-        renameat(folder, from, folder, to) == 0 ? .moved : .failed(text(errno))
+        FileSystem.renameat(folder, from, folder, to) == 0 ? .moved : .failed(text(errno))
     }
 
     private static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
@@ -53,12 +55,12 @@ enum FileMove {
     /// file (O_EXCL fails with EEXIST rather than replace), then rename over that claim. Only
     /// someone deleting the claim in the instant between could lose their file to the rename.
     static func byPlaceholder(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
-        let claim = openat(folder, to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let claim = FileSystem.openat(folder, to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard claim >= 0 else { return errno == EEXIST ? .taken : .failed(text(errno)) }
         close(claim)
-        guard renameat(folder, from, folder, to) == 0 else {
+        guard FileSystem.renameat(folder, from, folder, to) == 0 else {
             let reason = text(errno)
-            unlinkat(folder, to, 0)
+            FileSystem.unlinkat(folder, to, 0)
             return .failed(reason)
         }
         return .moved

@@ -4,6 +4,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 
 /// The identity of a regular file as `lstat` sees it (never through a symlink).
 package struct FileStamp: Sendable, Equatable {
@@ -48,7 +49,7 @@ package struct FileStamp: Sendable, Equatable {
     /// symlink, a folder or anything else that is not a regular file.
     package init?(path: String) {
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard FileSystem.lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         self.init(bytes: Int(info.st_size), inode: Int(truncatingIfNeeded: info.st_ino),
                   modified: Modified(seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec)))
     }

@@ -2,6 +2,7 @@
 // and which names in its folder the pattern could have written.
 
 import Foundation
+import SliceKit
 
 /// The frame names of a sequence output: `prefix`, the frame number zero-padded to `width`,
 /// `suffix`, in `folder`.
@@ -46,7 +47,7 @@ struct FramePattern: Sendable, Equatable {
     /// The names in the folder the pattern could have written, with their frame numbers, in
     /// frame order.
     func existing() -> [(index: Int, name: String)] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let files = FileSystem.names(inFolder: folder) ?? []
         return files.compactMap { name in index(of: name).map { (index: $0, name: name) } }.sorted { $0.index < $1.index }
     }
 

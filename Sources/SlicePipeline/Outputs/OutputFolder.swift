@@ -32,8 +32,8 @@ enum OutputFolder {
             // the same folder meanwhile is seen as a folder, never as a link to nothing (which
             // stat-then-lstat took it for, when the folder appeared between the two calls).
             var info = stat()
-            if lstat(path, &info) == 0 {
-                if info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) != 0 {
+            if FileSystem.lstat(path, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFLNK, FileSystem.stat(path, &info) != 0 {
                     guard errno == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(errno)))") }
                     throw blocked(output, folder, "\(path) is a symlink to nothing; slicevid creates folders only where no link is")
                 }
@@ -49,7 +49,7 @@ enum OutputFolder {
             if parts[index...].contains(where: { $0 == "." || $0 == ".." }) {
                 throw blocked(output, folder, "'.' or '..' after the missing folder \(path); write the path without them")
             }
-            guard access(existing, W_OK) == 0 else { throw blocked(output, folder, "\(existing) is not writable") }
+            guard FileSystem.access(existing, W_OK) == 0 else { throw blocked(output, folder, "\(existing) is not writable") }
             var missing: [String] = []
             for name in parts[index...] { missing.append(joined(missing.last ?? existing, name)) }
             return Plan(existing: existing, missing: missing)
@@ -69,19 +69,19 @@ enum OutputFolder {
     /// process may have put something there: a folder is used, anything else (a link) refused.
     static func create(_ plan: Plan, folder: String, for output: String) throws(SlicevidError) -> [String] {
         guard !plan.missing.isEmpty else { return [] }
-        var level = open(plan.existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        var level = FileSystem.open(plan.existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard level >= 0 else { throw blocked(output, folder, "\(plan.existing): \(String(cString: strerror(errno)))") }
         defer { close(level) }
         var made: [String] = []
         for path in plan.missing {
             let name = String(path.split(separator: "/").last ?? "")
-            if mkdirat(level, name, 0o777) == 0 {
+            if FileSystem.mkdirat(level, name, 0o777) == 0 {
                 made.append(path)
             } else if errno != EEXIST {
                 throw blocked(output, folder, "\(path): \(String(cString: strerror(errno)))")
             }
             // Whatever is there now is entered only if it is a real folder, never a link.
-            let next = openat(level, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let next = FileSystem.openat(level, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard next >= 0 else {
                 let reason = errno == ELOOP || errno == ENOTDIR ? "appeared as something other than a folder" : String(cString: strerror(errno))
                 throw blocked(output, folder, "\(path) \(reason)")
@@ -95,7 +95,7 @@ enum OutputFolder {
     /// Removes `folders` (innermost first) where they are still empty: what a failed run made
     /// and nothing else filled.
     static func removeEmpty(_ folders: [String]) {
-        for folder in folders.reversed() { rmdir(folder) }
+        for folder in folders.reversed() { FileSystem.rmdir(folder) }
     }
 
     private static func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {

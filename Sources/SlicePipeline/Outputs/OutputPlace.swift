@@ -4,6 +4,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 
 /// An output path with its folder resolved through every symlink.
 struct OutputPlace {
@@ -21,11 +22,7 @@ struct OutputPlace {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         name = url.lastPathComponent
         let given = url.deletingLastPathComponent().path
-        folder = given.withCString { pointer in
-            guard let resolved = realpath(pointer, nil) else { return given }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
+        folder = FileSystem.realpath(given) ?? given
         frames = name.contains("%") ? FramePattern(folder + "/" + name) : nil
     }
 

@@ -59,6 +59,25 @@ package struct OutputRecord: Sendable, Equatable {
         return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".slicevid.json"
     }
 
+    /// Refuses an output whose sidecar's name holds what no record may replace: a FIFO, a
+    /// device, a socket or a folder. An older record (a regular file) is replaced; so is a link,
+    /// as a name, never followed.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the output and its sidecar.
+    package static func checkPlace(for output: String) throws(SlicevidError) {
+        let sidecar = sidecarPath(for: output)
+        guard let problem = placeProblem(sidecar) else { return }
+        throw SlicevidError(.outputBlocked, "\(output: output): its record \(InputText.quoted(sidecar)) \(problem); "
+            + "a record is written to a regular file, and this is never replaced (remove it)")
+    }
+
+    /// What keeps a record from being moved to `path`, or nil when nothing does.
+    static func placeProblem(_ path: String) -> String? {
+        var info = stat()
+        guard FileSystem.lstat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        return type == S_IFREG || type == S_IFLNK ? nil : FileKind.described(info.st_mode)
+    }
+
     /// The sidecar of `output`, or nil when there is none or it cannot be read. A symlink or
     /// anything but a regular file is no sidecar: it could vouch for a file slicevid never wrote.
     package static func read(for output: String) -> OutputRecord? {
@@ -94,7 +113,7 @@ package struct OutputRecord: Sendable, Equatable {
 
     /// The whole of a small regular file, opened without following a symlink; nil otherwise.
     private static func readRegularFile(_ path: String) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = FileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var info = stat()
@@ -117,7 +136,7 @@ package struct OutputRecord: Sendable, Equatable {
     /// Writes the sidecar to `path`, a new name (a commit's temporary), never through a symlink.
     /// - Throws: `SlicevidError(.outputFailed)` naming the file.
     func writeNew(at path: String) throws(SlicevidError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        let descriptor = FileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(String(cString: strerror(errno)))); nothing was replaced")
         }
@@ -125,7 +144,7 @@ package struct OutputRecord: Sendable, Equatable {
         do {
             try handle.write(contentsOf: json)
         } catch {
-            unlink(path)
+            FileSystem.unlink(path)
             throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(error.localizedDescription)); nothing was replaced")
         }
     }

@@ -4,6 +4,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 
 extension OutputTarget {
     /// One finished file and the name it takes.
@@ -50,16 +51,19 @@ extension OutputTarget {
             do throws(SlicevidError) {
                 try moveIntoPlace(moves)
             } catch {
-                if let sidecar { unlink(sidecar.path) }
+                if let sidecar { FileSystem.unlink(sidecar.path) }
                 throw error
             }
             // The output is in place: whatever happens next, its temporaries go.
             places.removeValue(forKey: place)
             defer { if let temporaryFolder { OutputTarget.remove(temporaryFolder) } }
             guard let sidecar else { return }
-            guard rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(sidecar.path)
+            // Checked before the render too; looked at again here, since rename(2) would
+            // replace a FIFO or a device that appeared meanwhile.
+            let problem = OutputRecord.placeProblem(OutputRecord.sidecarPath(for: path))
+            guard problem == nil, FileSystem.rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
+                let reason = problem.map { "its name \($0)" } ?? String(cString: strerror(errno))
+                FileSystem.unlink(sidecar.path)
                 throw SlicevidError(.outputFailed, "\(OutputRecord.sidecarPath(for: path)): cannot record the output (\(reason)); it was written, but without its record a re-run must be given \(setting: .force) to replace it")
             }
             committed?(sidecar.record)
@@ -85,7 +89,7 @@ extension OutputTarget {
             }
             return [Move(temporary: temporaryPath, final: path, index: 0)]
         }
-        guard let listed = try? FileManager.default.contentsOfDirectory(atPath: temporaryFolder) else {
+        guard let listed = FileSystem.names(inFolder: temporaryFolder) else {
             throw SlicevidError(.outputFailed, "\(output: path): cannot read its temporary folder \(temporaryFolder)")
         }
         let indices = listed.compactMap { written.index(of: $0) }.sorted()
@@ -176,7 +180,7 @@ extension OutputTarget {
                 for index in moves.count..<max(moves.count, stamps.count) { try putAside(pattern.path(index), index: index) }
             }
         }
-        for file in setAside { unlink(file.aside) }
+        for file in setAside { FileSystem.unlink(file.aside) }
     }
 
     /// How FileMove names `file`: a single file's name within its pinned folder, a
@@ -193,7 +197,7 @@ extension OutputTarget {
     private func asideName(for final: String) throws(SlicevidError) -> String {
         guard let temporaryFolder else { return sideName(".replaced") }
         let folder = temporaryFolder + "/replaced"
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+        if FileSystem.mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw SlicevidError(.outputFailed, "\(output: path): cannot create \(folder) (\(String(cString: strerror(errno))))")
         }
         return folder + "/" + URL(fileURLWithPath: final).lastPathComponent

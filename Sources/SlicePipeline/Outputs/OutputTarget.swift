@@ -89,10 +89,10 @@ package final class OutputTarget: Sendable {
                     return made
                 }
                 if opened.folder < 0 {
-                    opened.folder = cplatform_open_folder(folder)
+                    opened.folder = PathBytes.withCString(folder) { cplatform_open_folder($0) }
                     if opened.folder < 0 { return errno }
                 }
-                opened.file = openat(opened.folder, "." + name + tag + ".partial",
+                opened.file = FileSystem.openat(opened.folder, "." + name + tag + ".partial",
                                      O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
                 guard opened.file >= 0 else { return errno }
                 places[place] = created
@@ -142,7 +142,7 @@ package final class OutputTarget: Sendable {
 
     /// Creates a sequence's temporary folder, private to this user; 0 or the errno.
     private static func makeFolder(_ place: String) -> Int32 {
-        mkdir(place, 0o700) == 0 ? 0 : errno
+        FileSystem.mkdir(place, 0o700) == 0 ? 0 : errno
     }
 
     /// `init(path:replacing:)` with `force` choosing between replacing anything and nothing.
@@ -200,10 +200,10 @@ package final class OutputTarget: Sendable {
     /// renamed away, so an encoder still writing frames into it by path (the render has not
     /// stopped when a second signal arrives) cannot refill it while it is being emptied.
     static func remove(_ place: String) {
-        if unlink(place) == 0 || errno == ENOENT { return }
+        if FileSystem.unlink(place) == 0 || errno == ENOENT { return }
         let doomed = place + ".removing"
-        let target = rename(place, doomed) == 0 ? doomed : place
-        try? FileManager.default.removeItem(atPath: target)
+        let target = FileSystem.rename(place, doomed) == 0 ? doomed : place
+        FileSystem.remove(target)
     }
 
     /// Checks that `path` could be written, without reserving, creating or removing anything
@@ -222,8 +222,9 @@ package final class OutputTarget: Sendable {
         // of the longest video.
         let pattern = format.isSequence ? FramePattern(path) : nil
         let name = pattern?.name(SequenceSpec.maximumFrames - 1) ?? url.lastPathComponent
-        guard name.utf8.count <= longestName else {
-            throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): the file name is \(name.utf8.count) bytes"
+        let nameBytes = PathBytes.bytes(name).count
+        guard nameBytes <= longestName else {
+            throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): the file name is \(nameBytes) bytes"
                 + (pattern == nil ? "" : " with its frame number") + "; at most \(longestName), "
                 + "because slicevid writes a hidden temporary beside it whose name must fit the folder's \(NAME_MAX)-byte limit")
         }
@@ -231,15 +232,16 @@ package final class OutputTarget: Sendable {
             // FFmpeg's image2 muxer forms each frame's path in 1024 bytes; a longer one is cut
             // short and written there (outside the temporary folder) before the muxer fails.
             let framePath = url.deletingLastPathComponent().path + "/" + longestTag + "/" + name
-            guard framePath.utf8.count <= longestFramePath else {
-                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): its frames' paths could reach \(framePath.utf8.count) bytes in slicevid's "
+            let framePathBytes = PathBytes.bytes(framePath).count
+            guard framePathBytes <= longestFramePath else {
+                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(path)): its frames' paths could reach \(framePathBytes) bytes in slicevid's "
                     + "temporary folder; FFmpeg writes image sequences to paths of at most \(longestFramePath) bytes (use a folder with a shorter path)")
             }
         }
         // A folder that will be created holds nothing yet: nothing there to judge.
         guard try OutputFolder.plan(OutputTarget.folder(of: path), for: path).missing.isEmpty else { return format }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard access(folder, W_OK) == 0 else {
+        guard FileSystem.access(folder, W_OK) == 0 else {
             throw SlicevidError(.outputBlocked, "\(output: path): folder \(folder) is not writable")
         }
         if let pattern = FramePattern(path), format.isSequence {

@@ -30,7 +30,7 @@ package enum Replacement: Sendable {
     /// follows a symlink: a link at an output path is judged as the link.
     func verdict(_ file: String, index: Int) -> Verdict {
         var info = stat()
-        guard lstat(file, &info) == 0 else {
+        guard FileSystem.lstat(file, &info) == 0 else {
             return errno == ENOENT ? .free : .foreign("cannot be examined (\(String(cString: strerror(errno))))")
         }
         let type = info.st_mode & S_IFMT

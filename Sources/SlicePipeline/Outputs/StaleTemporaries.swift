@@ -4,6 +4,7 @@
 
 import Foundation
 import Glibc
+import SliceKit
 import SliceMedia
 
 /// Finds and removes the stale temporaries of one output.
@@ -21,7 +22,7 @@ enum StaleTemporaries {
         guard output != OutputTarget.standardOutput, output != OutputTarget.discard else { return [] }
         let url = URL(fileURLWithPath: output)
         let folder = url.deletingLastPathComponent().path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = FileSystem.names(inFolder: folder) ?? []
         if format.isSequence {
             guard let pattern = FramePattern(output) else { return [] }
             return names.filter { name in
@@ -43,8 +44,8 @@ enum StaleTemporaries {
         let stale = find(output: output, format: format)
         for place in stale {
             // unlink never follows a link; a folder was seen as a real folder just now, and
-            // FileManager removes links inside it as links.
-            if unlink(place) != 0 { try? FileManager.default.removeItem(atPath: place) }
+            // Links inside it are removed as links.
+            if FileSystem.unlink(place) != 0 { FileSystem.remove(place) }
         }
         return stale
     }
@@ -72,13 +73,13 @@ enum StaleTemporaries {
     private static func holdsOnlyFrames(_ folder: String, of pattern: FramePattern) -> Bool {
         func isFolder(_ path: String) -> Bool {
             var info = stat()
-            return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            return FileSystem.lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         }
-        guard isFolder(folder), let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        guard isFolder(folder), let names = FileSystem.names(inFolder: folder) else { return false }
         return names.allSatisfy { name in
             if pattern.index(of: name) != nil || name == "sidecar.json" { return true }
             guard name == "replaced", isFolder(folder + "/replaced"),
-                  let inner = try? FileManager.default.contentsOfDirectory(atPath: folder + "/replaced") else { return false }
+                  let inner = FileSystem.names(inFolder: folder + "/replaced") else { return false }
             return inner.allSatisfy { pattern.index(of: $0) != nil }
         }
     }

@@ -22,7 +22,8 @@ enum DryRun {
         return lines
     }
 
-    /// The line on stderr saying what would be rendered (and which folders made).
+    /// The line on stderr saying what would be rendered (and which folders made), after the
+    /// plan's lines on stdout.
     static func header(_ plan: MakePlan) -> String {
         let clip = plan.clip
         let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"

@@ -246,9 +246,11 @@ struct MakeCommand: ParsableCommand {
             }
             if arguments.has(Option.dryRun) {
                 let plan = try Slicevid.plan(request)
-                if !quiet { console.error(DryRun.header(plan)) }
                 let lines = arguments.has(Option.json) ? DryRun.json(plan) : DryRun.report(plan)
                 for line in lines { console.output(line) }
+                // Said once the plan is out: when it could not be written, the exit's one line
+                // (or a quiet 141) is all there is to say.
+                if !quiet && console.outputError == nil { console.error(DryRun.header(plan)) }
                 return .success
             }
             // A second signal ends the process at once: one line says so, the last it prints.

@@ -10,9 +10,14 @@ enum PresetLibrary {
     /// beside this binary, then the built-ins.
     static var catalog: PresetCatalog {
         // /proc/self/exe is the real binary even when run through a symlink (/usr/local/bin).
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable = FileSystem.realpath("/proc/self/exe")
             ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-        return PresetCatalog.standard(environment: ProcessInfo.processInfo.environment, executable: executable)
+        // Folders' names byte for byte (`PathBytes`), as the command line's are.
+        var environment = ProcessInfo.processInfo.environment
+        if let folders = getenv("SLICEVID_PRESETS") {
+            environment["SLICEVID_PRESETS"] = PathBytes.text(UnsafeRawBufferPointer(start: folders, count: strlen(folders)))
+        }
+        return PresetCatalog.standard(environment: environment, executable: executable)
     }
 
     /// Loads a preset by path or name.

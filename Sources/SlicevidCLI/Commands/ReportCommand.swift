@@ -65,10 +65,10 @@ struct ReportCommand: ParsableCommand {
         guard output != "-" else { return }
         // The merged report must not take the place of one of the reports it is made from.
         var target = stat()
-        guard lstat(output, &target) == 0 else { return }
+        guard FileSystem.lstat(output, &target) == 0 else { return }
         for report in reports {
             var source = stat()
-            if stat(report, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
+            if FileSystem.stat(report, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
                 throw SlicevidError(.usage, "-o \(InputText.quoted(output)): is also one of the reports to merge (\(InputText.quoted(report))); write the merged report elsewhere")
             }
         }
@@ -90,6 +90,10 @@ struct ReportCommand: ParsableCommand {
                 // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
                 let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
+                // The merged report never arrived, whatever it says of the campaign: the exit
+                // says that alone (ProcessHost.exit: 74 and one line, or a quiet 141 for a
+                // reader that went away), with no summary claiming it was written.
+                if console.outputError != nil { return .success }
             } else {
                 try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, setting: .outputs) }
             }

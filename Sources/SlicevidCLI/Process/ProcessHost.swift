@@ -6,11 +6,22 @@
 
 import Foundation
 import Glibc
+import SliceKit
 import SliceMedia
 import SlicePipeline
 
 /// The process `slicevid` runs in.
 package enum ProcessHost {
+    /// The command line after the executable's name, every byte kept: a name that is not
+    /// UTF-8 stays the name it was (`PathBytes`), where `CommandLine.arguments` would put
+    /// U+FFFD in its place and so name another file.
+    package static var arguments: [String] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return "" }
+            return PathBytes.text(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
+    }
+
     /// Sets the process up: main.swift's first call, before any file is opened. Started by
     /// itself as a decode helper (`arguments`), slicevid decodes one still and exits here.
     package static func start(_ arguments: [String]) {

@@ -6,6 +6,7 @@
 import CPlatform
 import Foundation
 import Glibc
+import SliceKit
 
 /// A decode helper run to its end.
 enum HelperProcess {
@@ -110,7 +111,9 @@ enum HelperProcess {
 
     /// `strings` as a NULL-terminated C array for the duration of `body`.
     private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
-        let pointers = strings.map { strdup($0) } + [nil]
+        // Each argument's own bytes (`PathBytes`): the helper reads its command line back the
+        // same way, so a still's name that is not UTF-8 arrives as it left.
+        let pointers = strings.map { string in PathBytes.withCString(string) { strdup($0) } } + [nil]
         defer { pointers.forEach { free($0) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
