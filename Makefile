@@ -102,10 +102,12 @@ fuzz: build
 	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil lcms2)
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
-# The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it).
+# The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it); Debian's
+# chromium opens the report page headless (ReportPageBrowserTests).
 test: deps recipe-check-tools
 	$(call tool,ffmpeg,ffmpeg)
 	$(call tool,pango-view,pango1.0-tools)
+	$(call tool,chromium,chromium)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
