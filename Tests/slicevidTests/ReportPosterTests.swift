@@ -11,13 +11,21 @@ import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ReportPosterTests {
     /// Job a writes a video only (960x540, so its poster is scaled down), b a video and its own
-    /// poster, c fails on a corrupt still.
+    /// poster, c fails on a corrupt still; p ends on a pattern in a video with full chroma (so the
+    /// layout its frames are drawn in shows in its poster's bytes).
     private func campaign(_ folder: CampaignFolder, jobs names: [String] = ["a", "b", "c"]) throws -> String {
         let all: [String: [String: Any]] = [
             "a": ["id": "a", "images": ["s0.png", "s1.png"], "size": "960x540", "outputs": ["out/a.mp4"]],
             "b": ["id": "b", "images": ["s1.png", "s2.png"], "outputs": ["out/b.mp4", "out/b.jpg"]],
             "c": ["id": "c", "images": ["s0.png", "corrupt.png"], "outputs": ["out/c.mp4"]],
+            "p": ["id": "p", "images": ["s0.png", "pattern.png"], "size": "960x540", "outputs": ["out/p.mp4:pix-fmt=yuv444p"]],
         ]
+        if names.contains("p") {
+            // Red and blue stripes a pixel wide: 4:2:0 chroma would blur them.
+            var pattern = RGBAImage(width: 64, height: 36, color: RGBAColor(red: 255, green: 0, blue: 0))
+            for y in 0..<36 { for x in stride(from: 1, to: 64, by: 2) { pattern.pixels.replaceSubrange(4 * (y * 64 + x)..<(4 * (y * 64 + x) + 3), with: [0, 0, 255]) } }
+            try StillWriter.write(pattern, to: folder.path + "/pattern.png", format: .png)
+        }
         return try folder.campaign(jobs: names.map { all[$0]! })
     }
 
@@ -91,16 +99,16 @@ import Testing
     @Test func aReRunKeepsThePosterRemakesAMissingOneWithoutRenderingTheJobAndAChangeReplacesIt() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        let manifest = try campaign(folder, jobs: ["a"])
+        let manifest = try campaign(folder, jobs: ["p"])
         #expect(try BatchCLI.run(["batch", manifest, "--report", "index.html"], in: folder.path).status == 0)
-        let poster = folder.path + "/index.files/a.jpg", video = folder.path + "/out/a.mp4"
+        let poster = folder.path + "/index.files/p.jpg", video = folder.path + "/out/p.mp4"
         let (posterStamp, videoStamp) = (stamp(poster), stamp(video))
         // Up to date: neither is written again, and the page still shows the poster.
         let skipped = try BatchCLI.run(["batch", manifest, "--report", "index.html"], in: folder.path)
         #expect(skipped.status == 0 && skipped.stderr.contains("1 skipped"), "\(skipped.stderr)")
         #expect(stamp(poster) == posterStamp && stamp(video) == videoStamp)
-        #expect(try jobs(folder.path + "/index.json")["a"]?["poster"] as? String == poster)
-        #expect(try String(contentsOfFile: folder.path + "/index.html", encoding: .utf8).contains("<img src=\"index.files/a.jpg\""))
+        #expect(try jobs(folder.path + "/index.json")["p"]?["poster"] as? String == poster)
+        #expect(try String(contentsOfFile: folder.path + "/index.html", encoding: .utf8).contains("<img src=\"index.files/p.jpg\""))
         // A poster deleted since is made again, the same picture byte for byte (its frames drawn
         // again, in the layout of the job's outputs); the job itself stays skipped.
         let bytes = try SHA256.hex(ofFileAt: poster)
@@ -110,10 +118,10 @@ import Testing
         #expect(stamp(video) == videoStamp)
         #expect(try SHA256.hex(ofFileAt: poster) == bytes)
         // Another destination still: the job renders, and its poster (slicevid's) is replaced.
-        try folder.still("s1.png", index: 2)
+        try folder.still("pattern.png", index: 2)
         #expect(try BatchCLI.run(["batch", manifest, "--report", "index.html"], in: folder.path).status == 0)
         #expect(close(try picture(poster).centre, colour(2)))
-        #expect(folder.files("index.files") == [".a.jpg.slicevid.json", "a.jpg"])
+        #expect(folder.files("index.files") == [".p.jpg.slicevid.json", "p.jpg"])
     }
 
     @Test func aFileSlicevidDidNotWriteAtAPosterPathIsKeptAndTheJobStillSucceeds() throws {
@@ -139,24 +147,33 @@ import Testing
     @Test func postersChangeNoOutputOfTheJobAndAreNeverTheManifestsOrphans() throws {
         let plain = try CampaignFolder(), paged = try CampaignFolder()
         defer { plain.remove(); paged.remove() }
-        let manifest = try campaign(paged, jobs: ["a", "b"])
-        _ = try campaign(plain, jobs: ["a", "b"])
-        // The page and its posters inside the folder the manifest writes to (where orphans are looked for).
+        // A template, so the manifest's orphans are looked for in all of out/, the posters' folder included.
+        func jobs(_ names: [String]) -> [[String: Any]] {
+            [["id": "{n}", "matrix": ["n": names], "images": ["s0.png", "{n}.png"], "outputs": ["out/{id}.mp4", "out/{id}.webm"]]]
+        }
+        for folder in [plain, paged] {
+            try folder.still("a.png", index: 1)
+            try folder.still("b.png", index: 2)
+        }
+        let manifest = try paged.campaign(jobs: jobs(["a", "b"]))
+        _ = try plain.campaign(jobs: jobs(["a", "b"]))
+        // The page and its posters inside the folder the manifest writes to.
         #expect(try BatchCLI.run(["batch", manifest, "--report", "out/index.html"], in: paged.path).status == 0)
         #expect(try BatchCLI.run(["batch", plain.path + "/campaign.json", "--report", "report.json"], in: plain.path).status == 0)
-        for name in ["a.mp4", "b.mp4", "b.jpg"] {
+        #expect(paged.files("out/index.files") == [".a.jpg.slicevid.json", ".b.jpg.slicevid.json", "a.jpg", "b.jpg"])
+        for name in ["a.mp4", "a.webm", "b.mp4", "b.webm"] {
             #expect(try SHA256.hex(ofFileAt: paged.path + "/out/" + name) == SHA256.hex(ofFileAt: plain.path + "/out/" + name), "\(name)")
             #expect(try object(paged.path + "/out/.\(name).slicevid.json")["fingerprint"] as? String
                     == object(plain.path + "/out/.\(name).slicevid.json")["fingerprint"] as? String, "\(name)")
         }
-        // Job a leaves the manifest: its video is an orphan (and pruned); its poster is the page's.
-        _ = try campaign(paged, jobs: ["b"])
+        // Job a leaves the manifest: its outputs are orphans, pruned; its poster is the page's, kept.
+        _ = try paged.campaign(jobs: jobs(["b"]))
         let pruned = try BatchCLI.run(["batch", manifest, "--report", "out/index.html", "--prune"], in: paged.path)
         #expect(pruned.status == 0, "\(pruned.stderr)")
         #expect(pruned.stderr.contains("pruned \(paged.path)/out/a.mp4") && !pruned.stderr.contains("index.files"), "\(pruned.stderr)")
         #expect(FileManager.default.fileExists(atPath: paged.path + "/out/index.files/a.jpg"))
         let orphans = try #require(try object(paged.path + "/out/index.json")["orphans"] as? [[String: Any]])
-        #expect(orphans.map { $0["path"] as? String } == [paged.path + "/out/a.mp4"])
+        #expect(orphans.map { $0["path"] as? String } == [paged.path + "/out/a.mp4", paged.path + "/out/a.webm"])
     }
 
     @Test func aPageThePosterFolderOrTheReportBesideItThatAreNotOursAreRefusedUpFront() throws {
