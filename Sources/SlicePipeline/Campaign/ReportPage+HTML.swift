@@ -97,7 +97,10 @@ extension ReportPage {
     /// One job's tile.
     private static func html(_ tile: Tile) -> String {
         var html = "<article class=\"tile s-\(statusClass(tile.status))\" id=\"job-\(tile.index)\">"
+        // A job that failed or did not finish has nothing new to show: its tile is its error.
         switch tile.picture {
+        case .none where tile.group == .failed || tile.group == .stopped:
+            break
         case .image(_, let link):
             let source = HTMLText.escaped(HTMLText.urlPath(link))
             html += "<a class=\"pic\" href=\"\(source)\"><img src=\"\(source)\" alt=\"\(HTMLText.escaped(tile.id))\" loading=\"lazy\" decoding=\"async\"></a>"

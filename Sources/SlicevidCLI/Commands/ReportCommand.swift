@@ -92,62 +92,52 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() -> ExitCode {
-        action == .merge ? merge() : page()
+        // A stop signal ends the command at once, but never halfway through writing -o: the
+        // handler waits for a write under way, so the file is whole or absent, with no temporary.
+        SignalTrap.exitOnSignal { [action] signal in
+            OutputTarget.exclusively {}
+            return "slicevid: report \(action.rawValue) interrupted by \(signalName(signal))\n"
+        }
+        do throws(SlicevidError) {
+            return action == .merge ? try merge() : try page()
+        } catch {
+            Console.shared.error("slicevid: error: \(error.message(FlagWording()))\n")
+            return ExitCode(error.category)
+        }
     }
 
     /// `report merge`.
-    private func merge() -> ExitCode {
+    private func merge() throws(SlicevidError) -> ExitCode {
         let console = Console.shared
-        // A stop signal ends the merge at once, but never halfway through writing -o: the
-        // handler waits for a write under way, so the file is whole or absent, with no temporary.
-        SignalTrap.exitOnSignal { signal in
-            OutputTarget.exclusively {}
-            return "slicevid: report merge interrupted by \(signalName(signal))\n"
+        if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs) }
+        let merge = try ReportMerge(paths: reports)
+        let bytes = merge.json
+        if output == "-" {
+            // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
+        } else {
+            try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, setting: .outputs) }
         }
-        do throws(SlicevidError) {
-            if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs) }
-            let merge = try ReportMerge(paths: reports)
-            let bytes = merge.json
-            if output == "-" {
-                // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
-                let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
-            } else {
-                try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, setting: .outputs) }
-            }
-            for problem in merge.problems { console.error("slicevid: report merge: \(problem)\n") }
-            if !quiet || !merge.isComplete { console.error("slicevid: report merge: \(Self.summary(merge, output: output))\n") }
-            return merge.isComplete ? .success : .someJobsFailed
-        } catch {
-            console.error("slicevid: error: \(error.message(FlagWording()))\n")
-            return ExitCode(error.category)
-        }
+        for problem in merge.problems { console.error("slicevid: report merge: \(problem)\n") }
+        if !quiet || !merge.isComplete { console.error("slicevid: report merge: \(Self.summary(merge, output: output))\n") }
+        return merge.isComplete ? .success : .someJobsFailed
     }
 
     /// `report html`: the page of one report, written atomically (or to standard output).
-    private func page() -> ExitCode {
-        let console = Console.shared
-        SignalTrap.exitOnSignal { signal in
-            OutputTarget.exclusively {}
-            return "slicevid: report html interrupted by \(signalName(signal))\n"
-        }
-        do throws(SlicevidError) {
-            if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs, form: .page) }
-            let target = output == "-" ? nil : URL(fileURLWithPath: output).standardizedFileURL.path
-            let made = try ReportPage(reportAt: reports[0], page: target)
-            if output == "-" {
-                console.verbatim(made.text)
-            } else {
-                try OutputTarget.exclusively { () throws(SlicevidError) in
-                    try BatchReport.write(made.html, to: output, force: force, setting: .outputs, form: .page)
-                }
+    private func page() throws(SlicevidError) -> ExitCode {
+        if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs, form: .page) }
+        let target = output == "-" ? nil : URL(fileURLWithPath: output).standardizedFileURL.path
+        let made = try ReportPage(reportAt: reports[0], page: target)
+        if output == "-" {
+            Console.shared.verbatim(made.text)
+        } else {
+            try OutputTarget.exclusively { () throws(SlicevidError) in
+                try BatchReport.write(made.html, to: output, force: force, setting: .outputs, form: .page)
             }
-            if !quiet { console.error("slicevid: report html: \(Self.summary(made, output: output))\n") }
-            return .success
-        } catch {
-            console.error("slicevid: error: \(error.message(FlagWording()))\n")
-            return ExitCode(error.category)
         }
+        if !quiet { Console.shared.error("slicevid: report html: \(Self.summary(made, output: output))\n") }
+        return .success
     }
 
     /// `36 jobs: 2 failed, 30 rendered, 4 up to date; 34 pictures, 2 placeholders; wrote index.html`.
