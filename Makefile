@@ -166,9 +166,11 @@ image:
 	packaging/make-image.sh $(VERSION)
 
 # docs/: an animated preview of the seed transition and a storyboard per shipped preset,
-# rendered by slicevid from its demo cards; the ffmpeg CLI only tiles the storyboards.
+# rendered by slicevid from its demo cards; the ffmpeg CLI only tiles the storyboards. And a
+# screenshot of the morning page of a small campaign, by headless Chromium.
 gallery: build
 	$(call tool,ffmpeg,ffmpeg)
+	$(call tool,chromium,chromium)
 	packaging/gallery.sh
 
 clean:
