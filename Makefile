@@ -103,11 +103,13 @@ fuzz: build
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 # The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it); jq runs
-# the docs' report one-liners.
+# the docs' report one-liners; Debian's chromium opens the report page headless
+# (ReportPageBrowserTests).
 test: deps recipe-check-tools
 	$(call tool,ffmpeg,ffmpeg)
 	$(call tool,pango-view,pango1.0-tools)
 	$(call tool,jq,jq)
+	$(call tool,chromium,chromium)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -166,9 +168,11 @@ image:
 	packaging/make-image.sh $(VERSION)
 
 # docs/: an animated preview of the seed transition and a storyboard per shipped preset,
-# rendered by slicevid from its demo cards; the ffmpeg CLI only tiles the storyboards.
+# rendered by slicevid from its demo cards; the ffmpeg CLI only tiles the storyboards. And a
+# screenshot of the morning page of a small campaign, by headless Chromium.
 gallery: build
 	$(call tool,ffmpeg,ffmpeg)
+	$(call tool,chromium,chromium)
 	packaging/gallery.sh
 
 clean:

@@ -3,14 +3,17 @@
 #   docs/preview.gif         the seed transition (the spring preset), as a small looping GIF
 #   docs/presets/NAME.jpg    a storyboard per shipped preset: 8 frames from start to end of the move
 #   docs/layout-frame.png    the README's layout mid-transition: the name and price fly with the strips
-# slicevid renders every frame; the ffmpeg CLI only picks frames and tiles them into one picture.
+#   docs/report-page.png     the morning page (batch --report index.html) of a small feed campaign, in headless Chromium
+# slicevid renders every frame; the ffmpeg CLI only picks frames and tiles them into one picture (and
+# reduces the page's screenshot to a palette); Chromium only opens the page slicevid wrote.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 slicevid=${SLICEVID:-$here/.build/release/slicevid}
 cd "$here"
 mkdir -p docs/presets
 frames=$(mktemp -d)
-trap 'rm -rf "$frames"' EXIT
+campaign=$(mktemp -d)
+trap 'rm -rf "$frames" "$campaign"' EXIT
 
 # The seed at 400 px wide (a few hundred KB); half a second on the destination before the GIF loops.
 "$slicevid" make --preset spring --end-hold 0.5 -o docs/preview.gif:gif-width=400:gif-fps=15 --force --quiet
@@ -45,4 +48,33 @@ JSON
 "$slicevid" make --layout "$frames/promo.json" --var name="Flat White" --var price="2,49 €" --size 640x360 \
   -o docs/layout-frame.png:poster-at=1.35 --force --quiet
 echo "gallery: docs/layout-frame.png ($(du -k docs/layout-frame.png | cut -f1) KB)"
-echo "gallery: $(du -ck docs/preview.gif docs/presets/*.jpg docs/layout-frame.png | tail -1 | cut -f1) KB in all"
+
+# The morning page of examples/feed's products in one locale (18 jobs), with a seventh product
+# whose photo is damaged (3 jobs fail), run again after one price changed (3 jobs render again,
+# the rest are up to date). The copy lives in a scratch folder, so the header names .../feed/morning.json;
+# the stills are moved into it, so the page names them relative to itself.
+cp -r examples "$campaign/"
+SLICEVID="$slicevid" "$campaign/examples/make-stills.sh" >/dev/null
+feed="$campaign/examples/feed" stills="$campaign/examples/feed/stills"
+mv "$campaign/examples/stills" "$stills"
+cp "$stills/coffee-before.png" "$stills/tea-before.png"
+head -c 3000 "$stills/coffee-after.png" > "$stills/tea-after.png"
+printf 'NL-107,Tea tin,"7,50 €",tea\n' >> "$feed/products.csv"
+cat > "$feed/morning.json" <<'JSON'
+{
+  "defaults": { "preset": "spring", "fps": 12, "hold": 0.5, "duration": 0.75, "crf": 28, "encoder-preset": "veryfast", "layout": "promo.json" },
+  "jobs": [{ "id": "{sku}-{size}", "rows": { "file": "products.csv", "key": "sku" }, "matrix": { "size": ["480x270", "270x480", "360x360"] },
+             "images": ["stills/{image}-before.png", "stills/{image}-after.png"], "size": "{size}",
+             "vars": { "legal": "Prices incl. VAT, while stocks last" }, "outputs": ["out/{id}.mp4"] }]
+}
+JSON
+# Exit 1 both times, and only 1: the tea tin's jobs fail, the others render.
+(cd "$feed" && "$slicevid" batch morning.json --report index.html --quiet >/dev/null 2>&1) || [ $? -eq 1 ]
+sed -i 's/"9,95 €"/"8,95 €"/' "$feed/products.csv"
+(cd "$feed" && "$slicevid" batch morning.json --report index.html --quiet >/dev/null 2>&1) || [ $? -eq 1 ]
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$campaign/profile" \
+  --host-resolver-rules="MAP * ~NOTFOUND" --window-size=1100,820 --screenshot="$campaign/page.png" "file://$feed/index.html" 2>/dev/null
+# 128 colours keep the file small; the page is flat colour and a few small pictures.
+ffmpeg -v error -y -i "$campaign/page.png" -vf "split[a][b];[a]palettegen=max_colors=128[p];[b][p]paletteuse=dither=none" docs/report-page.png
+echo "gallery: docs/report-page.png ($(du -k docs/report-page.png | cut -f1) KB)"
+echo "gallery: $(du -ck docs/preview.gif docs/presets/*.jpg docs/layout-frame.png docs/report-page.png | tail -1 | cut -f1) KB in all"

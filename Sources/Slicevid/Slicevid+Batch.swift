@@ -62,13 +62,17 @@ extension BatchRequest {
     ///   - parallel: jobs at once; by default from the cores and the frame sizes.
     ///   - renderThreads: render threads per job; by default the cores shared among the jobs.
     ///   - reportFile: where the JSON report goes.
+    ///   - reportPage: where its HTML page goes (self-contained; a poster for each job that asks
+    ///     for no picture of its own is made into a folder beside it, `index.files` for
+    ///     `index.html`).
     ///   - prune: delete, after the jobs, what the manifest wrote for jobs it no longer has.
     ///   - only: render only the jobs with these feed keys, or whose ids match these globs.
     /// - Throws: `SlicevidError(.usage)` for a number out of range, a pattern of `only` no job
     ///   matches, `prune` with a shard or a manifest read from standard input.
     public init(manifest: Manifest, shard: Shard = .all, force: Bool = false, parallel: Int? = nil, renderThreads: Int? = nil,
-                reportFile: String? = nil, prune: Bool = false, only: [String] = []) throws(SlicevidError) {
+                reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = []) throws(SlicevidError) {
         try self.init(manifest: manifest, shard: shard, force: force, renderThreads: renderThreads, parallel: parallel, reportFile: reportFile,
+                      reportPage: reportPage,
                       prune: prune, only: only, version: Slicevid.version)
     }
 }

@@ -75,8 +75,8 @@ package final class BatchJournal: Sendable {
     }
 
     /// The report as things stand, jobs in manifest order: finished jobs as they ended; jobs
-    /// under way interrupted, or rendered when every output of theirs is already in place; the
-    /// others pending.
+    /// under way interrupted, or rendered when every output of theirs is already in place (or as
+    /// they ended, while their page poster is made); the others pending.
     /// - Parameter signal: the signal that stopped the run, if one did.
     package func report(signal: Int32?) -> BatchReport {
         let selected = request.selectedJobs
@@ -90,8 +90,10 @@ package final class BatchJournal: Sendable {
             var result = current.result
             let written = result.outputs.filter { $0.record != nil }.count
             let done = written == result.outputs.count
-            result.status = done ? .rendered : .interrupted
-            result.error = done ? nil : "interrupted by \(signalName(signal ?? SIGINT)); "
+            // A job whose outcome was decided (its page poster under way) ended as it says.
+            let decided = [JobStatus.rendered, .skipped].contains(result.status)
+            result.status = decided ? result.status : done ? .rendered : .interrupted
+            result.error = decided || done ? nil : "interrupted by \(signalName(signal ?? SIGINT)); "
                 + (written == 0 ? "nothing of it was written" : "\(written) of its \(result.outputs.count) outputs were written")
             result.seconds = (ContinuousClock.now - current.started).seconds
             return result

@@ -6,6 +6,20 @@ import Foundation
 import Glibc
 import SliceKit
 
+/// What a report file holds: the JSON report, or the page made from it (`report html`). Each
+/// replaces only an earlier file of its own form unless forced.
+package enum ReportForm: Sendable {
+    case json, page
+
+    /// What the file is, in messages.
+    var noun: String { self == .json ? "report" : "report page" }
+
+    /// Whether the regular file at `path` reads as one slicevid wrote in this form.
+    func isEarlier(_ path: String) -> Bool {
+        self == .json ? BatchReport.isEarlierReport(path) : BatchReport.isEarlierPage(path)
+    }
+}
+
 extension BatchReport {
     /// The largest existing file read to decide whether it is an earlier report.
     static let largestEarlierReport = 64 << 20
@@ -32,19 +46,21 @@ extension BatchReport {
     /// device, a FIFO or a socket (whatever `force` says: a report is a file, and `/dev/null`
     /// replaced by one under cron as root breaks the machine), or without `force` a link or
     /// any file that is not an earlier slicevid report.
-    /// - Parameter setting: the setting that named the path (the report, or `report merge`'s
-    ///   outputs), for messages.
+    /// - Parameters:
+    ///   - setting: the setting that named the path (the report, or `report merge`'s outputs),
+    ///     for messages.
+    ///   - form: what is written there: an earlier file of the same form may be replaced.
     /// - Throws: `SlicevidError(.outputBlocked)` naming the setting and the file.
-    package static func checkReplaceable(_ path: String, force: Bool, setting: Setting = .report) throws(SlicevidError) {
+    package static func checkReplaceable(_ path: String, force: Bool, setting: Setting = .report, form: ReportForm = .json) throws(SlicevidError) {
         var status = stat()
         guard FileSystem.lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
         if kind == S_IFDIR { throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): is a folder; give a file name") }
         if kind != S_IFREG && kind != S_IFLNK {
-            throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(FileKind.described(kind)); a report is written to a regular file, and this is never replaced")
+            throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(FileKind.described(kind)); a \(form.noun) is written to a regular file, and this is never replaced")
         }
         if force { return }
-        let what = kind == S_IFLNK ? "is a link" : isEarlierReport(path) ? nil : "is not a slicevid report"
+        let what = kind == S_IFLNK ? "is a link" : form.isEarlier(path) ? nil : "is not a slicevid \(form.noun)"
         if let what {
             throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(what); nothing was replaced; pass \(setting: .force) to replace it")
         }
@@ -64,6 +80,19 @@ extension BatchReport {
             && object["counts"] is [String: Any] && object["status"] is String
     }
 
+    /// Whether the regular file at `path` reads as a page `report html` wrote: HTML with its
+    /// generator mark near the top (read without following a link, and only its first 4 KiB).
+    static func isEarlierPage(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let data = try? handle.read(upToCount: 4096) else { return false }
+        let head = String(decoding: data, as: UTF8.self)
+        return head.hasPrefix("<!DOCTYPE html>") && head.contains(ReportPage.generatorMark)
+    }
+
     /// Writes the report atomically: into a new hidden file beside `path` (never through a
     /// link), then renamed over an earlier report, or (when none was there) into a free name
     /// only, so a file that appeared meanwhile is never replaced without `force`.
@@ -72,16 +101,29 @@ extension BatchReport {
         try BatchReport.write(json, to: path, force: force)
     }
 
-    /// Writes `bytes` (a report's JSON) to `path` as `write(to:)` does.
-    /// - Parameter setting: the setting that named the path, for messages.
+    /// Writes the report's page to `page` (pictures linked relative to it), atomically, over an
+    /// earlier page only unless `force`: made from the report's JSON, as `report html` makes it
+    /// from the file.
+    /// - Parameter source: the JSON report written beside it, named on the page.
+    /// - Throws: `SlicevidError(.outputBlocked)` naming the report setting.
+    package func writePage(to page: String, source: String?) throws(SlicevidError) {
+        let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
+        let made = try ReportPage(report: object, page: URL(fileURLWithPath: page).standardizedFileURL.path, source: source)
+        try BatchReport.write(made.html, to: page, force: force, form: .page)
+    }
+
+    /// Writes `bytes` (a report's JSON, or its page) to `path` as `write(to:)` does.
+    /// - Parameters:
+    ///   - setting: the setting that named the path, for messages.
+    ///   - form: what `bytes` are: an earlier file of the same form may be replaced.
     /// - Throws: `SlicevidError(.outputBlocked)` naming `setting`.
-    package static func write(_ bytes: Data, to path: String, force: Bool, setting: Setting = .report) throws(SlicevidError) {
-        try BatchReport.checkReplaceable(path, force: force, setting: setting)
+    package static func write(_ bytes: Data, to path: String, force: Bool, setting: Setting = .report, form: ReportForm = .json) throws(SlicevidError) {
+        try BatchReport.checkReplaceable(path, force: force, setting: setting, form: form)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/." + url.lastPathComponent + ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).report"
         func failed(_ why: String) -> SlicevidError {
-            SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): cannot write the report (\(why))")
+            SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): cannot write the \(form.noun) (\(why))")
         }
         let descriptor = FileSystem.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failed(String(cString: strerror(errno))) }

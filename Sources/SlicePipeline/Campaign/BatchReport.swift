@@ -47,6 +47,11 @@ public struct JobResult: Sendable {
     public package(set) var reasons: [RenderReason] = []
     /// The feed row it was made from, when its template has `rows`.
     package var row: JobRow?
+    /// The poster this run made (or found up to date) for the report page, when the run writes
+    /// a page and the job asks for no picture of its own.
+    public package(set) var poster: String?
+    /// Why the page has no poster of the job, when making one failed.
+    public package(set) var posterError: String?
 
     /// What the report's `why` says: the reasons as `--plan` words them for a rendered job (or
     /// one stopped while rendering), `up to date` for a skipped one; nil otherwise.
@@ -93,8 +98,10 @@ public struct BatchReport: Sendable {
     public var signal: Int32?
     /// The report file, once written there.
     public var reportFile: String?
-    /// Why the report file could not be written, when it could not.
+    /// Why the report file (or its page) could not be written, when it could not.
     public var reportFileError: SlicevidError?
+    /// The report page, once written there.
+    public var reportPage: String?
     /// Outputs this manifest wrote for jobs it no longer has, found after the run: deleted
     /// (`pruned`) when the run prunes, else left and reported.
     public var orphans: [Orphan] = []
@@ -135,6 +142,8 @@ public struct BatchReport: Sendable {
                 "why": job.why ?? NSNull(),
                 "reasons": job.reasons.map(\.json),
                 "row": job.row.map { ["key": $0.key, "feed": $0.feed, "line": $0.line] as [String: Any] } ?? NSNull(),
+                "poster": job.poster ?? NSNull(),
+                "poster_error": job.posterError ?? NSNull(),
                 "outputs": job.outputs.map { output -> [String: Any] in
                     guard let record = output.record else { return ["path": output.path] }
                     return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),

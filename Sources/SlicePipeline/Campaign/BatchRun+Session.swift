@@ -22,6 +22,11 @@ extension BatchRun {
             try BatchReport.checkWritable(path)
             try BatchReport.checkReplaceable(path, force: request.force)
         }
+        if let page = request.reportPage {
+            try BatchReport.checkWritable(page)
+            try BatchReport.checkReplaceable(page, force: request.force, form: .page)
+            try ReportPage.checkPosterFolder(for: page)
+        }
         let manifest = request.manifest.path
         let lock: ManifestLock
         switch try ManifestLock.acquire(manifest: manifest, shard: request.shard) {
@@ -55,13 +60,18 @@ extension BatchRun {
         return report
     }
 
-    /// `report`, written to the request's report file when it names one.
+    /// `report`, written to the request's report file and page when it names them.
     private static func writingReport(_ report: BatchReport, request: BatchRequest) -> BatchReport {
-        guard let path = request.reportFile else { return report }
         var report = report
         do {
-            try report.write(to: path)
-            report.reportFile = path
+            if let path = request.reportFile {
+                try report.write(to: path)
+                report.reportFile = path
+            }
+            if let page = request.reportPage {
+                try report.writePage(to: page, source: report.reportFile)
+                report.reportPage = page
+            }
         } catch {
             report.reportFileError = error
         }

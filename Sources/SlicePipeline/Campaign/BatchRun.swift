@@ -22,6 +22,10 @@ public struct BatchRequest: Sendable {
     public private(set) var parallel: Int
     /// Where the JSON report is written (atomically, also on a second signal); nil for none.
     public var reportFile: String?
+    /// Where the report's HTML page is written (atomically, also on a second signal), with a
+    /// poster for each job that asks for no picture of its own made into `posterFolder`;
+    /// nil for none.
+    public var reportPage: String?
     /// Delete the outputs (and sidecars) this manifest wrote for jobs it no longer has, while
     /// they are unchanged since (`batch --prune`); without it they are only reported.
     public private(set) var prune: Bool
@@ -42,17 +46,20 @@ public struct BatchRequest: Sendable {
     ///     largest frame (`defaultParallel`).
     ///   - renderThreads: render threads per job, within `MakeRequest.renderThreadsRange`; nil
     ///     shares the cores among the jobs at once.
+    ///   - reportFile: where the JSON report goes.
+    ///   - reportPage: where its HTML page goes (and the posters, beside it).
     ///   - prune: delete what the manifest wrote for jobs it no longer has.
     ///   - only: keys or id globs of the jobs to render; empty for all.
     /// - Throws: `SlicevidError(.usage)` naming the setting out of range, a pattern of `only`
     ///   that matches no job, `prune` with a shard or a manifest on standard input.
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
-                 reportFile: String? = nil, prune: Bool = false, only: [String] = [], version: String,
+                 reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = [], version: String,
                  cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(SlicevidError) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
         self.reportFile = reportFile
+        self.reportPage = reportPage
         self.version = version
         self.prune = prune
         self.only = only
@@ -77,6 +84,12 @@ public struct BatchRequest: Sendable {
             throw SlicevidError(.usage, "\(setting: .renderThreads): \(threads) must be \(range.lowerBound)–\(range.upperBound)")
         }
         self.renderThreads = threads
+    }
+
+    /// The folder the report page's posters go into (`index.files` beside `index.html`), absolute
+    /// as every path in a report is.
+    package var posterFolder: String? {
+        reportPage.map { ReportPage.posterFolder(for: URL(fileURLWithPath: $0).standardizedFileURL.path) }
     }
 
     /// The manifest's jobs in this run's shard (and `only`), in file order.
@@ -209,11 +222,23 @@ package enum BatchRun {
             return finish(.interrupted, error: "interrupted by \(signal) while hashing its stills; nothing of it was written")
         }
         journal.update(at: index) { $0.fingerprint = survey.fingerprint.value }
+        // The report page's poster, for a job that writes no picture of its own: written after
+        // the job, so the job's outputs and outcome never depend on it.
+        func withPoster(_ status: JobStatus, rendered: LastFrame? = nil) -> JobResult {
+            // Decided before the poster: a second signal meanwhile reports the job as it ended.
+            journal.update(at: index) { $0.status = status }
+            let poster = BatchRun.poster(for: job, survey: survey, rendered: rendered, request: request, cancellation: cancellation)
+            journal.update(at: index) { result in
+                result.poster = poster.path
+                result.posterError = poster.error
+            }
+            return finish(status)
+        }
         if !request.force && survey.isUpToDate {
             journal.update(at: index) { result in
                 for (output, surveyed) in zip(result.outputs.indices, survey.outputs) { result.outputs[output].record = surveyed.record }
             }
-            return finish(.skipped)
+            return withPoster(.skipped)
         }
 
         let reasons = survey.reasons(images: job.images, force: request.force, wording: request.runWording)
@@ -248,6 +273,8 @@ package enum BatchRun {
                                 manifest: manifest, job: job.id)
         }
         render.onCommit = { path, record in journal.committed(path, record: record, at: index) }
+        let lastFrame = BatchRun.wantsPoster(job, request: request) ? BatchRun.lastFrame(of: job) : nil
+        render.lastFrame = lastFrame
         do {
             // The job's own flag: a render error stops this job only; signals still reach it.
             let report = try MakeJob.run(render, cancellation: Cancellation(parent: cancellation)) { event in
@@ -264,7 +291,7 @@ package enum BatchRun {
             if case .interrupted = error.category { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
             return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }
-        return finish(.rendered)
+        return withPoster(.rendered, rendered: lastFrame)
     }
 }
 

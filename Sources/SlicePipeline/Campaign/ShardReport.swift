@@ -29,9 +29,6 @@ package struct ShardReport {
         package let error: String?
     }
 
-    /// The most bytes read from one report: 100 000 jobs with several outputs each.
-    package static let maximumSize = 256 << 20
-
     /// Reads and checks the report at `path`.
     /// - Throws: `SlicevidError` naming the file: `.inputMissing` when it cannot be read (or is
     ///   not a regular file), `.inputInvalid` when it is not a whole slicevid report or holds a
@@ -39,36 +36,17 @@ package struct ShardReport {
     package init(path: String) throws(SlicevidError) {
         self.path = path
         let name = InputText.quoted(path)
-        let data: Data
-        do {
-            data = try SettingsFile.read(path: path, limit: ShardReport.maximumSize)
-        } catch .tooLarge(let bytes) {
-            throw SlicevidError(.inputInvalid, "\(name): is \(bytes) bytes; a report of at most \(ShardReport.maximumSize >> 20) MiB is read")
-        } catch {
-            throw SlicevidError(.inputMissing, "\(name): \(error.reason)")
-        }
-        let parsed: Any
-        do {
-            parsed = try JSONText.parse(data)
-        } catch {
-            throw SlicevidError(.inputInvalid, "\(name): is not a slicevid report (not JSON: \(error))")
-        }
         func invalid(_ why: String) -> SlicevidError { SlicevidError(.inputInvalid, "\(name): \(why)") }
-        guard let object = parsed as? [String: Any], let version = object["slicevid"] as? String,
-              let manifest = object["manifest"] as? String, let entries = object["jobs"] as? [Any] else {
-            throw invalid("is not a slicevid report (a JSON object with \"slicevid\", \"manifest\" and \"jobs\")")
-        }
+        let object = try ReportFile.object(at: path)
+        // ReportFile checked these.
+        let version = object["slicevid"] as? String ?? "", manifest = object["manifest"] as? String ?? "", entries = object["jobs"] as? [Any] ?? []
         self.object = object
         self.version = version
         self.manifest = manifest
         if object["shards"] != nil {
             throw SlicevidError(.usage, "\(name): is a merged report, not a shard's; give the reports each shard wrote")
         }
-        guard let schema = object["schema"] as? Int, schema == BatchReport.schema else {
-            let written = (object["schema"] as? Int).map { "schema \($0)" } ?? "no schema (version 1)"
-            throw SlicevidError(.usage, "\(name): a report of \(written) by slicevid \(InputText.quoted(version)); "
-                + "merge reads schema \(BatchReport.schema) (slicevid 0.4 and later): run that shard again with this slicevid")
-        }
+        try ReportFile.requireSchema(object, path: path, reader: "merge", again: "that shard")
         guard let bytes = object["manifest_sha256"] as? String, let count = object["manifest_jobs"] as? Int, count >= 0,
               let ids = object["manifest_ids_sha256"] as? String else {
             throw invalid("is not a whole slicevid report: \"manifest_sha256\", \"manifest_jobs\" or \"manifest_ids_sha256\" is missing")

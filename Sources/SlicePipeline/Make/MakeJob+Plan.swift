@@ -58,7 +58,7 @@ extension MakeJob {
             try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path))
             if request.sidecar != nil { try OutputRecord.checkPlace(for: plan.path) }
         }
-        let renderLayout = PixelLayout.covering(plans.map(\.renderLayout))
+        let renderLayout = PixelLayout.covering(plans.map(\.renderLayout) + (request.canvas.map { [$0] } ?? []))
         var folders: [String] = []
         for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
         return MakePlan(clip: clip, sequence: sequence, renderLayout: renderLayout, outputs: plans, paths: paths, foldersToCreate: folders,

@@ -82,8 +82,12 @@ extension MakeJob {
         if cancellation.isCancelled { throw interrupted(cancellation) }
         let streams = targets.contains(where: \.isStream)
         let early = streams ? try firstStill() : nil
-        let sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background,
+        var sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background,
                               audio: audio, cancellation: cancellation)
+        // The last frame kept for a batch's report page: one more consumer, never a failing one.
+        if let lastFrame = request.lastFrame {
+            sinks.append(SinkRunner(lastFrame.sink(last: SequencePlan(spec: sequence).frameCount - 1), index: sinks.count))
+        }
         let first: PlanarImage
         if let early { first = early } else { first = try firstStill() }
         let rest = Array(stills.dropFirst())

@@ -53,6 +53,12 @@ public struct MakeRequest: Sendable {
     package var refusesUnusedSettings = true
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
+    /// Keeps the render's last frame, scaled down (a batch's report page poster); not an output.
+    package var lastFrame: LastFrame?
+    /// The least layout frames are rendered in: a batch's poster of a job it did not render
+    /// again is drawn in the layout the job's own outputs are rendered in, so it is the same
+    /// picture either way. nil: the outputs alone decide.
+    package var canvas: PixelLayout?
 
     /// The render threads accepted: more than cores only adds contention, but 64 keeps big
     /// machines usable.

@@ -13,7 +13,7 @@ struct BatchCommand: ParsableCommand {
     enum Option {
         static let check = OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would create, replace or delete; render nothing.")
         static let plan = OptionSpec("plan", help: "Say what a run would do with each job and why: up to date, will render (new or missing output, which still or setting changed from what to what, another slicevid version), refused (a file slicevid did not write is at an output) or will fail. Takes no lock, writes nothing.")
-        static let report = OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM).")
+        static let report = OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM). A FILE ending .html (or .htm) is the report's page instead, one self-contained file with a tile per job: the JSON report goes beside it (index.json for index.html), and a small poster of each job that writes no .jpg, .png or .webp of its own into a folder beside it (index.files).")
         static let shard = OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or ")).")
         static let parallel = OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720; 1 renders one job after another). Output files are the same for any N.")
         static let force = OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record.")
@@ -75,7 +75,7 @@ struct BatchCommand: ParsableCommand {
             let manifest = options.manifest == "-" ? try Manifest.loadStandardInput(presets: resolve, cancellation: cancellation)
                                                    : try Manifest.load(path: options.manifest, presets: resolve, cancellation: cancellation)
             var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
-                                           parallel: options.parallel, reportFile: options.report, prune: options.prune,
+                                           parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
                                            only: options.only, version: SlicevidTool.version)
             request.verbose = options.verbose
             request.runWording = FlagWording()
@@ -141,6 +141,10 @@ struct BatchOptions {
     var plan: Bool
     var report: String?
     var shard: Shard
+    /// The report page, when `--report` names an .html file.
+    var reportPage: String? { report.flatMap { ReportPage.isPage($0) ? $0 : nil } }
+    /// The JSON report: `--report` itself, or the .json beside a page.
+    var reportFile: String? { report.map { ReportPage.isPage($0) ? ReportPage.sibling(of: $0, extension: "json") : $0 } }
     var force: Bool
     var logFormat: LogFormat
     /// Render threads per job; nil shares the cores among the jobs at once.

@@ -45,7 +45,7 @@ final class BatchLog: Sendable {
         switch event {
         case .finished(let report):
             if let error = report.reportFileError { log.error(error) }
-            summary(report, reportPath: report.reportFile)
+            summary(report, reportPath: report.reportFile, pagePath: report.reportPage)
         case .started(let jobs, let total, let parallel):
             progress.withLock { $0.count = jobs; $0.started = .now }
             let shardNote = shard == .all ? "" : " of \(total) (shard \(shard))"
@@ -115,7 +115,7 @@ final class BatchLog: Sendable {
     }
 
     /// The closing lines: counts, then every failure with its reason (also with -q).
-    func summary(_ report: BatchReport, reportPath: String?) {
+    func summary(_ report: BatchReport, reportPath: String?, pagePath: String?) {
         orphans(report.orphans, pruning: report.prune)
         var counts = JobStatus.allCases.filter { report.count($0) > 0 }.map { "\(report.count($0)) \($0.rawValue)" }
         let pruned = report.orphans.filter(\.pruned).count, left = report.orphans.count - pruned
@@ -128,6 +128,7 @@ final class BatchLog: Sendable {
             fields["pruned"] = pruned
             fields["orphaned"] = left
             if let reportPath { fields["report"] = reportPath }
+            if let pagePath { fields["page"] = pagePath }
             log.emit(fields)
             return
         }
@@ -137,6 +138,7 @@ final class BatchLog: Sendable {
             line("failed: job \(InputText.quoted(job.id)): \(job.error ?? "unknown error")")
         }
         if let reportPath { line("report written to \(reportPath)") }
+        if let pagePath { line("page written to \(pagePath)") }
     }
 
     /// One line per output the manifest no longer makes: pruned, or left with why (and, when
@@ -165,7 +167,8 @@ final class BatchLog: Sendable {
             log.emit(["event": "job-finished", "job": result.id, "position": position, "count": count, "status": result.status.rawValue,
                       "seconds": (result.seconds * 1000).rounded() / 1000, "error": result.error ?? NSNull(),
                       "clip_seconds": result.clipSeconds.map { ($0 * 1000).rounded() / 1000 } ?? NSNull(),
-                      "outputs": result.outputs.map(BatchLog.json)])
+                      "outputs": result.outputs.map(BatchLog.json), "poster": result.poster ?? NSNull(),
+                      "poster_error": result.posterError ?? NSNull()])
             return
         }
         let text: String
@@ -179,7 +182,9 @@ final class BatchLog: Sendable {
         case .skipped: text = "up to date, skipped"
         case .failed, .interrupted, .pending: text = "\(result.status.rawValue): \(result.error ?? "unknown error")"
         }
-        line("[\(position)/\(count)] \(result.id): \(text)")
+        // The page shows a placeholder instead; the log says why once.
+        let poster = result.posterError.map { "; no poster for the page: \($0)" } ?? ""
+        line("[\(position)/\(count)] \(result.id): \(text)\(poster)")
     }
 
     /// Redraws the terminal line: the batch's bar, the jobs under way, an ETA from the jobs

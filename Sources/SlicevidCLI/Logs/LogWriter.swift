@@ -100,13 +100,10 @@ final class LogWriter: Sendable {
     }
 
     /// `1.4 MB`, `12.0 KB`, `512 B`.
-    static func size(_ bytes: Int) -> String {
-        bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576)
-            : bytes >= 1 << 10 ? String(format: "%.1f KB", Double(bytes) / 1024) : "\(bytes) B"
-    }
+    static func size(_ bytes: Int) -> String { UnitText.bytes(bytes) }
 
     /// `2.03 s`.
-    static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+    static func seconds(_ value: Double) -> String { UnitText.seconds(value) }
 
     /// `ETA 12 s`, `ETA 2 min 5 s` from work done since `start`; nil until there is enough to
     /// measure (a tenth of the work or a second).

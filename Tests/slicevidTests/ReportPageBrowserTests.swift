@@ -1,0 +1,107 @@
+// The morning page in a real browser: Debian's Chromium, headless, with every host name made
+// unresolvable. A 36-job campaign with two failures renders, the run writes the page, and the
+// browser shows every tile, the failures first, and every picture loads. `make test` installs
+// chromium; without it these tests fail and say so.
+
+import Foundation
+import Testing
+
+/// Debian's headless Chromium, run for a test.
+enum Chromium {
+    /// The browser on PATH.
+    static func path() throws -> String {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        for folder in folders + ["/usr/bin"] where FileManager.default.isExecutableFile(atPath: folder + "/chromium") {
+            return folder + "/chromium"
+        }
+        throw HarnessError("chromium is missing: run make test, which installs Debian's chromium package (apt-get install chromium) for the report page's browser tests")
+    }
+
+    /// Runs headless Chromium on `arguments` in `folder`, with a profile of its own there, no
+    /// sandbox (tests may run as root) and no host name that resolves: the page must need no network.
+    static func run(_ arguments: [String], in folder: String) throws -> CLIResult {
+        try CLI.run(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                     "--disable-background-networking", "--user-data-dir=\(folder)/.chromium-profile", "--host-resolver-rules=MAP * ~NOTFOUND"]
+                    + arguments, in: folder, executable: try path(), timeout: 300)
+    }
+}
+
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReportPageBrowserTests {
+    /// 36 jobs in manifest order; jobs 7 and 23 fail on a corrupt still. Even jobs write a poster
+    /// of their own, odd ones a video only (the run makes their poster).
+    private func campaign(_ folder: CampaignFolder) throws -> String {
+        try folder.campaign(jobs: (0..<36).map { index -> [String: Any] in
+            let broken = index == 7 || index == 23
+            let outputs = index % 2 == 0 ? ["out/job-\(index).mp4", "out/job-\(index).jpg"] : ["out/job-\(index).mp4"]
+            return ["id": "job-\(index)", "images": ["s\(index % 3).png", broken ? "corrupt.png" : "s\((index + 1) % 3).png"], "outputs": outputs]
+        })
+    }
+
+    /// What the check script found once every picture had loaded or failed.
+    private struct Seen: Decodable {
+        struct Picture: Decodable { let src: String; let complete: Bool; let width: Int }
+        struct Tile: Decodable { let id: String; let status: String; let top: Double; let left: Double; let width: Double; let height: Double }
+        let pictures: [Picture]
+        let tiles: [Tile]
+    }
+
+    /// The check run in the browser: after load, it waits until every picture has loaded or
+    /// failed, then writes what it saw (base64 JSON) into the DOM for --dump-dom. It goes into a
+    /// copy of the page beside it, so links resolve as on the page itself.
+    private static let script = """
+    <script>
+    function report() {
+      var seen = {pictures: [].map.call(document.images, function (i) { return {src: i.getAttribute('src'), complete: i.complete, width: i.naturalWidth}; }),
+                  tiles: [].map.call(document.querySelectorAll('article'), function (t) { var r = t.getBoundingClientRect();
+                    return {id: t.querySelector('h3').textContent, status: t.querySelector('.state b').textContent, top: r.top, left: r.left, width: r.width, height: r.height}; })};
+      var out = document.createElement('pre'); out.id = 'seen'; out.textContent = btoa(unescape(encodeURIComponent(JSON.stringify(seen))));
+      document.body.appendChild(out);
+    }
+    function wait() { if ([].every.call(document.images, function (i) { return i.complete; })) report(); else setTimeout(wait, 50); }
+    addEventListener('load', function () { setTimeout(wait, 50); });
+    </script>
+    """
+
+    @Test func aCampaignWithTwoFailuresShowsEveryTileFailuresFirstAndEveryPictureLoads() throws {
+        // Said before anything renders: without the browser, nothing here can be checked.
+        _ = try Chromium.path()
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try campaign(folder)
+        let run = try BatchCLI.run(["batch", manifest, "--report", "index.html"], in: folder.path)
+        #expect(run.status == 1, "\(run.stderr)")
+        let page = try String(contentsOfFile: folder.path + "/index.html", encoding: .utf8)
+        // Self-contained: no script, nothing addressed on the network or by an absolute path.
+        #expect(!page.contains("<script") && !page.contains("http:") && !page.contains("https:"))
+        #expect(!page.contains("src=\"/") && !page.contains("href=\"/"))
+
+        // As the browser parses it, without any script: 36 tiles, the two failures first.
+        let dom = try Chromium.run(["--dump-dom", URL(fileURLWithPath: folder.path + "/index.html").absoluteString], in: folder.path)
+        try #require(dom.status == 0, "\(dom)")
+        let articles = dom.stdout.components(separatedBy: "<article ").dropFirst()
+        #expect(articles.count == 36, "\(dom.stdout.prefix(2000))")
+        #expect(articles.prefix(2).allSatisfy { $0.hasPrefix("class=\"tile s-failed\"") }, "\(articles.prefix(2))")
+        #expect(articles.dropFirst(2).allSatisfy { $0.hasPrefix("class=\"tile s-rendered\"") })
+
+        // Laid out and loaded: a window tall enough to show every tile, so every lazy picture is fetched.
+        try Data((page.replacingOccurrences(of: "</body>", with: Self.script + "\n</body>")).utf8)
+            .write(to: URL(fileURLWithPath: folder.path + "/check.html"))
+        let checked = try Chromium.run(["--window-size=1280,8000", "--virtual-time-budget=60000", "--dump-dom",
+                                        URL(fileURLWithPath: folder.path + "/check.html").absoluteString], in: folder.path)
+        try #require(checked.status == 0, "\(checked)")
+        let encoded = try #require(checked.stdout.firstMatch(of: /<pre id="seen">([A-Za-z0-9+\/=]+)<\/pre>/)?.1, "the check never finished: \(checked.stdout.suffix(2000))")
+        let seen = try JSONDecoder().decode(Seen.self, from: try #require(Data(base64Encoded: String(encoded))))
+        // Every tile shown, with a size; the failures in the first row, before every other tile.
+        #expect(seen.tiles.count == 36 && seen.tiles.allSatisfy { $0.width > 100 && $0.height > 100 })
+        let reading = seen.tiles.sorted { ($0.top, $0.left) < ($1.top, $1.left) }
+        #expect(reading.prefix(2).map(\.id) == ["job-7", "job-23"] && reading.prefix(2).allSatisfy { $0.status == "failed" })
+        #expect(reading[0].top == reading[1].top && reading[0].left < reading[1].left)
+        #expect(reading.dropFirst(2).allSatisfy { $0.status == "rendered" })
+        #expect(Set(seen.tiles.map(\.id)) == Set((0..<36).map { "job-\($0)" }))
+        // A picture for each of the 34 rendered jobs: 18 their own posters, 16 made by the run; all loaded.
+        #expect(seen.pictures.count == 34)
+        #expect(seen.pictures.filter { $0.src.hasPrefix("out/") }.count == 18 && seen.pictures.filter { $0.src.hasPrefix("index.files/") }.count == 16)
+        let broken = seen.pictures.filter { !$0.complete || $0.width == 0 }
+        #expect(broken.isEmpty, "pictures that did not load: \(broken.map(\.src))")
+    }
+}
