@@ -105,7 +105,8 @@ def png_join(chunks):
 def png_header(rng, data, family, corpus):
     """Rewrites an IHDR field (width, height, bit depth, colour type, interlace) with a valid CRC."""
     chunks = png_chunks(data)
-    if chunks is None:
+    # An earlier mutation of the same case may have cut the IHDR short: no fields to rewrite.
+    if chunks is None or len(chunks[0][1]) < 13:
         return flip_bits(rng, data, family, corpus)
     header = bytearray(chunks[0][1])
     field = rng.choice(["width", "height", "depth", "colour", "interlace", "filter"])

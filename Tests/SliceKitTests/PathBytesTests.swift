@@ -62,6 +62,8 @@ struct PathBytesTests {
         let text = PathBytes.text(Array("out".utf8) + [0xFF, 0x80] + Array(".mp4".utf8))
         #expect(InputText.escaped(text) == "out\\xFF\\x80.mp4")
         #expect(InputText.quoted(text) == "'out\\xFF\\x80.mp4'")
-        #expect(text.unicodeScalars.contains(where: InputText.needsEscape))
+        // A control character is refused in settings fields; a path's byte is only shown escaped.
+        #expect(!text.unicodeScalars.contains(where: InputText.needsEscape))
+        #expect(JSONText.escapingInvisibles(#"{"path":"\#(text)"}"#) == #"{"path":"out\uefff\uef80.mp4"}"#)
     }
 }

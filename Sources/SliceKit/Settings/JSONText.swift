@@ -51,12 +51,14 @@ package enum JSONText {
     /// `json` (the output of `JSONSerialization`) with the characters JSON lets through raw but
     /// a terminal or a log viewer acts on (DEL, C1 controls, line separators, bidirectional
     /// marks) written as `\uXXXX` escapes. They can only occur inside strings, where the escape
-    /// means the same character, so the JSON reads back identically.
+    /// means the same character, so the JSON reads back identically. A path's byte that is not
+    /// UTF-8 (`PathBytes`: U+EF00 + the byte) is escaped too, so it shows as `\uefff`.
     package static func escapingInvisibles(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: InputText.needsEscape) else { return json }
+        func invisible(_ scalar: Unicode.Scalar) -> Bool { InputText.needsEscape(scalar) || PathBytes.byte(of: scalar) != nil }
+        guard json.unicodeScalars.contains(where: invisible) else { return json }
         var result = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
-            guard InputText.needsEscape(scalar) else {
+            guard invisible(scalar) else {
                 result.append(scalar)
                 continue
             }

@@ -26,11 +26,11 @@ package enum InputText {
     /// can make a line read differently from what it holds); a path's byte that is not UTF-8
     /// (`PathBytes`) as `\xFF`. Everything else is kept.
     package static func escaped(_ text: some StringProtocol) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
+        guard text.unicodeScalars.contains(where: { needsEscape($0) || PathBytes.byte(of: $0) != nil }) else { return String(text) }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
+            guard needsEscape(scalar) || PathBytes.byte(of: scalar) != nil else {
                 result.unicodeScalars.append(scalar)
                 continue
             }
@@ -49,13 +49,14 @@ package enum InputText {
         return result
     }
 
-    /// Whether `scalar` is escaped by `escaped(_:)`.
+    /// Whether `scalar` is a character that could break a line or drive a terminal, which
+    /// `escaped(_:)` escapes and fields of settings files refuse. (`escaped(_:)` also shows a
+    /// path's byte that is not UTF-8 as `\xFF`; that is no character of the text.)
     package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true          // C0, DEL, C1 (NEL and CSI among them)
         case 0x2028, 0x2029: true                     // line and paragraph separators
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true // bidirectional marks
-        case PathBytes.standIns: true                 // a path's byte that is not UTF-8 (shown as \xFF)
         default: false
         }
     }
