@@ -113,6 +113,21 @@ import Testing
             let merge = try CLI.run(bytes: ["report", "merge", report, "-o", merged], in: folder)
             #expect(merge.status == 0, "\(merge)")
             #expect(contents(ArgumentBytes(folder).slash(merged)).map { !$0.isEmpty } == true)
+
+            // The job leaves the manifest: its output, in a folder whose name is not UTF-8, is
+            // an orphan that every run reports and --prune deletes with its sidecar.
+            try write(Data(#"""
+                {"defaults": {"size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "slices": 8},
+                 "jobs": [{"id": "two", "images": ["b.png", "a.png"], "outputs": ["out/two.mkv"]}]}
+                """#.utf8), to: ArgumentBytes(folder).slash(manifest))
+            let out = ArgumentBytes(folder).slash(campaign).slash("out")
+            let reported = try CLI.run(bytes: ["batch", manifest], in: folder)
+            #expect(reported.status == 0 && reported.stderr.contains("\\xFF/out/one.mkv was written for job 'one', no longer in the manifest; --prune deletes it"), "\(reported)")
+            #expect(exists(out.slash("one.mkv")))
+            let pruned = try CLI.run(bytes: ["batch", manifest, "--prune"], in: folder)
+            #expect(pruned.status == 0 && pruned.stderr.contains("pruned ") && pruned.stderr.contains("\\xFF/out/one.mkv and its sidecar"), "\(pruned)")
+            #expect(entryBytes(in: out).sorted { $0.lexicographicallyPrecedes($1) } == [".two.mkv.slicevid.json", "two.mkv"].map { Array($0.utf8) },
+                    "one.mkv and its sidecar are gone: \(entryBytes(in: out).map { String(decoding: $0, as: UTF8.self) })")
         }
     }
 }

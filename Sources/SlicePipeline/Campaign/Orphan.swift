@@ -69,11 +69,11 @@ extension Orphan {
                   let job = record.job else { orphan.kept = "its sidecar is gone or changed"; return orphan }
             orphan = judge(orphan.path, record: record, format: format, job: job)
             guard orphan.kept == nil else { return orphan }
-            for file in orphan.files where unlink(file) != 0 && errno != ENOENT {
+            for file in orphan.files where FileSystem.unlink(file) != 0 && errno != ENOENT {
                 orphan.kept = "\(file) cannot be deleted (\(String(cString: strerror(errno))))"
                 return orphan
             }
-            if unlink(orphan.sidecar) != 0 && errno != ENOENT {
+            if FileSystem.unlink(orphan.sidecar) != 0 && errno != ENOENT {
                 orphan.kept = "its sidecar cannot be deleted (\(String(cString: strerror(errno))))"
                 return orphan
             }
@@ -106,29 +106,22 @@ extension Orphan {
         guard looked < maximumFolders else { return }
         looked += 1
         folders.insert(folder)
-        guard depth < maximumDepth, let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
+        guard depth < maximumDepth, let names = FileSystem.names(inFolder: folder) else { return }
         var below: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
+        for name in names where !name.hasPrefix(".") {
             let path = (folder == "/" ? "" : folder) + "/" + name
             var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { below.append(path) }
+            if FileSystem.lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { below.append(path) }
         }
         for path in below.sorted() { collect(path, depth: depth + 1, into: &folders, looked: &looked) }
     }
 
     /// The outputs' names whose sidecars are in `folder` (`.NAME.slicevid.json` gives `NAME`).
     private static func sidecarNames(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let suffix = ".slicevid.json"
-            guard name.hasPrefix("."), name.hasSuffix(suffix), name.count > suffix.count + 1 else { continue }
-            names.append(String(name.dropFirst().dropLast(suffix.count)))
+        let suffix = ".slicevid.json"
+        let names = (FileSystem.names(inFolder: folder) ?? []).compactMap { name -> String? in
+            guard name.hasPrefix("."), name.hasSuffix(suffix), name.count > suffix.count + 1 else { return nil }
+            return String(name.dropFirst().dropLast(suffix.count))
         }
         return names.sorted()
     }

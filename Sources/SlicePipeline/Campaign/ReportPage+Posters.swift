@@ -49,7 +49,7 @@ extension ReportPage {
     package static func checkPosterFolder(for page: String) throws(SlicevidError) {
         let folder = posterFolder(for: page)
         var status = stat()
-        guard lstat(folder, &status) == 0 else { return }
+        guard FileSystem.lstat(folder, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
         guard kind != S_IFDIR else { return }
         throw SlicevidError(.outputBlocked, "\(setting: .report) \(InputText.quoted(page)): \(InputText.quoted(folder)), where the page's posters go, \(FileKind.described(kind)); move it away or give the page another name")
