@@ -39,11 +39,12 @@ def preset_case(rng, root, ctx):
 
 
 def documents_file(root, name, data):
-    """Writes a document's bytes; returns its relative path."""
+    """Writes a document's bytes (or an iterable of chunks of them); returns its relative path."""
     path = os.path.join(root, name)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as handle:
-        handle.write(data)
+        for chunk in [data] if isinstance(data, bytes) else data:
+            handle.write(chunk)
     return name
 
 
