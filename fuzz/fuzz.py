@@ -266,7 +266,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="worker processes (default: cores)")
     parser.add_argument("--cases", type=int, help="stop after this many cases")
     parser.add_argument("--category", choices=[c[0][0] for c in CATEGORIES],
-                        help="generate cases of this category only (still, preset, manifest, cli, files, feed)")
+                        help="generate cases of this category only")
     parser.add_argument("--case", type=int, help="rebuild and run only this case, and print it")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build/release/slicevid"))
     parser.add_argument("--out", default=os.path.join(ROOT, "fuzz-out"), help="scratch, corpus and findings")
