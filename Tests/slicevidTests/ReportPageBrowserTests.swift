@@ -19,10 +19,14 @@ enum Chromium {
 
     /// Runs headless Chromium on `arguments` in `folder`, with a profile of its own there, no
     /// sandbox (tests may run as root) and no host name that resolves: the page must need no network.
+    /// coreutils' timeout ends a browser that hangs (exit 124) whatever happens to this process.
     static func run(_ arguments: [String], in folder: String) throws -> CLIResult {
-        try CLI.run(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-                     "--disable-background-networking", "--user-data-dir=\(folder)/.chromium-profile", "--host-resolver-rules=MAP * ~NOTFOUND"]
-                    + arguments, in: folder, executable: try path(), timeout: 300)
+        let result = try CLI.run(["-k", "10", "240", try path(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                  "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                                  "--user-data-dir=\(folder)/.chromium-profile", "--host-resolver-rules=MAP * ~NOTFOUND"] + arguments,
+                                 in: folder, executable: "/usr/bin/timeout", timeout: 300)
+        if result.status == 124 || result.status == 137 { throw HarnessError("chromium \(arguments.joined(separator: " ")) did not finish within 240 s") }
+        return result
     }
 }
 
