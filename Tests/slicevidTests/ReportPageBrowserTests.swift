@@ -20,8 +20,12 @@ enum Chromium {
     /// Runs headless Chromium on `arguments` in `folder`, with a profile of its own there, no
     /// sandbox (tests may run as root) and no host name that resolves: the page must need no network.
     /// coreutils' timeout ends a browser that hangs (exit 124) whatever happens to this process.
+    /// One process, no zygote: on this project's VMs (kernel 6.x), a zygote reaping its renderers
+    /// twice sat for over 15 minutes in the kernel (wait4 → release_task →
+    /// proc_invalidate_siblings_dcache → shrink_dcache_parent), one core busy and SIGKILL
+    /// unheeded, and the suite's other tests stalled behind it on two cores.
     static func run(_ arguments: [String], in folder: String) throws -> CLIResult {
-        let result = try CLI.run(["-k", "10", "240", try path(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        let result = try CLI.run(["-k", "10", "240", try path(), "--headless", "--no-sandbox", "--single-process", "--no-zygote", "--disable-gpu", "--no-first-run",
                                   "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                                   "--user-data-dir=\(folder)/.chromium-profile", "--host-resolver-rules=MAP * ~NOTFOUND"] + arguments,
                                  in: folder, executable: "/usr/bin/timeout", timeout: 300)
