@@ -21,6 +21,16 @@ import Testing
 
     private func bit(_ signal: Int32) -> UInt64 { 1 << (UInt64(signal) - 1) }
 
+    /// A new folder on /dev/shm when that is a tmpfs this process may write to; nil otherwise.
+    private static func tmpfsFolder() throws -> String? {
+        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        guard mounts.split(separator: "\n").contains(where: { $0.split(separator: " ").dropFirst().prefix(2) == ["/dev/shm", "tmpfs"] }),
+              access("/dev/shm", W_OK) == 0 else { return nil }
+        let path = "/dev/shm/slicevid-check-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        return path
+    }
+
     /// Whether slicevid at `pid` no longer dies of SIGINT by default (ignored or caught): it
     /// has taken charge of it.
     private func trapsSIGINT(_ pid: Int32, binary: String) -> Bool {
@@ -93,11 +103,16 @@ import Testing
         // handled lands mid-check, and one that is lost lets the check finish (exit 2). One 16 GB
         // still was not enough: on CI, with the suite's renders on both cores, this thread once
         // did not look at /proc for the whole check (its verdict was on stderr, exit 2).
+        // On tmpfs: a hole there reads as the zero page, so hashing costs CPU alone. On ext4 each
+        // hole read becomes a page of cache (230 MB/s of it): an attempt that ran long filled the
+        // machine's memory, and the reclaim stalled the whole suite for 12 minutes on CI.
+        let hugeFolder = try Self.tmpfsFolder() ?? folder.path
+        defer { if hugeFolder != folder.path { try? FileManager.default.removeItem(atPath: hugeFolder) } }
         var images = ["s0.png"]
         for index in 1...4 {
-            let huge = folder.path + "/huge\(index).png"
+            let huge = hugeFolder + "/huge\(index).png"
             try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 64 << 30) == 0)
-            images.append("huge\(index).png")
+            images.append(huge)
         }
         let manifest = try folder.campaign(jobs: [["id": "huge", "images": images, "outputs": "out/huge.mp4"]])
         // SIGINT the instant /proc shows it is no longer fatal. With libdispatch's signal
