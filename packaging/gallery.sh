@@ -72,7 +72,8 @@ JSON
 (cd "$feed" && "$slicevid" batch morning.json --report index.html --quiet >/dev/null 2>&1) || [ $? -eq 1 ]
 sed -i 's/"9,95 €"/"8,95 €"/' "$feed/products.csv"
 (cd "$feed" && "$slicevid" batch morning.json --report index.html --quiet >/dev/null 2>&1) || [ $? -eq 1 ]
-chromium --headless --no-sandbox --single-process --no-zygote --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$campaign/profile" \
+HOME="$campaign" timeout -k 10 240 chromium --headless --no-sandbox --single-process --no-zygote --disable-gpu --disable-crashpad-for-testing --disable-breakpad \
+  --hide-scrollbars --no-first-run --user-data-dir="$campaign/profile" \
   --host-resolver-rules="MAP * ~NOTFOUND" --window-size=1100,820 --screenshot="$campaign/page.png" "file://$feed/index.html" 2>/dev/null
 # 128 colours keep the file small; the page is flat colour and a few small pictures.
 ffmpeg -v error -y -i "$campaign/page.png" -vf "split[a][b];[a]palettegen=max_colors=128[p];[b][p]paletteuse=dither=none" docs/report-page.png

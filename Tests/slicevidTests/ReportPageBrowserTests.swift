@@ -23,12 +23,15 @@ enum Chromium {
     /// One process, no zygote: on this project's VMs (kernel 6.x), a zygote reaping its renderers
     /// twice sat for over 15 minutes in the kernel (wait4 → release_task →
     /// proc_invalidate_siblings_dcache → shrink_dcache_parent), one core busy and SIGKILL
-    /// unheeded, and the suite's other tests stalled behind it on two cores.
+    /// unheeded, and the suite's other tests stalled behind it on two cores. No crash reporter
+    /// either (two crashpad handlers, double-forked, otherwise start with every browser), and
+    /// HOME is the scratch folder, so nothing is written to the user's ~/.config.
     static func run(_ arguments: [String], in folder: String) throws -> CLIResult {
-        let result = try CLI.run(["-k", "10", "240", try path(), "--headless", "--no-sandbox", "--single-process", "--no-zygote", "--disable-gpu", "--no-first-run",
+        let result = try CLI.run(["-k", "10", "240", try path(), "--headless", "--no-sandbox", "--single-process", "--no-zygote", "--disable-gpu",
+                                  "--disable-crashpad-for-testing", "--disable-breakpad", "--no-first-run",
                                   "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                                   "--user-data-dir=\(folder)/.chromium-profile", "--host-resolver-rules=MAP * ~NOTFOUND"] + arguments,
-                                 in: folder, executable: "/usr/bin/timeout", timeout: 300)
+                                 in: folder, executable: "/usr/bin/timeout", timeout: 300, environment: ["HOME": folder])
         if result.status == 124 || result.status == 137 { throw HarnessError("chromium \(arguments.joined(separator: " ")) did not finish within 240 s") }
         return result
     }
