@@ -40,11 +40,13 @@ final class CodecContext {
         avcodec_free_context(&context)
     }
 
-    /// Opens the codec; `options` keeps whatever the codec did not take.
+    /// Opens the codec; `options` keeps whatever the codec did not take. The scheduling of the
+    /// calling thread, and of the threads the codec starts, is what it was before
+    /// (`ThreadScheduling`: SVT-AV1 run by root makes them real-time).
     /// - Parameter subject: what a failure names, if not the file (the encoder too, say).
     /// - Throws: `MediaError` naming `avcodec_open2` and FFmpeg's reason.
     func open(options: inout OpaquePointer?, subject: String? = nil) throws(MediaError) {
-        let code = avcodec_open2(pointer, codec, &options)
+        let code = ThreadScheduling.keeping { avcodec_open2(pointer, codec, &options) }
         try check(code, "avcodec_open2", subject: subject ?? self.subject)
     }
 
