@@ -44,7 +44,7 @@ extension Slicevid {
     /// job or an output left the manifest), in the folders it writes to: what a run with
     /// `prune` would delete, or (`kept`) leave because it changed since. Deletes nothing.
     public static func orphans(_ request: BatchRequest) -> [Orphan] {
-        Orphan.find(in: request.manifest)
+        Orphan.find(in: request.manifest, posterFolder: request.posterFolder)
     }
 
     /// What a run of `request` would do with each job, and why (`batch --plan`); takes no lock

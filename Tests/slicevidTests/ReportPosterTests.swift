@@ -1,7 +1,8 @@
 // `batch --report index.html`: the JSON report goes beside the page, and each job that asks for no
 // picture of its own gets a small poster made by the run, in index.files: the last frame, kept
 // while up to date, remade when missing, never replacing a file slicevid did not write, never
-// changing the job's own outputs, never one of the manifest's orphans.
+// changing the job's own outputs; an orphan, pruned with --prune, once its job has left the
+// manifest or writes a picture of its own.
 
 import Foundation
 import Glibc
@@ -83,7 +84,7 @@ import Testing
         #expect(shown.width == 480 && shown.height == 270)
         #expect(close(shown.centre, colour(1)), "\(shown.centre)")
         let sidecar = try object(folder.path + "/index.files/.a.jpg.slicevid.json")
-        #expect(sidecar["job"] as? String == "a" && sidecar["manifest"] == nil)
+        #expect(sidecar["job"] as? String == "a" && sidecar["manifest"] as? String == manifest, "\(sidecar)")
         // The page shows both pictures, linked relative to it.
         let page = try String(contentsOfFile: folder.path + "/index.html", encoding: .utf8)
         #expect(page.contains("<img src=\"index.files/a.jpg\"") && page.contains("<img src=\"out/b.jpg\""))
@@ -144,7 +145,7 @@ import Testing
         #expect(try picture(mine).width == 480)
     }
 
-    @Test func postersChangeNoOutputOfTheJobAndAreNeverTheManifestsOrphans() throws {
+    @Test func postersChangeNoOutputOfTheJobAndArePrunedOnceTheirJobNoLongerWantsThem() throws {
         let plain = try CampaignFolder(), paged = try CampaignFolder()
         defer { plain.remove(); paged.remove() }
         // A template, so the manifest's orphans are looked for in all of out/, the posters' folder included.
@@ -166,14 +167,30 @@ import Testing
             #expect(try object(paged.path + "/out/.\(name).slicevid.json")["fingerprint"] as? String
                     == object(plain.path + "/out/.\(name).slicevid.json")["fingerprint"] as? String, "\(name)")
         }
-        // Job a leaves the manifest: its outputs are orphans, pruned; its poster is the page's, kept.
+        // Job a leaves the manifest: its outputs and its poster are orphans. A run says so and
+        // deletes nothing; --prune deletes them with their sidecars.
         _ = try paged.campaign(jobs: jobs(["b"]))
+        let told = try BatchCLI.run(["batch", manifest, "--report", "out/index.html"], in: paged.path)
+        #expect(told.status == 0, "\(told.stderr)")
+        #expect(told.stderr.contains("out/index.files/a.jpg was written for job 'a', no longer in the manifest; --prune deletes it"), "\(told.stderr)")
+        let orphans = try #require(try object(paged.path + "/out/index.json")["orphans"] as? [[String: Any]])
+        #expect(orphans.map { $0["path"] as? String } == ["a.mp4", "a.webm", "index.files/a.jpg"].map { paged.path + "/out/" + $0 })
+        #expect(paged.files("out/index.files") == [".a.jpg.slicevid.json", ".b.jpg.slicevid.json", "a.jpg", "b.jpg"])
         let pruned = try BatchCLI.run(["batch", manifest, "--report", "out/index.html", "--prune"], in: paged.path)
         #expect(pruned.status == 0, "\(pruned.stderr)")
-        #expect(pruned.stderr.contains("pruned \(paged.path)/out/a.mp4") && !pruned.stderr.contains("index.files"), "\(pruned.stderr)")
-        #expect(FileManager.default.fileExists(atPath: paged.path + "/out/index.files/a.jpg"))
-        let orphans = try #require(try object(paged.path + "/out/index.json")["orphans"] as? [[String: Any]])
-        #expect(orphans.map { $0["path"] as? String } == [paged.path + "/out/a.mp4", paged.path + "/out/a.webm"])
+        #expect(pruned.stderr.contains("pruned \(paged.path)/out/a.mp4") && pruned.stderr.contains("pruned \(paged.path)/out/index.files/a.jpg"), "\(pruned.stderr)")
+        #expect(paged.files("out/index.files") == [".b.jpg.slicevid.json", "b.jpg"])
+        // Job b now writes a poster of its own, which the page shows: the page's poster of b is
+        // an orphan of a job still in the manifest, and said so. A poster edited since it was
+        // written is kept.
+        _ = try paged.campaign(jobs: [["id": "{n}", "matrix": ["n": ["b"]], "images": ["s0.png", "{n}.png"], "outputs": ["out/{id}.mp4", "out/{id}.jpg"]]])
+        let listed = try BatchCLI.run(["batch", manifest, "--report", "out/index.html"], in: paged.path)
+        #expect(listed.stderr.contains("out/index.files/b.jpg was written for job 'b', which no longer makes it; --prune deletes it"), "\(listed.stderr)")
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: paged.path + "/out/index.files/b.jpg"))
+        let kept = try BatchCLI.run(["batch", manifest, "--report", "out/index.html", "--prune"], in: paged.path)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stderr.contains("out/index.files/b.jpg was written for job 'b', which no longer makes it, but is kept"), "\(kept.stderr)")
+        #expect(paged.files("out/index.files") == [".b.jpg.slicevid.json", "b.jpg"])
     }
 
     @Test func aPageThePosterFolderOrTheReportBesideItThatAreNotOursAreRefusedUpFront() throws {

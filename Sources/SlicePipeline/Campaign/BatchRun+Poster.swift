@@ -22,7 +22,7 @@ extension BatchRun {
     /// Whether the run makes a poster of `job` for its report page: it writes a page, and the
     /// job no poster or storyboard of its own.
     static func wantsPoster(_ job: ManifestJob, request: BatchRequest) -> Bool {
-        request.posterFolder != nil && !job.outputs.contains { $0.format?.isStill == true }
+        request.posterFolder != nil && !job.writesPicture
     }
 
     /// Keeps the last frame of `job`'s render for its poster.
@@ -67,7 +67,7 @@ extension BatchRun {
         if !changed.stills.isEmpty || changed.audio { fingerprint = fingerprint.marking(stills: changed.stills, audio: changed.audio) }
         guard let picture = frame.picture else { return Poster(error: "the last frame was never drawn") }
         do {
-            try write(picture, to: path, fingerprint: fingerprint, job: job.id,
+            try write(picture, to: path, fingerprint: fingerprint, manifest: request.manifest.reportName, job: job.id,
                       replacing: request.force ? .anything : .recorded(record?.licence(output: path, format: .jpeg) ?? []))
         } catch {
             return Poster(error: error.message(wording))
@@ -76,9 +76,10 @@ extension BatchRun {
     }
 
     /// Writes `picture` as a JPEG at `path` through a temporary beside it, and moves it into
-    /// place with its sidecar (which names the job, and no manifest: the poster is the page's,
-    /// never one of the manifest's outputs or orphans).
-    private static func write(_ picture: RGBAImage, to path: String, fingerprint: Fingerprint, job: String,
+    /// place with its sidecar, which names the manifest and the job: once the manifest no longer
+    /// has the job, or the job writes a picture of its own, the poster is an orphan that runs
+    /// writing the page report and `--prune` deletes (`Orphan.find(in:posterFolder:)`).
+    private static func write(_ picture: RGBAImage, to path: String, fingerprint: Fingerprint, manifest: String, job: String,
                               replacing: Replacement) throws(SlicevidError) {
         let target = try OutputTarget(path: path, replacing: replacing)
         do throws(SlicevidError) {
@@ -88,7 +89,7 @@ extension BatchRun {
                 throw SlicevidError(.outputFailed, "\(output: path): \(error.message)")
             }
             let facts = WrittenOutput(path: path, format: .jpeg, frames: 1, frameRate: nil, seconds: 0, bytes: 0)
-            try target.commit(recording: { files in OutputRecord(files: files, fingerprint: fingerprint, written: facts, job: job) })
+            try target.commit(recording: { files in OutputRecord(files: files, fingerprint: fingerprint, written: facts, manifest: manifest, job: job) })
         } catch {
             target.discard()
             OutputTarget.removeEmpty(target.createdFolders)

@@ -50,7 +50,7 @@ extension BatchRun {
         // What the manifest wrote for jobs it no longer has, found (and with --prune deleted)
         // under the lock, once the jobs are done; a stopped run leaves this for the next one.
         if !cancellation.isCancelled {
-            let orphans = Orphan.find(in: request.manifest)
+            let orphans = Orphan.find(in: request.manifest, posterFolder: request.posterFolder)
             report.orphans = request.prune ? Orphan.prune(orphans) : orphans
         }
         // Whole even if a second signal comes meanwhile: it waits, then rewrites it.

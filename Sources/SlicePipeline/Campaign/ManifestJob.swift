@@ -22,6 +22,9 @@ package struct ManifestJob: Sendable {
     package let outputs: [Output]
     /// The outputs' absolute paths, in order.
     package var outputPaths: [String] { outputs.map(\.path) }
+    /// Whether one of its outputs is a picture (a poster or a storyboard): the report page shows
+    /// that one, and makes no poster of its own for the job.
+    package var writesPicture: Bool { outputs.contains { $0.format?.isStill == true } }
     package let encoder: EncoderSettings
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
     package let audio: AudioSettings

@@ -1,6 +1,7 @@
 // Outputs a manifest no longer makes: a sidecar in a folder the manifest writes to says this
 // manifest wrote the file for a job, and no job of the manifest writes that path any more (the
-// job, its feed row, or that output left it). `batch --prune` deletes them — only while every
+// job, its feed row, or that output left it; or, for a report page's poster, the job now writes
+// a picture of its own). `batch --prune` deletes them — only while every
 // file still matches the stamps its sidecar recorded, the rule replacement already follows — and
 // every run, `--plan` and `--check` say they are there.
 
@@ -15,6 +16,9 @@ public struct Orphan: Sendable, Equatable {
     public package(set) var path: String
     /// The job its sidecar says wrote it.
     public package(set) var job: String
+    /// Whether that job is still in the manifest: it no longer writes this output (the output
+    /// left it, or the job now writes a picture of its own instead of the page's poster).
+    public package(set) var jobRemains = false
     /// Its bytes on disk as its sidecar records them.
     public package(set) var bytes: Int
     /// Why slicevid may not delete it (changed since it was written, not a regular file); nil
@@ -39,11 +43,19 @@ extension Orphan {
     /// no job of it writes any more. Sidecars of other manifests, of slicevid 0.3 and earlier
     /// (which name none) and of `make` are never looked at twice.
     /// - Returns: the orphans, by path.
-    package static func find(in manifest: Manifest) -> [Orphan] {
-        let current = Set(manifest.jobs.flatMap(\.outputPaths))
+    /// - Parameter posterFolder: the folder of the run's report page's posters (`index.files`),
+    ///   when it writes one: a poster there of a job the manifest no longer has, or of one that
+    ///   now writes a picture of its own, is an orphan too.
+    package static func find(in manifest: Manifest, posterFolder: String? = nil) -> [Orphan] {
+        var current = Set(manifest.jobs.flatMap(\.outputPaths))
         var folders = Set(manifest.jobs.flatMap { $0.outputPaths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } })
+        if let posterFolder {
+            folders.insert(posterFolder)
+            for job in manifest.jobs where !job.writesPicture { current.insert(posterFolder + "/" + ReportPage.posterName(for: job.id)) }
+        }
         var looked = 0
         for root in manifest.outputRoots { collect(root, depth: 0, into: &folders, looked: &looked) }
+        let jobs = Set(manifest.jobs.map(\.id))
         var orphans: [Orphan] = []
         for folder in folders.sorted() {
             for name in sidecarNames(in: folder) {
@@ -51,7 +63,9 @@ extension Orphan {
                 guard !current.contains(output), let record = OutputRecord.read(for: output),
                       record.manifest == manifest.reportName, let job = record.job,
                       let format = OutputFormat(path: output) else { continue }
-                orphans.append(judge(output, record: record, format: format, job: job))
+                var orphan = judge(output, record: record, format: format, job: job)
+                orphan.jobRemains = jobs.contains(job)
+                orphans.append(orphan)
             }
         }
         return orphans
@@ -67,7 +81,9 @@ extension Orphan {
             // Judged again now: a file may have been replaced since it was found.
             guard let record = OutputRecord.read(for: orphan.path), let format = OutputFormat(path: orphan.path),
                   let job = record.job else { orphan.kept = "its sidecar is gone or changed"; return orphan }
+            let remains = orphan.jobRemains
             orphan = judge(orphan.path, record: record, format: format, job: job)
+            orphan.jobRemains = remains
             guard orphan.kept == nil else { return orphan }
             for file in orphan.files where FileSystem.unlink(file) != 0 && errno != ENOENT {
                 orphan.kept = "\(file) cannot be deleted (\(String(cString: strerror(errno))))"

@@ -62,7 +62,7 @@ enum BatchPlanView {
 
     /// An orphan as `--plan` and `--check` say it: what `--prune` would do with it, and why.
     static func describe(_ orphan: Orphan, pruning: Bool) -> String {
-        let what = "\(InputText.escaped(orphan.path)) (written for job \(InputText.quoted(orphan.job)), no longer in the manifest)"
+        let what = "\(InputText.escaped(orphan.path)) (written for job \(InputText.quoted(orphan.job)), \(orphan.jobRemains ? "which no longer makes it" : "no longer in the manifest"))"
         if let kept = orphan.kept { return "orphan \(what): --prune would keep it: \(InputText.escaped(kept))" }
         return pruning ? "would prune \(what) and its sidecar" : "orphan \(what): --prune would delete it and its sidecar"
     }

@@ -147,15 +147,16 @@ final class BatchLog: Sendable {
     private func orphans(_ orphans: [Orphan], pruning: Bool) {
         for orphan in orphans {
             let job = "job \(InputText.quoted(orphan.job))"
+            let gone = orphan.jobRemains ? "which no longer makes it" : "no longer in the manifest"
             if log.format == .json {
                 log.emit(["event": "orphan", "manifest": manifest, "path": orphan.path, "job": orphan.job, "bytes": orphan.bytes,
                           "pruned": orphan.pruned, "kept": orphan.kept ?? NSNull()])
             } else if orphan.pruned {
-                line("pruned \(InputText.escaped(orphan.path)) and its sidecar (\(job) is no longer in the manifest)")
+                line("pruned \(InputText.escaped(orphan.path)) and its sidecar (written for \(job), \(gone))")
             } else if let kept = orphan.kept {
-                line("warning: \(InputText.escaped(orphan.path)) was written for \(job), no longer in the manifest, but is kept: \(InputText.escaped(kept))")
+                line("warning: \(InputText.escaped(orphan.path)) was written for \(job), \(gone), but is kept: \(InputText.escaped(kept))")
             } else {
-                line("warning: \(InputText.escaped(orphan.path)) was written for \(job), no longer in the manifest; --prune deletes it and its sidecar")
+                line("warning: \(InputText.escaped(orphan.path)) was written for \(job), \(gone); --prune deletes it and its sidecar")
             }
         }
     }
