@@ -8,8 +8,8 @@ being killed silently by CI's own limit. Swift Testing's event stream (JSON Line
 test started or ended) goes to a scratch file. If the suite has not ended after SECONDS:
 
   * the tests that started and did not end, with how long they have been running;
-  * every process of the run (its session): state, CPU time, kernel wait channel, kernel stack
-    where readable (as root), command line;
+  * every process of the run (its session): state, CPU time, kernel wait channel, threads at a
+    real-time policy, kernel stack where readable (as root), command line;
   * the load and memory of the machine;
 
 then the whole session is killed (SIGKILL) and this exits 1. A process that does not go within
@@ -85,6 +85,24 @@ def session_processes(session):
     return sorted(found)
 
 
+def real_time(pid):
+    """', real-time threads: TID (FIFO 99), ...' for each of `pid`'s threads at a real-time policy."""
+    names = {os.SCHED_FIFO: "FIFO", os.SCHED_RR: "RR"}
+    found = []
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return ""
+    for thread in threads:
+        try:
+            policy = os.sched_getscheduler(int(thread)) & ~0x40000000
+            if policy in names:
+                found.append(f"{thread} ({names[policy]} {os.sched_getparam(int(thread)).sched_priority})")
+        except OSError:
+            continue
+    return ", real-time threads: " + ", ".join(found) if found else ""
+
+
 def report(name, bound, stream, session):
     now = time.time()
     lines = [f"run-suite: {name} did not finish within {bound} s; what was running:"]
@@ -92,7 +110,7 @@ def report(name, bound, stream, session):
     lines += [f"  test running for {seconds:7.1f} s: {test}" for seconds, test in running] or ["  (no test had started and not ended)"]
     for pid, ppid, state, cpu, command in session_processes(session):
         wchan = read(f"/proc/{pid}/wchan", 200) or "-"
-        lines.append(f"  process {pid} (parent {ppid}) state {state}, {cpu:.1f} s CPU, waiting in {wchan}: {command[:200]}")
+        lines.append(f"  process {pid} (parent {ppid}) state {state}, {cpu:.1f} s CPU, waiting in {wchan}{real_time(pid)}: {command[:200]}")
         stack = read(f"/proc/{pid}/stack").strip()
         if stack and state in "DR":
             lines += ["      " + frame for frame in stack.splitlines()[:16]]
