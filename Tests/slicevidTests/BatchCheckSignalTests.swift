@@ -74,7 +74,9 @@ import Testing
     /// say nothing about slicevid's trap). `env --default-signal` resets them, then execs.
     /// Started with posix_spawn, not Foundation's Process: in this busy test process,
     /// Process.run once returned 14 s after the child had started, by when the check it was
-    /// meant to interrupt had run to its end.
+    /// meant to interrupt had run to its end. (Later found: the test thread had opened SVT-AV1
+    /// as root, which left it SCHED_FIFO 99, and the check inherited that; the spawning thread
+    /// then waited behind it. Opening an encoder now keeps the thread's scheduling.)
     /// - Parameter blocked: start it with them blocked too, as some supervisors do.
     private func launchFromDefaultDispositions(_ binary: String, _ arguments: [String], in folder: String,
                                                blocked: Bool) throws -> Child {
