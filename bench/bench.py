@@ -188,7 +188,7 @@ class Bench:
         self.encode(size, hold, duration, "mp4", f"mp4 (x264 {preset}, crf {crf})",
                     ["--encoder-preset", preset, "--crf", str(crf)],
                     ["-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-profile:v", "high",
-                     "-movflags", "+faststart"])
+                     "-x264-params", "cpu-independent=1", "-movflags", "+faststart"])
 
     def encode_vp9(self, size, hold=1, duration=1, crf=31):
         self.encode(size, hold, duration, "webm", f"webm (VP9 good, cpu-used 2, crf {crf})", ["--crf", str(crf)],

@@ -164,6 +164,12 @@ extension EncodingPlan {
         case .h264:
             profile = h264Profile(pixelFormat: pixelFormat, lossless: quality == .lossless)
             codecOptions.append(("profile", profile!))
+            if encoder == "libx264" {
+                // x264's SIMD macroblock-tree step reads past its buffers at some sizes (160x90)
+                // and picks its approximations by CPU: the heap's leftovers and the machine
+                // changed the bytes. Its CPU-independent path for that step is exact.
+                codecOptions.append(("x264-params", "cpu-independent=1"))
+            }
         case .vp9:
             // Constant quality in libvpx needs a zero bitrate; rows in parallel use every core.
             if case .crf = quality { codecOptions.append(("b", "0")) }
