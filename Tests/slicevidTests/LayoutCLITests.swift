@@ -63,6 +63,29 @@ struct LayoutCLITests {
         }
     }
 
+    @Test("a GIF keeps the logo's colour: its palette is chosen with the over layers on the stills")
+    func gifPaletteHasTheOverLayersColours() throws {
+        try withScratchFolder { folder in
+            try Self.campaign(in: folder)
+            // No colour of the stills or the card's layers is near the logo's green, so a palette
+            // made from them alone dithers the logo into grey, blue, red and white.
+            let run = try CLI.make(Self.flags + ["-o", "promo.gif", "-o", "frames/%03d.png"], in: folder)
+            #expect(run.status == 0, "\(run)")
+            let gif = try MediaReader.frames(path: folder + "/promo.gif", layout: .gbrp)
+            let rendered = try MediaReader.frames(path: folder + "/frames/%03d.png", layout: .gbrp)
+            try #require(!gif.isEmpty && gif[0].width == rendered[0].width)
+            // Inside the logo (its box's centre, clear of its edges): the rendered green on every
+            // frame, the same pixels every time.
+            let inside = (268...292).flatMap { x in (15...39).map { y in (x, y) } }
+            let green = Pixels.color(rendered[0], 280, 27)
+            #expect(Pixels.isClose(green, Self.green, within: 10), "\(green)")
+            for (index, frame) in gif.enumerated() {
+                let off = inside.filter { !Pixels.isClose(Pixels.color(frame, $0.0, $0.1), green, within: 3) }.count
+                #expect(off == 0, "GIF frame \(index): \(off) of \(inside.count) logo pixels are not its green")
+            }
+        }
+    }
+
     @Test("the bytes are the same with -j 1 and -j 2, and when the machine's fonts are configured otherwise")
     func determinism() throws {
         try withScratchFolder { folder in

@@ -1,7 +1,8 @@
 // The 256 colours a GIF is drawn with, chosen once per clip. Every pixel the slice effect
 // shows is a pixel of one of the two stills or the background (strips are copied, never
-// blended), so a palette built from the stills is exact for the whole clip: no frame has to be
-// seen, or kept, before encoding starts.
+// blended), so a palette built from the stills (and from them with the layout's over layers
+// drawn on) is exact for the whole clip but a fade's blends: no frame has to be seen, or kept,
+// before encoding starts.
 
 /// Up to 256 colours, one of which may be transparent.
 package struct Palette: Sendable, Equatable {

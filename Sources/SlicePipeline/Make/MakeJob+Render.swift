@@ -51,7 +51,16 @@ extension MakeJob {
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
-        // A GIF's palette is chosen from every still, so it waits for all of them first.
+        // Layers over the frames: prepared once in the render's layout, blended onto each frame
+        // they show on.
+        let overlays = (pictures?.over ?? []).map { item in
+            FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                             frameWidth: spec.width, frameHeight: spec.height, layout: layout),
+                       timing: item.timing)
+        }
+        // A GIF's palette is chosen from every still, so it waits for all of them first; with
+        // over layers, it also sees each still with every over layer on it, so a logo's colours
+        // are in the palette rather than dithered from the stills' (a fade's blends are not).
         var paletteStills: [PlanarImage] = []
         if planned.outputs.contains(where: \.needsPalette) {
             for still in stills {
@@ -63,6 +72,7 @@ extension MakeJob {
                     throw SlicevidError(error)
                 }
             }
+            if !overlays.isEmpty { paletteStills += paletteStills.map { covered($0, by: overlays) } }
         }
         // Rendering starts with the first still; the others keep decoding while its hold encodes.
         // Encoders open while it decodes — except a stream's: a header on stdout cannot be taken
@@ -96,13 +106,6 @@ extension MakeJob {
         // one error line and nothing before it.
         let outputs = planned.paths
         let silent = request.audio.file == nil ? [] : planned.silentPaths
-        // Layers over the frames: prepared once in the render's layout, blended onto each frame
-        // they show on.
-        let overlays = (pictures?.over ?? []).map { item in
-            FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
-                                             frameWidth: spec.width, frameHeight: spec.height, layout: layout),
-                       timing: item.timing)
-        }
         let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, overlays: overlays,
                                         frameRate: spec.frameRate, cancellation: cancellation,
                                         onStillsReady: {
@@ -131,5 +134,13 @@ extension MakeJob {
         // Every sink has taken its packets, so the bed's job is done: this does not wait.
         stats.loudness = audio.values.first?.loudness()?.integrated
         return stats
+    }
+
+    /// A copy of `still` with every layer of `overlays` drawn on it whole, whatever its timing.
+    static func covered(_ still: PlanarImage, by overlays: [FrameLayer]) -> PlanarImage {
+        let copy = PlanarImage(width: still.width, height: still.height, layout: still.layout)
+        copy.copy(from: still)
+        for layer in overlays { layer.overlay.draw(onto: copy) }
+        return copy
     }
 }
