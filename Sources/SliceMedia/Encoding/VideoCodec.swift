@@ -128,6 +128,16 @@ package enum VideoCodec: String, Sendable, CaseIterable {
         ["libx264", "libx265", "libvpx-vp9", "libaom-av1"].contains(encoder)
     }
 
+    /// Whether `encoder` keeps state the whole process shares and sets it up again in every
+    /// open, under instances already encoding: SVT-AV1 1.4 (its function tables and the like,
+    /// without a lock). Two such encoders side by side, one opening while the other encoded,
+    /// crashed (`batch --parallel 4`, eight 160x90 AV1 outputs: one run in thirteen ended with
+    /// "double free or corruption" or a null pointer in libSvtAv1Enc). Their opens and closes
+    /// take turns (`CodecContext`), and so do whole renders that use one (`EncoderTurns`).
+    package static func sharesProcessState(encoder: String) -> Bool {
+        encoder == "libsvtav1"
+    }
+
     /// Whether the codec can keep a transparent background at all.
     package var carriesAlpha: Bool { [.vp9, .prores, .ffv1, .gif, .png].contains(self) }
 }

@@ -2,6 +2,7 @@
 // and receive calls report EAGAIN and EOF as outcomes, not errors (they are control flow).
 
 import CFFmpeg
+import Synchronization
 
 /// A decoder or encoder and its settings.
 ///
@@ -37,7 +38,17 @@ final class CodecContext {
 
     deinit {
         var context: UnsafeMutablePointer<AVCodecContext>? = pointer
-        avcodec_free_context(&context)
+        Self.oneAtATime(codec) { avcodec_free_context(&context) }
+    }
+
+    /// Held while an encoder that shares state with the rest of the process opens or closes
+    /// (`VideoCodec.sharesProcessState`).
+    private static let opening = Mutex(())
+
+    /// Runs `body` (an open or a close of `codec`), alone among such calls if `codec` needs it.
+    private static func oneAtATime<T>(_ codec: UnsafePointer<AVCodec>, _ body: () -> T) -> T {
+        guard VideoCodec.sharesProcessState(encoder: String(cString: codec.pointee.name)) else { return body() }
+        return opening.withLock { _ in body() }
     }
 
     /// Opens the codec; `options` keeps whatever the codec did not take. The scheduling of the
@@ -46,7 +57,7 @@ final class CodecContext {
     /// - Parameter subject: what a failure names, if not the file (the encoder too, say).
     /// - Throws: `MediaError` naming `avcodec_open2` and FFmpeg's reason.
     func open(options: inout OpaquePointer?, subject: String? = nil) throws(MediaError) {
-        let code = ThreadScheduling.keeping { avcodec_open2(pointer, codec, &options) }
+        let code = Self.oneAtATime(codec) { ThreadScheduling.keeping { avcodec_open2(pointer, codec, &options) } }
         try check(code, "avcodec_open2", subject: subject ?? self.subject)
     }
 

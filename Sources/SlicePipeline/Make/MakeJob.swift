@@ -96,7 +96,10 @@ package enum MakeJob {
             for output in planned.outputs {
                 targets.append(try OutputTarget(path: output.path, replacing: request.replacement(for: output.path)))
             }
-            let stats = try render(request, planned: planned, pictures: pictures, targets: targets, cancellation: cancellation, events: events)
+            // Every encoder is closed when `render` returns.
+            let stats = try EncoderTurns.run(encoders: planned.outputs.map(\.encoder), cancellation: cancellation) { () throws(SlicevidError) in
+                try render(request, planned: planned, pictures: pictures, targets: targets, cancellation: cancellation, events: events)
+            }
             var written: [WrittenOutput] = []
             for (plan, target) in zip(planned.outputs, targets) {
                 var facts = WrittenOutput(plan: plan, bytes: 0)
