@@ -1,4 +1,6 @@
-// A flag the render loop polls: set by SIGINT/SIGTERM or by the first error.
+// A flag the render loop polls: set by SIGINT/SIGTERM, by a caller that stops the run (a
+// cancelled Task), or by the render's own first error. The first reason wins, and says what the
+// run ends with: the interruption for a stop, the error for a failure.
 
 import Glibc
 import Synchronization
@@ -23,11 +25,26 @@ public final class Cancellation: Sendable {
         self.parent = parent
     }
 
+    /// The flag's value for a stop without a signal, and for the render's own failure.
+    private static let stopped: Int32 = -1, failedWithin: Int32 = -2
+
     /// Asks the render to stop; `signal` is the signal number that caused it, or 0.
     public func cancel(signal: Int32 = 0) {
         // The first reason wins: an error after SIGTERM is still a SIGTERM exit.
-        _ = flag.compareExchange(expected: 0, desired: signal == 0 ? -1 : signal, ordering: .relaxed)
+        _ = flag.compareExchange(expected: 0, desired: signal == 0 ? Self.stopped : signal, ordering: .relaxed)
     }
+
+    /// Stops the render because part of it failed (a sink, a still): its error is what the run
+    /// ends with, unless a stop came first.
+    package func fail() {
+        _ = flag.compareExchange(expected: 0, desired: Self.failedWithin, ordering: .relaxed)
+    }
+
+    /// Whether the render stopped for its own failure, not because it was asked to.
+    package var hasFailed: Bool { flag.load(ordering: .relaxed) == Self.failedWithin && parent?.isCancelled != true }
+
+    /// Whether it was asked to stop (a signal or a caller), here or by the parent.
+    package var isStopped: Bool { isCancelled && !hasFailed }
 
     /// Whether a stop was requested, here or by the parent.
     public var isCancelled: Bool { flag.load(ordering: .relaxed) != 0 || parent?.isCancelled == true }

@@ -63,7 +63,7 @@ extension MakeJob {
             prepared = try AudioTrack.prepare(request.audio, frames: planned.clip.frameCount, rate: planned.clip.frameRate, codecs: codecs,
                                               isCancelled: { cancellation.isCancelled })
         } catch {
-            if cancellation.signal != nil { throw interrupted(cancellation) }
+            if cancellation.isCancelled { throw interrupted(cancellation) }
             throw SlicevidError(error)
         }
         // A SinkThread, like the encoders': the default floating-point environment, whatever

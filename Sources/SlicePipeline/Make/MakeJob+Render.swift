@@ -67,8 +67,9 @@ extension MakeJob {
                 switch still.wait(unless: cancellation) {
                 case .success(let image): paletteStills.append(image)
                 case .failure(let error):
-                    // A signal meanwhile: the stills queued after it were not decoded.
-                    if cancellation.signal != nil { throw interrupted(cancellation) }
+                    // A stop meanwhile (a signal, a cancelled Task): the stills queued after it
+                    // were not decoded.
+                    if cancellation.isCancelled { throw interrupted(cancellation) }
                     throw SlicevidError(error)
                 }
             }
@@ -81,7 +82,7 @@ extension MakeJob {
             switch stills[0].wait(unless: cancellation) {
             case .success(let image): return image
             case .failure(let error):
-                if cancellation.signal != nil { throw interrupted(cancellation) }
+                if cancellation.isCancelled { throw interrupted(cancellation) }
                 throw SlicevidError(error)
             }
         }
@@ -126,7 +127,7 @@ extension MakeJob {
         } catch let error as SlicevidError {
             throw error
         } catch is RenderCancelled {
-            if cancellation.signal == nil, let failure = renderer.failure { throw SlicevidError(failure) }
+            if cancellation.hasFailed, let failure = renderer.failure { throw SlicevidError(failure) }
             throw interrupted(cancellation)
         } catch {
             throw SlicevidError(.outputFailed, "\(error)")

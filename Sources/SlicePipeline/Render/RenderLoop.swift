@@ -80,7 +80,7 @@ package struct RenderLoop: Sendable {
         let consumed = Atomic<Int>(0)
         let fail: @Sendable (any Error) -> Void = { error in
             firstError.withLock { if $0 == nil { $0 = error } }
-            cancellation.cancel()
+            cancellation.fail()
         }
 
         let ordering = OrderingBuffer<RenderedFrame> { index, rendered in
@@ -121,9 +121,9 @@ package struct RenderLoop: Sendable {
         ordering.drain()
         for runner in runners { runner.drain() }
 
-        // A signal wins over the errors it provokes (a reader closing the pipe it was told to
-        // close): the user asked to stop, and the exit code must say so.
-        if let signal = cancellation.signal { throw RenderCancelled(signal: signal) }
+        // A stop (a signal, a cancelled Task) wins over the errors it provokes (a reader closing
+        // the pipe it was told to close): the user asked to stop, and the exit code must say so.
+        if cancellation.isStopped { throw RenderCancelled(signal: cancellation.signal) }
         if let error = firstError.withLock({ $0 }) { throw error }
         if cancellation.isCancelled { throw RenderCancelled(signal: nil) }
 
@@ -140,7 +140,7 @@ package struct RenderLoop: Sendable {
         flushing.wait()
         // A signal during the flush still means "stop": the outputs are discarded, as they
         // would have been a frame earlier.
-        if let signal = cancellation.signal { throw RenderCancelled(signal: signal) }
+        if cancellation.isStopped { throw RenderCancelled(signal: cancellation.signal) }
         if let error = firstError.withLock({ $0 }) { throw error }
         return RenderStats(frames: ordering.delivered, peakFramesInFlight: pool.peakInUse, window: pool.capacity)
     }

@@ -70,7 +70,7 @@ final class SequenceRenderer: Sendable {
         let location = plan.locate(frame: index)
         if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) { return first }
         guard let compositor = readyCompositor() else {
-            cancellation.cancel()
+            cancellation.fail()
             return buffer
         }
         if location.segment == plan.segments.count - 1,
