@@ -63,6 +63,13 @@ enum StereoDownmix {
         // One side empty (a lone channel with no place, a layout all on one side): it takes the other's.
         if gains[0].isEmpty { gains[0] = gains[1] }
         if gains[1].isEmpty { gains[1] = gains[0] }
+        // One channel a side, each whole: pan would hand that to libswresample as a channel
+        // mapping, which refuses a layout it cannot down-mix itself (front left and top back
+        // right, say); channelmap moves the two channels without it.
+        if gains[0].count == 1, gains[1].count == 1, gains[0] != gains[1],
+           let l = gains[0].first.flatMap({ Int($0.dropFirst()) }), let r = gains[1].first.flatMap({ Int($0.dropFirst()) }) {
+            return "channelmap=map=\(l)-FL|\(r)-FR:channel_layout=stereo"
+        }
         return "pan=stereo|FL<\(gains[0].joined(separator: "+"))|FR<\(gains[1].joined(separator: "+"))"
     }
 
