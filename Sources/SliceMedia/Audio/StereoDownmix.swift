@@ -41,36 +41,44 @@ enum StereoDownmix {
     static func filter(for layout: UnsafePointer<AVChannelLayout>) -> String? {
         let count = Int(layout.pointee.nb_channels)
         if layout.pointee.order == AV_CHANNEL_ORDER_NATIVE, count < 64, isMixedBySwresample(layout.pointee.u.mask) { return nil }
-        var gains = [[String](), [String]()]
-        var lowFrequency: [Int] = []
+        var gains: [[Term]] = [[], []]
+        var lowFrequency: [Term] = []
         var unplaced = 0
         for index in 0..<count {
             let channel = av_channel_layout_channel_from_index(layout, UInt32(index))
             if left.contains(channel) {
-                gains[0].append("c\(index)")
+                gains[0].append(Term(channel: index))
             } else if right.contains(channel) {
-                gains[1].append("c\(index)")
+                gains[1].append(Term(channel: index))
             } else if middle.contains(channel) {
-                for side in 0..<2 { gains[side].append("0.7071*c\(index)") }
+                for side in 0..<2 { gains[side].append(Term(channel: index, centre: true)) }
             } else if channel == AV_CHAN_LOW_FREQUENCY || channel == AV_CHAN_LOW_FREQUENCY_2 {
-                lowFrequency.append(index)
+                lowFrequency.append(Term(channel: index))
             } else {
-                gains[unplaced % 2].append("c\(index)")
+                gains[unplaced % 2].append(Term(channel: index))
                 unplaced += 1
             }
         }
-        if gains[0].isEmpty && gains[1].isEmpty { gains = [lowFrequency.map { "c\($0)" }, lowFrequency.map { "c\($0)" }] }
+        if gains[0].isEmpty && gains[1].isEmpty { gains = [lowFrequency, lowFrequency] }
         // One side empty (a lone channel with no place, a layout all on one side): it takes the other's.
         if gains[0].isEmpty { gains[0] = gains[1] }
         if gains[1].isEmpty { gains[1] = gains[0] }
         // One channel a side, each whole: pan would hand that to libswresample as a channel
         // mapping, which refuses a layout it cannot down-mix itself (front left and top back
         // right, say); channelmap moves the two channels without it.
-        if gains[0].count == 1, gains[1].count == 1, gains[0] != gains[1],
-           let l = gains[0].first.flatMap({ Int($0.dropFirst()) }), let r = gains[1].first.flatMap({ Int($0.dropFirst()) }) {
-            return "channelmap=map=\(l)-FL|\(r)-FR:channel_layout=stereo"
+        if let l = gains[0].first, let r = gains[1].first, gains[0].count == 1, gains[1].count == 1, l != r, !l.centre, !r.centre {
+            return "channelmap=map=\(l.channel)-FL|\(r.channel)-FR:channel_layout=stereo"
         }
-        return "pan=stereo|FL<\(gains[0].joined(separator: "+"))|FR<\(gains[1].joined(separator: "+"))"
+        func side(_ terms: [Term]) -> String { terms.map(\.text).joined(separator: "+") }
+        return "pan=stereo|FL<\(side(gains[0]))|FR<\(side(gains[1]))"
+    }
+
+    /// One input channel in a side's sum: whole, or at -3 dB for a centre speaker.
+    private struct Term: Equatable {
+        var channel: Int
+        var centre = false
+        /// As pan writes it.
+        var text: String { centre ? "0.7071*c\(channel)" : "c\(channel)" }
     }
 
     /// libswresample's own test (`sane_layout`) for a layout it can down-mix, and no speaker

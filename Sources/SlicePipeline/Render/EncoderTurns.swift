@@ -10,10 +10,8 @@ import Synchronization
 
 /// The turn of renders that use an encoder sharing process state.
 enum EncoderTurns {
-    /// Whether a render holds the turn.
-    private static let taken = Mutex(false)
-    /// Signalled when the turn is given back, to wake a waiting render.
-    private static let given = DispatchSemaphore(value: 0)
+    /// The turn: one render at a time holds it.
+    private static let turn = DispatchSemaphore(value: 1)
     /// How many renders are waiting for the turn (for tests).
     static let waiting = Atomic(0)
 
@@ -24,25 +22,15 @@ enum EncoderTurns {
     static func run<T>(encoders: [String], cancellation: Cancellation,
                        _ body: () throws(SlicevidError) -> T) throws(SlicevidError) -> T {
         guard encoders.contains(where: VideoCodec.sharesProcessState(encoder:)) else { return try body() }
-        let take = {
-            taken.withLock { taken in
-                defer { taken = true }
-                return !taken
-            }
-        }
-        if !take() {
+        if turn.wait(timeout: .now()) == .timedOut {
             waiting.add(1, ordering: .relaxed)
             defer { waiting.subtract(1, ordering: .relaxed) }
-            repeat {
-                // Woken when the turn is given back; a signal here ends the wait within 50 ms.
+            // A stop (a signal, a cancelled Task) ends the wait within 50 ms.
+            while turn.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if cancellation.isCancelled { throw MakeJob.interrupted(cancellation) }
-                _ = given.wait(timeout: .now() + .milliseconds(50))
-            } while !take()
+            }
         }
-        defer {
-            taken.withLock { $0 = false }
-            given.signal()
-        }
+        defer { turn.signal() }
         return try body()
     }
 }
