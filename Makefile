@@ -7,12 +7,12 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev \
-	libpango1.0-dev libcairo2-dev libfontconfig-dev $(FONT_PACKAGES)
 # Text layers' default fonts (Sources/SliceMedia/Text/DefaultFonts.swift): Noto for Latin, Arabic, Hebrew,
 # Devanagari and Thai, IPAex Gothic for Japanese. One file of each package stands for it in `deps`.
 FONT_PACKAGES := fonts-noto-core fonts-ipaexfont-gothic
 FONT_FILES := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev \
+	libpango1.0-dev libcairo2-dev libfontconfig-dev $(FONT_PACKAGES)
 RELEASE := .build/release/slicevid
 # The man page and completion scripts, written by the release binary from its own command specs.
 GENERATED := .build/share
