@@ -176,7 +176,7 @@ extension OutputTarget {
                     try putAside(pattern.path(index), index: index)
                     index += 1
                 }
-            case .recorded(let stamps):
+            case .recorded(let stamps, _):
                 for index in moves.count..<max(moves.count, stamps.count) { try putAside(pattern.path(index), index: index) }
             }
         }
