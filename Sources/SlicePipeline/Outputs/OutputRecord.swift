@@ -66,20 +66,20 @@ package struct OutputRecord: Sendable, Equatable {
     package static func checkPlace(for output: String) throws(SlicevidError) {
         let sidecar = sidecarPath(for: output)
         guard let problem = placeProblem(sidecar) else { return }
-        throw SlicevidError(.outputBlocked, "\(output: output): its record \(InputText.quoted(sidecar)) \(problem)")
+        throw SlicevidError(.outputBlocked, "\(output: output): its record \(InputText.quoted(sidecar)) \(problem.what); \(problem.remedy)")
     }
 
-    /// What keeps a record from being moved to `path`, and what to do, or nil when nothing
-    /// does: something other than a file or a link, or another user's file (a record planted
-    /// there), which no run replaces.
-    static func placeProblem(_ path: String) -> String? {
+    /// What keeps a record from being moved to `path` (`is a named pipe (FIFO)`), and what to
+    /// do; nil when nothing does. Something other than a file or a link, or another user's file
+    /// (a record planted there), is never replaced.
+    static func placeProblem(_ path: String) -> (what: String, remedy: String)? {
         var info = stat()
         guard FileSystem.lstat(path, &info) == 0 else { return nil }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG || type == S_IFLNK else {
-            return FileKind.described(info.st_mode) + "; a record is written to a regular file, and this is never replaced (remove it)"
+            return (FileKind.described(info.st_mode), "a record is written to a regular file, and this is never replaced (remove it)")
         }
-        return RecordAuthority.problem(licensed: info).map { $0 + "; another user's file is never replaced (remove it, or write the output elsewhere)" }
+        return RecordAuthority.problem(licensed: info).map { ($0, "another user's file is never replaced (remove it, or write the output elsewhere)") }
     }
 
     /// A record of these fields, as `init(object:)` reads them back.

@@ -62,7 +62,7 @@ extension OutputTarget {
             // replace a FIFO or a device that appeared meanwhile.
             let problem = OutputRecord.placeProblem(OutputRecord.sidecarPath(for: path))
             guard problem == nil, FileSystem.rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
-                let reason = problem.map { "its name \($0)" } ?? String(cString: strerror(errno))
+                let reason = problem.map { "its name \($0.what)" } ?? String(cString: strerror(errno))
                 FileSystem.unlink(sidecar.path)
                 throw SlicevidError(.outputFailed, "\(OutputRecord.sidecarPath(for: path)): cannot record the output (\(reason)); it was written, but without its record a re-run must be given \(setting: .force) to replace it")
             }
