@@ -130,6 +130,18 @@ import Testing
         #expect(ReportPage.relativePaths(in: "é /srv/é/a", folder: "/srv/é") == "é a")
     }
 
+    @Test func aHostileReportMakesAPageOfBoundedSize() throws {
+        // Texts cut on the tile, and the page stops at its bound saying how many it leaves out.
+        let long = String(repeating: "&", count: 100_000)
+        let jobs = (0..<40).map { job("\($0)", index: $0, status: "failed", extra: ["error": long]) }
+        let page = try ReportPage(report: report(jobs), page: "/srv/c/index.html", isPicture: { _ in false })
+        #expect(page.tiles[0].error == String(repeating: "&", count: 2_000) + "… (100000 characters)")
+        let whole = page.text(largest: 1 << 30), bounded = page.text(largest: 100_000)
+        #expect(whole.utf8.count > 400_000 && whole.components(separatedBy: "<article ").count == 41)
+        #expect(bounded.utf8.count < 120_000 && bounded.components(separatedBy: "<article ").count <= 11, "\(bounded.utf8.count)")
+        #expect(bounded.contains("more jobs are not shown: the page stops at ") && bounded.hasSuffix("</html>\n"))
+    }
+
     @Test func aPlainIdNeverTakesTheNameOfAnotherIdsHashedPoster() {
         // Crafted ids made two posters share a name: `a!`'s hashed name, taken as a plain id.
         let hashed = ReportPage.posterName(for: "a!")
