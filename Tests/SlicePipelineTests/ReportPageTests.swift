@@ -119,6 +119,41 @@ import Testing
         }
     }
 
+    @Test func errorTextsShowPathsInThePageFolderRelativeAndEveryOtherPathWhole() throws {
+        // The page's folder was cut out of the middle of longer paths: /data/srv/c/x.png read /datax.png.
+        let error = "/srv/c/out/a.mp4: /data/srv/c/x.png: no such file; see '/srv/c/y.png' (/srv/c/z.png) and /srv/cx/w.png, not ~/srv/c/v.png"
+        let page = try ReportPage(report: report([job("f", index: 0, status: "failed", extra: ["error": error])]),
+                                  page: "/srv/c/index.html", isPicture: { _ in false })
+        #expect(page.tiles[0].error == "out/a.mp4: /data/srv/c/x.png: no such file; see 'y.png' (z.png) and /srv/cx/w.png, not ~/srv/c/v.png")
+        #expect(ReportPage.relativePaths(in: "/srv/c/", folder: "/srv/c") == "")
+        #expect(ReportPage.relativePaths(in: "x/srv/c/a", folder: "/srv/c") == "x/srv/c/a")
+        #expect(ReportPage.relativePaths(in: "é /srv/é/a", folder: "/srv/é") == "é a")
+    }
+
+    @Test func aHostileReportMakesAPageOfBoundedSize() throws {
+        // Texts cut on the tile, and the page stops at its bound saying how many it leaves out.
+        let long = String(repeating: "&", count: 100_000)
+        let jobs = (0..<40).map { job("\($0)", index: $0, status: "failed", extra: ["error": long]) }
+        let page = try ReportPage(report: report(jobs), page: "/srv/c/index.html", isPicture: { _ in false })
+        #expect(page.tiles[0].error == String(repeating: "&", count: 2_000) + "… (100000 characters)")
+        let whole = page.text(largest: 1 << 30), bounded = page.text(largest: 100_000)
+        #expect(whole.utf8.count > 400_000 && whole.components(separatedBy: "<article ").count == 41)
+        #expect(bounded.utf8.count < 120_000 && bounded.components(separatedBy: "<article ").count <= 11, "\(bounded.utf8.count)")
+        #expect(bounded.contains("more jobs are not shown: the page stops at ") && bounded.hasSuffix("</html>\n"))
+    }
+
+    @Test func aPlainIdNeverTakesTheNameOfAnotherIdsHashedPoster() {
+        // Crafted ids made two posters share a name: `a!`'s hashed name, taken as a plain id.
+        let hashed = ReportPage.posterName(for: "a!")
+        #expect(hashed.hasPrefix("a_-") && hashed.hasSuffix(".jpg"))
+        let lookalike = String(hashed.dropLast(".jpg".count))
+        #expect(ReportPage.posterName(for: lookalike) != hashed)
+        #expect(ReportPage.posterName(for: lookalike).hasPrefix(lookalike + "-"))
+        // Ids that differ only where the plain characters are kept still differ by their hash.
+        #expect(ReportPage.posterName(for: "a/b") != ReportPage.posterName(for: "a?b"))
+        #expect(ReportPage.posterName(for: "plain-id") == "plain-id.jpg")
+    }
+
     @Test func posterNamesArePlainFileNamesAndNeverShared() {
         #expect(ReportPage.posterName(for: "NL-101-480x270-nl") == "NL-101-480x270-nl.jpg")
         let odd = ["a/b", "a_b", "../x", ".hidden", "", "é", "e", String(repeating: "x", count: 300), "a b", "a\u{0}b"]

@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aValueThatIsNotAWholeNumberIsNamed() {
-        for value in ["", "x", "-1", "+1", " 1", "1 ", "1.0", "0x1", "99999999999999999999", "1\n2"] {
+        for value in ["", "x", "-1", "+1", " 1", "1 ", "1.0", "0x1", "1\n2"] {
             expectRefused("auto/4", ["JOB_COMPLETION_INDEX": value], naming: ["JOB_COMPLETION_INDEX", "not a whole number"])
             expectRefused("auto", ["CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": value], naming: ["CLOUD_RUN_TASK_COUNT"])
         }
@@ -87,6 +87,22 @@ import Testing
         switch parse("auto/4", ["JOB_COMPLETION_INDEX": "1\u{1B}[2J"]) {
         case .success: Issue.record("accepted an escape sequence")
         case .failure(let error): #expect(!error.message.contains("\u{1B}") && error.message.contains("\\u{1B}"))
+        }
+    }
+
+    @Test func aWholeNumberTooLargeIsCalledTooLargeNamingWhatIsAccepted() throws {
+        // A huge count was "not a whole number"; it is one, too large for a number of shards.
+        for value in ["99999999999999999999", "100001", String(repeating: "9", count: 400)] {
+            expectRefused("auto", ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": value],
+                          naming: ["SLURM_ARRAY_TASK_COUNT=", "is too large", "at most 100000 shards"])
+            expectRefused("auto/4", ["JOB_COMPLETION_INDEX": value], naming: ["JOB_COMPLETION_INDEX=", "is too large", "numbered 0…99999"])
+            expectRefused("0/" + value, [:], naming: ["is too large", "at most 100000 shards"])
+        }
+        #expect(try shard("auto", ["CLOUD_RUN_TASK_INDEX": "99999", "CLOUD_RUN_TASK_COUNT": "100000"]).description == "99999/100000")
+        #expect(try shard("auto", ["CLOUD_RUN_TASK_INDEX": "007", "CLOUD_RUN_TASK_COUNT": "0008"]).description == "7/8")
+        switch parse("auto", ["CLOUD_RUN_TASK_INDEX": "0", "CLOUD_RUN_TASK_COUNT": String(repeating: "9", count: 400)]) {
+        case .success: Issue.record("accepted a count of 400 digits")
+        case .failure(let error): #expect(!error.message.contains("not a whole number") && error.message.split(separator: "\n").count == 1)
         }
     }
 

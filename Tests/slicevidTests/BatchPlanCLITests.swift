@@ -61,7 +61,8 @@ struct BatchPlanCLITests {
         var lines = try #require(record["producedBy"] as? [String])
         lines[0] = "slicevid 0.1.0"
         record["producedBy"] = lines
-        record["fingerprint"] = "an older one"
+        // Another fingerprint, as a real one is written: a SHA-256 in hex.
+        record["fingerprint"] = String(repeating: "0", count: 64)
         try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: sidecar))
         try FileManager.default.removeItem(atPath: folder.path + "/out/foreign.mp4")
         try FileManager.default.removeItem(atPath: folder.path + "/out/.foreign.mp4.slicevid.json")

@@ -55,7 +55,7 @@ package enum BatchCheck {
             var folders: [String] = []
             for output in job.outputPaths {
                 for folder in OutputTarget.missingFolders(of: output) where !folders.contains(folder) { folders.append(folder) }
-                let replacing = licences?[output] ?? (request.force ? .anything : .recorded(licence(output)))
+                let replacing = licences?[output] ?? (request.force ? .anything : licence(output))
                 do throws(SlicevidError) {
                     try OutputRecord.checkPlace(for: output)
                     // A job that cannot be planned will not run: its outputs are only checked.
@@ -74,9 +74,9 @@ package enum BatchCheck {
     }
 
     /// What the sidecar of `output` licenses, for a job that could not be surveyed whole.
-    private static func licence(_ output: String) -> [FileStamp] {
-        guard let format = OutputFormat(path: output) else { return [] }
-        return OutputRecord.read(for: output)?.licence(output: output, format: format) ?? []
+    private static func licence(_ output: String) -> Replacement {
+        guard let format = OutputFormat(path: output) else { return .recorded([]) }
+        return OutputRecord.reading(for: output).licence(output: output, format: format)
     }
 
     /// One line per kind of change a commit of `output` would make.

@@ -60,7 +60,9 @@ extension BatchReport {
             throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(FileKind.described(kind)); a \(form.noun) is written to a regular file, and this is never replaced")
         }
         if force { return }
-        let what = kind == S_IFLNK ? "is a link" : form.isEarlier(path) ? nil : "is not a slicevid \(form.noun)"
+        // An earlier report licenses its own replacement only as a record does: the user's own.
+        let owner = RecordAuthority.problem(licensed: status)
+        let what = kind == S_IFLNK ? "is a link" : owner ?? (form.isEarlier(path) ? nil : "is not a slicevid \(form.noun)")
         if let what {
             throw SlicevidError(.outputBlocked, "\(setting: setting) \(InputText.quoted(path)): \(what); nothing was replaced; pass \(setting: .force) to replace it")
         }

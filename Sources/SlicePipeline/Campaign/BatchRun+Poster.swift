@@ -43,8 +43,8 @@ extension BatchRun {
         let frame = rendered ?? lastFrame(of: job)
         // The job's lines, and what the poster is: its size, and the layout its frame was drawn in.
         var fingerprint = Fingerprint(lines: survey.fingerprint.lines + ["poster jpeg canvas=\(survey.canvas.rawValue) size=\(frame.width)x\(frame.height) frame=last"])
-        let record = OutputRecord.read(for: path)
-        if let record, record.fingerprint == fingerprint.value, record.describesDisk(output: path, format: .jpeg) {
+        let sidecar = OutputRecord.reading(for: path)
+        if let record = sidecar.record, record.fingerprint == fingerprint.value, record.describesDisk(output: path, format: .jpeg) {
             return Poster(path: path)
         }
         let wording = job.wording(run: request.runWording)
@@ -68,7 +68,7 @@ extension BatchRun {
         guard let picture = frame.picture else { return Poster(error: "the last frame was never drawn") }
         do {
             try write(picture, to: path, fingerprint: fingerprint, manifest: request.manifest.reportName, job: job.id,
-                      replacing: request.force ? .anything : .recorded(record?.licence(output: path, format: .jpeg) ?? []))
+                      replacing: request.force ? .anything : sidecar.licence(output: path, format: .jpeg))
         } catch {
             return Poster(error: error.message(wording))
         }

@@ -14,7 +14,7 @@ extension BatchRun {
     ///   - events: progress from the jobs' threads, ending with `.finished`.
     /// - Returns: the report, with `reportFile` set when it was written, or `reportFileError`.
     /// - Throws: `SlicevidError` before anything ran: `.outputBlocked` for a report path that
-    ///   cannot be written, `.busy` when another run holds the manifest, lock files that are
+    ///   cannot be written, `.usage` for an output where the page puts a poster, `.busy` when another run holds the manifest, lock files that are
     ///   not slicevid's.
     package static func session(_ request: BatchRequest, cancellation: Cancellation,
                                events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(SlicevidError) -> BatchReport {
@@ -26,6 +26,7 @@ extension BatchRun {
             try BatchReport.checkWritable(page)
             try BatchReport.checkReplaceable(page, force: request.force, form: .page)
             try ReportPage.checkPosterFolder(for: page)
+            try ReportPage.checkPosterPaths(of: request.manifest, page: page)
         }
         let manifest = request.manifest.path
         let lock: ManifestLock

@@ -18,7 +18,9 @@ struct JobSurvey {
         let frames: Int
         let fingerprint: Fingerprint
         /// The sidecar found beside it, whatever fingerprint it records.
-        let record: OutputRecord?
+        let sidecar: OutputRecord.Reading
+        /// The sidecar's record, when it is one of the running user's: nothing else counts.
+        var record: OutputRecord? { sidecar.record }
 
         /// Whether the output on disk is what this run would write: present with its recorded
         /// size, and a sidecar with this fingerprint.
@@ -73,7 +75,7 @@ struct JobSurvey {
     func replacements(force: Bool) -> [String: Replacement] {
         var licences: [String: Replacement] = [:]
         for output in outputs {
-            licences[output.path] = force ? .anything : .recorded(output.record?.licence(output: output.path, format: output.format) ?? [])
+            licences[output.path] = force ? .anything : output.sidecar.licence(output: output.path, format: output.format)
         }
         return licences
     }
@@ -140,7 +142,7 @@ struct JobSurvey {
         canvas = planned.renderLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
-                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), record: OutputRecord.read(for: plan.path))
+                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), sidecar: OutputRecord.reading(for: plan.path))
         }
     }
 }

@@ -60,11 +60,20 @@ extension Orphan {
         for folder in folders.sorted() {
             for name in sidecarNames(in: folder) {
                 let output = (folder == "/" ? "" : folder) + "/" + name
-                guard !current.contains(output), let record = OutputRecord.read(for: output),
-                      record.manifest == manifest.reportName, let job = record.job,
-                      let format = OutputFormat(path: output) else { continue }
-                var orphan = judge(output, record: record, format: format, job: job)
-                orphan.jobRemains = jobs.contains(job)
+                guard !current.contains(output), let format = OutputFormat(path: output) else { continue }
+                var orphan: Orphan
+                switch OutputRecord.reading(for: output) {
+                case .none:
+                    continue
+                case .refused(let why, let named, let job):
+                    // It says it is this manifest's, but says so without authority: listed, never deleted.
+                    guard named == manifest.reportName, let job else { continue }
+                    orphan = Orphan(path: output, job: job, bytes: 0, kept: "its sidecar licenses nothing: \(why)")
+                case .record(let record):
+                    guard record.manifest == manifest.reportName, let job = record.job else { continue }
+                    orphan = judge(output, record: record, format: format, job: job)
+                }
+                orphan.jobRemains = jobs.contains(orphan.job)
                 orphans.append(orphan)
             }
         }
@@ -79,8 +88,11 @@ extension Orphan {
             var orphan = orphan
             guard orphan.kept == nil else { return orphan }
             // Judged again now: a file may have been replaced since it was found.
-            guard let record = OutputRecord.read(for: orphan.path), let format = OutputFormat(path: orphan.path),
-                  let job = record.job else { orphan.kept = "its sidecar is gone or changed"; return orphan }
+            let sidecar = OutputRecord.reading(for: orphan.path)
+            guard let record = sidecar.record, let format = OutputFormat(path: orphan.path), let job = record.job else {
+                orphan.kept = sidecar.refusal.map { "its sidecar licenses nothing: \($0)" } ?? "its sidecar is gone or changed"
+                return orphan
+            }
             let remains = orphan.jobRemains
             orphan = judge(orphan.path, record: record, format: format, job: job)
             orphan.jobRemains = remains
@@ -101,9 +113,13 @@ extension Orphan {
     /// The orphan at `output`: its files, and whether each still is what the sidecar records.
     private static func judge(_ output: String, record: OutputRecord, format: OutputFormat, job: String) -> Orphan {
         var orphan = Orphan(path: output, job: job, bytes: record.bytes)
-        let stamps = record.licence(output: output, format: format)
+        let licence = record.licence(output: output, format: format)
+        guard case .recorded(let stamps, nil) = licence else {
+            if case .recorded(_, let refusal?) = licence { orphan.kept = refusal }
+            return orphan
+        }
+        // The record's counts were checked as it was read: at most `SequenceSpec.maximumFrames`.
         let paths = format.isSequence ? (0..<max(record.frames, stamps.count)).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
-        let licence = Replacement.recorded(stamps)
         for (index, file) in paths.enumerated() {
             switch licence.verdict(file, index: index) {
             case .free: continue

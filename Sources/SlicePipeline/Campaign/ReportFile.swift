@@ -11,7 +11,8 @@ package enum ReportFile {
 
     /// The report at `path` as a JSON object with `slicevid`, `manifest` and `jobs`.
     /// - Throws: `SlicevidError` naming the file: `.inputMissing` when it cannot be read (or is
-    ///   not a regular file), `.inputInvalid` when it is too large, not JSON or not a report.
+    ///   not a regular file), `.inputInvalid` when it is too large, not JSON, not a report, or
+    ///   holds a field no report slicevid writes could hold (`checkLimits`).
     package static func object(at path: String) throws(SlicevidError) -> [String: Any] {
         let name = InputText.quoted(path)
         let data: Data
@@ -31,6 +32,7 @@ package enum ReportFile {
         guard let object = parsed as? [String: Any], object["slicevid"] is String, object["manifest"] is String, object["jobs"] is [Any] else {
             throw SlicevidError(.inputInvalid, "\(name): is not a slicevid report (a JSON object with \"slicevid\", \"manifest\" and \"jobs\")")
         }
+        try checkLimits(object, name: name)
         return object
     }
 

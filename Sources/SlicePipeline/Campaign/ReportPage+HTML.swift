@@ -12,8 +12,16 @@ extension ReportPage {
     /// The page, as UTF-8.
     package var html: Data { Data(text.utf8) }
 
+    /// The most bytes of a page: about what the largest report read (`ReportFile.maximumSize`)
+    /// makes, so a hostile report cannot make a page many times its own size.
+    package static let largestPage = 256 << 20
+
     /// The page's text.
-    package var text: String {
+    package var text: String { text(largest: Self.largestPage) }
+
+    /// The page's text, its tiles stopping once it holds `largest` bytes, with a line saying
+    /// how many jobs it leaves out.
+    func text(largest: Int) -> String {
         var page = ""
         page.reserveCapacity(4096 + tiles.count * 900)
         let counts = self.counts
@@ -48,7 +56,10 @@ extension ReportPage {
         page += "<i id=\"all\"></i>\n"
         if tiles.isEmpty { page += "<p>The report has no jobs.</p>\n" }
         var current: Group?
+        var shown = 0
         for tile in tiles {
+            guard page.utf8.count < largest else { break }
+            shown += 1
             if tile.group != current {
                 if current != nil { page += "</div></section>\n" }
                 current = tile.group
@@ -57,6 +68,9 @@ extension ReportPage {
             page += Self.html(tile)
         }
         if current != nil { page += "</div></section>\n" }
+        if shown < tiles.count {
+            page += "<p class=\"error\">\(tiles.count - shown) more jobs are not shown: the page stops at \(UnitText.bytes(largest)) (the report lists every job)</p>\n"
+        }
         page += "</main>\n</body>\n</html>\n"
         return page
     }

@@ -124,9 +124,10 @@ package struct ReportPage {
             }
             let picture = ReportPage.picture(job, group: group, outputs: outputs, absolute: absolute, isPicture: isPicture)
             // Paths in the page's folder read relative to it, as the links are.
-            let prefix = base == "/" ? "/" : base + "/"
-            func shown(_ text: String?) -> String? { text?.replacingOccurrences(of: prefix, with: "") }
-            tiles.append(Tile(id: id, index: ReportPage.count(job["index"]) ?? position, status: status, group: group,
+            // Long texts are cut for the tile (the report keeps them whole), so the page stays
+            // a few times the size of the report at most.
+            func shown(_ text: String?) -> String? { text.map { ReportPage.shortened(ReportPage.relativePaths(in: $0, folder: base), to: 2_000) } }
+            tiles.append(Tile(id: ReportPage.shortened(id, to: 300), index: ReportPage.count(job["index"]) ?? position, status: status, group: group,
                               why: shown(job["why"] as? String), error: shown(job["error"] as? String), row: row,
                               picture: picture.map { .image(path: $0, link: link($0)) } ?? .none(ReportPage.missing(job, group: group, outputs: outputs, absolute: absolute)),
                               outputs: outputs))
@@ -196,6 +197,36 @@ package struct ReportPage {
         while shared < min(to.count - 1, from.count), to[shared] == from[shared] { shared += 1 }
         let up = Array(repeating: "..", count: from.count - shared)
         return (up + to[shared...]).joined(separator: "/")
+    }
+
+    /// `text` with each path that begins with `folder` written relative to it, as the page's
+    /// links are. A path begins at the start of the text or after a space, a quote, a bracket
+    /// or `=`; the folder's name met inside a longer path (`/data/srv/out/x` on a page in
+    /// `/srv/out`) is left alone.
+    static func relativePaths(in text: String, folder: String) -> String {
+        let prefix = Array((folder == "/" ? "/" : folder + "/").utf8)
+        let bytes = Array(text.utf8)
+        guard bytes.count >= prefix.count else { return text }
+        let starts: Set<UInt8> = Set(" \t'\"([{<=,;".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if (index == 0 || starts.contains(bytes[index - 1])), bytes[index...].starts(with: prefix) {
+                index += prefix.count
+                continue
+            }
+            result.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// `text`, or its first `limit` characters and how long it was.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let count = text.count
+        return count <= limit ? text : String(text.prefix(limit)) + "… (\(count) characters)"
     }
 
     /// A whole number a report holds, when it is one and not negative.

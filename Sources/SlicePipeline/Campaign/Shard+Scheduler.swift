@@ -33,14 +33,17 @@ extension Shard {
     ///   - count: N from `auto/N`, or nil for `auto`, which takes N from the scheduler.
     ///   - given: the shard setting as given (`--shard 'auto/4'`), for the messages.
     /// - Throws: `SlicevidError(.usage)` naming the variable that is missing, not a whole
-    ///   number or out of range, both variables of two that disagree, or the flag and the
+    ///   number, too large or out of range, both variables of two that disagree, or the flag and the
     ///   variable when N and the scheduler's count differ.
     static func fromScheduler(count: Int?, given: ErrorText, environment: [String: String]) throws(SlicevidError) -> Shard {
         func fail(_ message: ErrorText) -> SlicevidError { SlicevidError(.usage, "\(given): \(message)") }
         func number(_ variable: String) throws(SlicevidError) -> Int? {
             guard let text = environment[variable] else { return nil }
-            guard let value = wholeNumber(text) else { throw fail("\(variable)=\(InputText.quoted(text)) is not a whole number ≥ 0") }
-            return value
+            switch Shard.number(text) {
+            case .whole(let value): return value
+            case .tooLarge: throw fail("\(variable)=\(InputText.quoted(text)) is too large; \(Shard.countLimit)")
+            case .notWhole: throw fail("\(variable)=\(InputText.quoted(text)) is not a whole number ≥ 0")
+            }
         }
         let present = schedulers.filter { environment[$0.index] != nil }
         guard !present.isEmpty else {

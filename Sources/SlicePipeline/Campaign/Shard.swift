@@ -49,6 +49,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
             self = try Shard.fromScheduler(count: nil, given: "\(setting: .shard) auto", environment: environment)
             return
         }
+        if parts.count == 2, parts.contains(where: { Shard.number($0) == .tooLarge }) {
+            throw SlicevidError(.usage, "\(setting: .shard): \(InputText.quoted(text)) is too large; \(Shard.countLimit)")
+        }
         guard parts.count == 2, let count = Shard.wholeNumber(parts[1]), count >= 1 else { throw invalid }
         if parts[0] == "auto" {
             self = try Shard.fromScheduler(count: count, given: "\(setting: .shard) \(InputText.quoted(text))", environment: environment)
@@ -61,11 +64,38 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.init(uncheckedIndex: index, count: count)
     }
 
-    /// A whole number written in ASCII digits only (no sign, no spaces), at most 18 of them so
-    /// it fits an `Int`; nil otherwise.
+    /// The most shards: a manifest makes at most `Manifest.maximumJobs` jobs, so more shards
+    /// than that would only be empty ones.
+    package static let maximumCount = Manifest.maximumJobs
+
+    /// What a number too large for a shard is told: what is accepted.
+    static var countLimit: String {
+        "slicevid takes at most \(maximumCount) shards, numbered 0…\(maximumCount - 1) (a manifest makes at most \(Manifest.maximumJobs) jobs)"
+    }
+
+    /// What a shard number or count is written as.
+    enum Number: Equatable {
+        case whole(Int)
+        /// Digits, but more than `maximumCount`.
+        case tooLarge
+        /// Not ASCII digits alone (a sign, a space, a fraction, nothing).
+        case notWhole
+    }
+
+    /// Reads a whole number written in ASCII digits only (no sign, no spaces), up to `maximumCount`.
+    static func number(_ text: String) -> Number {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return .notWhole }
+        // Leading zeros aside, more than 18 digits is beyond any count, and beyond an Int.
+        let digits = text.drop { $0 == "0" }
+        guard digits.utf8.count <= 18, let value = Int(digits.isEmpty ? "0" : digits), value <= maximumCount else { return .tooLarge }
+        return .whole(value)
+    }
+
+    /// A whole number written in ASCII digits only (no sign, no spaces), at most `maximumCount`;
+    /// nil otherwise.
     package static func wholeNumber(_ text: String) -> Int? {
-        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int(text)
+        if case .whole(let value) = number(text) { return value }
+        return nil
     }
 
     /// Whether the job `id` belongs to this shard.

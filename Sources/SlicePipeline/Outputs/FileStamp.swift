@@ -68,11 +68,15 @@ package struct FileStamp: Sendable, Equatable {
         return object
     }
 
-    /// Reads a stamp a sidecar kept; nil when it is not complete and well-formed.
+    /// Reads a stamp a sidecar kept; nil when it is not complete and well-formed: a size a
+    /// record can hold, an inode that is a whole number a 64-bit `ino_t` gives (as slicevid
+    /// writes it, wrapped to a signed one), and the time as `SECONDS.NANOSECONDS`. Numbers are
+    /// checked as doubles before they are converted, so `1e30` is refused, never trapped on.
     init?(json: Any) {
-        guard let object = json as? [String: Any], let bytes = (object["bytes"] as? NSNumber)?.intValue, bytes >= 0,
-              let inode = (object["inode"] as? NSNumber)?.intValue,
+        guard let object = json as? [String: Any], let bytes = OutputRecord.whole(object["bytes"], in: 0...OutputRecord.maximumBytes),
+              let number = object["inode"] as? NSNumber, number.doubleValue.isFinite, number.doubleValue == number.doubleValue.rounded(),
+              number.doubleValue >= -0x1p63, number.doubleValue < 0x1p63,
               let modified = (object["modified"] as? String).flatMap(Modified.init) else { return nil }
-        self.init(bytes: bytes, inode: inode, modified: modified)
+        self.init(bytes: bytes, inode: Int(number.int64Value), modified: modified)
     }
 }

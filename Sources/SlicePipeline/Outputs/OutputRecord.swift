@@ -60,47 +60,30 @@ package struct OutputRecord: Sendable, Equatable {
     }
 
     /// Refuses an output whose sidecar's name holds what no record may replace: a FIFO, a
-    /// device, a socket or a folder. An older record (a regular file) is replaced; so is a link,
-    /// as a name, never followed.
+    /// device, a socket, a folder, or a file or link of another user's. An older record (a
+    /// regular file) is replaced; so is a link, as a name, never followed.
     /// - Throws: `SlicevidError(.outputBlocked)` naming the output and its sidecar.
     package static func checkPlace(for output: String) throws(SlicevidError) {
         let sidecar = sidecarPath(for: output)
         guard let problem = placeProblem(sidecar) else { return }
-        throw SlicevidError(.outputBlocked, "\(output: output): its record \(InputText.quoted(sidecar)) \(problem); "
-            + "a record is written to a regular file, and this is never replaced (remove it)")
+        throw SlicevidError(.outputBlocked, "\(output: output): its record \(InputText.quoted(sidecar)) \(problem.what); \(problem.remedy)")
     }
 
-    /// What keeps a record from being moved to `path`, or nil when nothing does.
-    static func placeProblem(_ path: String) -> String? {
+    /// What keeps a record from being moved to `path` (`is a named pipe (FIFO)`), and what to
+    /// do; nil when nothing does. Something other than a file or a link, or another user's file
+    /// (a record planted there), is never replaced.
+    static func placeProblem(_ path: String) -> (what: String, remedy: String)? {
         var info = stat()
         guard FileSystem.lstat(path, &info) == 0 else { return nil }
         let type = info.st_mode & S_IFMT
-        return type == S_IFREG || type == S_IFLNK ? nil : FileKind.described(info.st_mode)
+        guard type == S_IFREG || type == S_IFLNK else {
+            return (FileKind.described(info.st_mode), "a record is written to a regular file, and this is never replaced (remove it)")
+        }
+        return RecordAuthority.problem(licensed: info).map { ($0, "another user's file is never replaced (remove it, or write the output elsewhere)") }
     }
 
-    /// The sidecar of `output`, or nil when there is none or it cannot be read. A symlink or
-    /// anything but a regular file is no sidecar: it could vouch for a file slicevid never wrote.
-    package static func read(for output: String) -> OutputRecord? {
-        guard let data = readRegularFile(sidecarPath(for: output)),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let fingerprint = object["fingerprint"] as? String,
-              let bytes = (object["bytes"] as? NSNumber)?.intValue,
-              let frames = (object["frames"] as? NSNumber)?.intValue,
-              let seconds = (object["seconds"] as? NSNumber)?.doubleValue else { return nil }
-        // A still has no rate: null (or, from slicevid 0.2.0, the clip's).
-        let frameRate = object["fps"] as? String
-        // Stamps that do not parse, or a count that disagrees, license nothing.
-        let stamps = (object["files"] as? [Any])?.map(FileStamp.init(json:)) ?? []
-        let files = stamps.contains(where: { $0 == nil }) ? [] : stamps.compactMap { $0 }
-        var record = OutputRecord(fingerprint: fingerprint, bytes: bytes, frames: frames, frameRate: frameRate, seconds: seconds,
-                                  producedBy: object["producedBy"] as? [String] ?? [], files: files)
-        record.manifest = object["manifest"] as? String
-        record.job = object["job"] as? String
-        record.loudness = (object["loudness"] as? NSNumber)?.doubleValue
-        return record
-    }
-
-    private init(fingerprint: String, bytes: Int, frames: Int, frameRate: String?, seconds: Double, producedBy: [String],
+    /// A record of these fields, as `init(object:)` reads them back.
+    init(fingerprint: String, bytes: Int, frames: Int, frameRate: String?, seconds: Double, producedBy: [String],
                  files: [FileStamp]) {
         self.fingerprint = fingerprint
         self.bytes = bytes
@@ -109,17 +92,6 @@ package struct OutputRecord: Sendable, Equatable {
         self.seconds = seconds
         self.producedBy = producedBy
         self.files = files
-    }
-
-    /// The whole of a small regular file, opened without following a symlink; nil otherwise.
-    private static func readRegularFile(_ path: String) -> Data? {
-        let descriptor = FileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var info = stat()
-        // A sidecar is a few KB per frame; anything far larger is not one.
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < 64 << 20 else { return nil }
-        return try? handle.readToEnd()
     }
 
     /// The sidecar's bytes: JSON, keys sorted.
@@ -133,10 +105,12 @@ package struct OutputRecord: Sendable, Equatable {
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 
-    /// Writes the sidecar to `path`, a new name (a commit's temporary), never through a symlink.
+    /// Writes the sidecar to `path`, a new name (a commit's temporary), never through a symlink,
+    /// writable by its owner alone whatever the umask: a record others may write licenses
+    /// nothing (`RecordAuthority`).
     /// - Throws: `SlicevidError(.outputFailed)` naming the file.
     func writeNew(at path: String) throws(SlicevidError) {
-        let descriptor = FileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        let descriptor = FileSystem.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(String(cString: strerror(errno)))); nothing was replaced")
         }
@@ -147,17 +121,6 @@ package struct OutputRecord: Sendable, Equatable {
             FileSystem.unlink(path)
             throw SlicevidError(.outputFailed, "\(path): cannot record the output (\(error.localizedDescription)); nothing was replaced")
         }
-    }
-
-    /// What this record lets a batch replace or delete at `output`: the stamps of the files
-    /// slicevid wrote. A sidecar of slicevid 0.2.0 kept only the total size; while the files
-    /// on disk still add up to it, their present stamps stand in.
-    package func licence(output: String, format: OutputFormat) -> [FileStamp] {
-        if !files.isEmpty, format.isSequence || files.count == 1 { return files }
-        guard files.isEmpty, describesDisk(output: output, format: format) else { return [] }
-        let paths = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
-        let present = paths.compactMap(FileStamp.init(path:))
-        return present.count == paths.count ? present : []
     }
 
     /// Whether `output` is still what this record describes: present with the recorded size

@@ -62,7 +62,7 @@ extension OutputTarget {
             // replace a FIFO or a device that appeared meanwhile.
             let problem = OutputRecord.placeProblem(OutputRecord.sidecarPath(for: path))
             guard problem == nil, FileSystem.rename(sidecar.path, OutputRecord.sidecarPath(for: path)) == 0 else {
-                let reason = problem.map { "its name \($0)" } ?? String(cString: strerror(errno))
+                let reason = problem.map { "its name \($0.what)" } ?? String(cString: strerror(errno))
                 FileSystem.unlink(sidecar.path)
                 throw SlicevidError(.outputFailed, "\(OutputRecord.sidecarPath(for: path)): cannot record the output (\(reason)); it was written, but without its record a re-run must be given \(setting: .force) to replace it")
             }
@@ -176,7 +176,7 @@ extension OutputTarget {
                     try putAside(pattern.path(index), index: index)
                     index += 1
                 }
-            case .recorded(let stamps):
+            case .recorded(let stamps, _):
                 for index in moves.count..<max(moves.count, stamps.count) { try putAside(pattern.path(index), index: index) }
             }
         }

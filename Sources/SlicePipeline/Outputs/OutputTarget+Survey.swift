@@ -37,7 +37,7 @@ extension OutputTarget {
                 survey.deleted.append(pattern.path(index))
                 index += 1
             }
-        case .recorded(let stamps):
+        case .recorded(let stamps, _):
             survey.deleted = existing.filter { $0.index >= frames && $0.index < stamps.count }.map { pattern.path($0.index) }
         }
         return survey

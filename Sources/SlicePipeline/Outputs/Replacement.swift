@@ -13,8 +13,11 @@ package enum Replacement: Sendable {
     /// the new last one are deleted.
     case anything
     /// Only the files a sidecar records slicevid wrote, frame by frame (one stamp for a
-    /// single file), while they still match their stamps (`batch` without `--force`).
-    case recorded([FileStamp])
+    /// single file), while they still match their stamps and are the running user's (`batch`
+    /// without `--force`). `refusal` says why a sidecar that is there licenses nothing (its
+    /// owner, its folder, a field no record holds), for the message about a file it would have
+    /// covered. Made from a sidecar by `OutputRecord.Reading.licence(output:format:)`.
+    case recorded([FileStamp], refusal: String? = nil)
 
     /// What is at a path an output is about to take.
     enum Verdict: Equatable {
@@ -41,10 +44,16 @@ package enum Replacement: Sendable {
         case .anything:
             // A link is replaced as a name, never followed; devices and the like are no outputs.
             return type == S_IFREG || type == S_IFLNK ? .ours : .foreign("is not a regular file")
-        case .recorded(let stamps):
+        case .recorded(let stamps, let refusal):
             guard type == S_IFREG else { return .foreign("is not a regular file slicevid wrote") }
+            if let refusal { return .foreign("exists, and \(refusal)") }
             guard index < stamps.count, let actual = FileStamp(path: file) else { return .foreign("exists and was not written by slicevid") }
-            return stamps[index].matches(actual) ? .ours : .foreign("has changed since slicevid wrote it (its sidecar records another size, inode or time)")
+            guard stamps[index].matches(actual) else {
+                return .foreign("has changed since slicevid wrote it (its sidecar records another size, inode or time)")
+            }
+            // The stamps match, but a record never vouches for another user's file.
+            if let owner = RecordAuthority.problem(licensed: info) { return .foreign("\(owner); a record licenses only this user's files") }
+            return .ours
         }
     }
 

@@ -15,7 +15,7 @@ import SliceMedia
 /// `.partial`, `.replaced` or `.json`; for `frames/%05d.png`, folders `.slicevid-PID-N` (or
 /// `….removing`) beside the frames holding nothing but frames of that pattern, a `replaced`
 /// folder of them and a `sidecar.json`. Nothing is followed through a symlink, and nothing of
-/// a live process, this one included, is touched.
+/// a live process, this one included, is touched, nor anything of another user's.
 enum StaleTemporaries {
     /// The stale temporaries of `output`, as full paths.
     static func find(output: String, format: OutputFormat) -> [String] {
@@ -27,13 +27,13 @@ enum StaleTemporaries {
             guard let pattern = FramePattern(output) else { return [] }
             return names.filter { name in
                 guard let pid = owner(name, prefix: ".slicevid-", suffixes: ["", ".removing"]), isGone(pid) else { return false }
-                return holdsOnlyFrames(folder + "/" + name, of: pattern)
+                return isOwn(folder + "/" + name, type: S_IFDIR) && holdsOnlyFrames(folder + "/" + name, of: pattern)
             }.map { folder + "/" + $0 }
         }
         return names.filter { name in
             guard let pid = owner(name, prefix: "." + url.lastPathComponent + ".slicevid-", suffixes: [".partial", ".replaced", ".json"]),
                   isGone(pid) else { return false }
-            return FileStamp(path: folder + "/" + name) != nil
+            return isOwn(folder + "/" + name, type: S_IFREG)
         }.map { folder + "/" + $0 }
     }
 
@@ -66,6 +66,13 @@ enum StaleTemporaries {
     /// Whether no process has `pid` (a live one, even of another user, answers EPERM).
     static func isGone(_ pid: Int32) -> Bool {
         pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Whether `path` is of `type` (never a link) and the running user's: a name alone licenses
+    /// nothing, and another user's file named like a temporary is that user's (`RecordAuthority`).
+    private static func isOwn(_ path: String, type: mode_t) -> Bool {
+        var info = stat()
+        return FileSystem.lstat(path, &info) == 0 && info.st_mode & S_IFMT == type && RecordAuthority.problem(licensed: info) == nil
     }
 
     /// Whether `folder` is a real folder (not a link) holding only what a sequence's temporary
