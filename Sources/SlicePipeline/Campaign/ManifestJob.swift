@@ -200,19 +200,25 @@ package struct ManifestJob: Sendable {
     private static func outputs(_ value: Any?, reader: ManifestReader,
                                 context: ManifestContext) throws(SlicevidError) -> [Output] {
         let paths: [Any]
-        if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
+        if let one = value as? String { paths = [one] } else if let one = value as? OutputArgument { paths = [one] } else { paths = value as? [Any] ?? [] }
         guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
         guard paths.count <= MakeRequest.maxOutputs else {
             throw reader.error("outputs", "\(paths.count) outputs; at most \(MakeRequest.maxOutputs) per job (each holds an encoder in memory)")
         }
         var outputs: [Output] = []
         for (position, item) in paths.enumerated() {
-            guard let text = item as? String, !text.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
             // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
             // for jobs that run unattended and are skipped by their recorded outputs.
             let parsed: Output
-            do {
-                parsed = try Output(parsing: text, streams: false)
+            do throws(SlicevidError) {
+                // Split from its options before its placeholders were filled (`JobPlaceholders`).
+                if let argument = item as? OutputArgument, !argument.path.isEmpty {
+                    parsed = try Output(argument, streams: false)
+                } else if let text = item as? String, !text.isEmpty {
+                    parsed = try Output(parsing: text, streams: false)
+                } else {
+                    throw SlicevidError(.usage, "expected a path")
+                }
             } catch {
                 throw reader.error("outputs[\(position)]", error)
             }
