@@ -135,6 +135,16 @@ import Testing
         #expect(error.message.contains("{id} is '../x-16x9-nl' (the job's id): a value placed in a path must not hold a '..' part"), "\(error.message)")
     }
 
+    @Test("a giant key makes no giant id: the id names the job in every log line, report and sidecar")
+    func aGiantKeyIsNoId() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.text("products.csv", "sku,name\n\(String(repeating: "k", count: 300)),x\n")
+        let error = try #require(Self.refusal(try Self.manifest(scratch, template: ["outputs": ["out/{aspect}-{locale}.mp4"]])))
+        #expect(error.category == .usage && error.message.contains("jobs[0]: id: 'kkkk") && error.message.hasSuffix("is 308 bytes; an id is at most 255"),
+                "\(error.message)")
+    }
+
     @Test func aPlaceholderNoColumnFillsIsRefusedListingTheColumns() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -44,6 +44,9 @@ package struct ManifestJob: Sendable {
     /// them, the run's own settings as `run` names them.
     package func wording(run: any Wording) -> ManifestWording { ManifestWording(origins: origins, run: run) }
 
+    /// The longest id, in bytes.
+    package static let maximumIdBytes = 255
+
     /// Keys a job object accepts.
     package static let keys = ["id", "description", "matrix", "rows", "images", "transitions", "preset", "outputs", "audio"] + ManifestCards.keys
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
@@ -88,6 +91,11 @@ package struct ManifestJob: Sendable {
         guard let idValue = object["id"] else { throw reader.error("id", "missing; every job needs a unique \"id\" string") }
         guard let id = idValue as? String, !id.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw reader.error("id", "expected a non-empty string")
+        }
+        // An id names the job in every log line, report and sidecar: a feed's giant key must
+        // not make each of them giant.
+        guard id.utf8.count <= ManifestJob.maximumIdBytes else {
+            throw reader.error("id", "\(InputText.quoted(id)) is \(id.utf8.count) bytes; an id is at most \(ManifestJob.maximumIdBytes)")
         }
         self.id = id
         reader = ManifestReader(manifest: manifest, place: ManifestReader.place(ofJob: id))
