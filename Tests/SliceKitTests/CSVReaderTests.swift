@@ -67,6 +67,43 @@ import Testing
         #expect(all[1].line == 2)
     }
 
+    @Test("a line that is CRLF alone is blank, as LF alone is: a sheet's export ends in one")
+    func crlfBlankLines() throws {
+        for chunk in [1, 2, .max] {
+            let crlf = try Self.records("sku,name\r\nA,x\r\n\r\n", chunk: chunk)
+            let lf = try Self.records("sku,name\nA,x\n\n", chunk: chunk)
+            #expect(crlf.map(\.fields) == lf.map(\.fields) && crlf.map(\.isBlank) == [false, false, true], "chunks of \(chunk)")
+            #expect(crlf[2].line == 3 && crlf[2].starts[0].column == 1)
+        }
+        // A carriage return alone is still no line end.
+        #expect(Self.error("a\n\rb\n")?.reason.contains("a carriage return without a line feed") == true)
+        #expect(Self.error("a\n\r")?.reason.contains("a carriage return without a line feed") == true)
+    }
+
+    @Test("a row past the limit is refused at its line as soon as the limit is read, whatever follows")
+    func aGiantCellIsRefusedAsItIsRead() throws {
+        // An endless cell: the reader must stop on its own, having read about the limit.
+        var served = 0
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16)
+        var reader = CSVReader { () throws(FeedError) -> ArraySlice<UInt8>? in
+            if served == 0 { served += 12; return Array("sku,name\nA,".utf8)[...] }
+            guard served < 64 << 20 else { return nil }
+            served += chunk.count
+            return chunk[...]
+        }
+        #expect(try reader.next()?.fields == ["sku", "name"])
+        do {
+            _ = try reader.next()
+            Issue.record("a \(served)-byte row was accepted")
+        } catch {
+            #expect(error.line == 2 && error.reason.contains("longer than 1 MiB"), "\(error)")
+        }
+        #expect(served <= CSVReader.maximumRow + 2 * chunk.count, "read \(served) bytes")
+        // A row just within it is read.
+        let long = String(repeating: "y", count: CSVReader.maximumRow - 10)
+        #expect(try Self.records("a,b\n1,\(long)\n")[1].fields[1].utf8.count == long.utf8.count)
+    }
+
     @Test("every malformation is refused at its line and column", arguments: [
         ("a,b\nx\"y,z\n", 2, 2, "a quote inside a field that does not start with one"),
         ("a,b\n\"x\"y,z\n", 2, 4, "'y' after the closing quote"),

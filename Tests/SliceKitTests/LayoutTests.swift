@@ -84,7 +84,7 @@ import Testing
         (##"{"layers": [{"text": "x", "box": [0, 0, 1, 1], "on": "to", "fade-in": 1}]}"##, "layers[0].fade-in: is for layers drawn over the frames"),
         (##"{"layers": [{"text": "x", "box": [0, 0, 1, 1], "size": 1e300}]}"##, "layers[0].size: expected pixels at 1080p 1…1000"),
         (##"{"layers": [{"text": "x", "box": [0, 0, 1, 1], "color": "red"}]}"##, "layers[0].color: expected a colour #RRGGBB"),
-        (##"{"layers": [{"text": "x {oops", "box": [0, 0, 1, 1]}]}"##, "layers[0].text: '{' is not a placeholder"),
+        (##"{"layers": [{"text": "x {oops", "box": [0, 0, 1, 1]}]}"##, "layers[0].text: '{oops' is not a placeholder"),
         (##"{"layers": [{"text": "x", "box": [0, 0, 1, 1], "colour": "#FFFFFF"}]}"##, "layers[0].colour: unknown field"),
         (##"{"layers": [{"text": "x", "box": [0, 0, 1, 1], "on": "over", "start": 2, "end": 1}]}"##, "layers[0].end: 1 is not after start (2)"),
         (##"{"layers": [{"image": "a.png", "box": [0, 0, 1, 1], "size": 20}]}"##, "layers[0].size: is for text layers"),

@@ -3,6 +3,8 @@
 // before a job is made — within the job limit, counted before anything is expanded.
 
 import Foundation
+import Glibc
+import SliceKit
 import Testing
 @testable import SlicePipeline
 
@@ -39,9 +41,9 @@ import Testing
         #expect(manifest.jobs.prefix(7).map(\.id) == ["NL-101-16x9-nl", "NL-101-16x9-de", "NL-101-9x16-nl", "NL-101-9x16-de",
                                                      "NL-101-1x1-nl", "NL-101-1x1-de", "NL-102-16x9-nl"])
         let job = manifest.jobs[6]
-        #expect(job.row == JobRow(feed: "products.csv", line: 3, key: "NL-102",
-                                  values: [.init(column: "sku", text: "NL-102"), .init(column: "name", text: "Product 2"),
-                                           .init(column: "price", text: "12,50 €")]))
+        // The job uses the key alone (in its id): name and price reach nothing it renders, so
+        // they are not part of its fingerprint.
+        #expect(job.row == JobRow(feed: "products.csv", line: 3, key: "NL-102", values: [.init(column: "sku", text: "NL-102")]))
         #expect(job.outputPaths == [scratch.path + "/out/16x9/NL-102-16x9-nl.mp4"])
         #expect(job.variables["price"] == "12,50 €" && job.variables["aspect"] == "16x9")
         // Where placeholders set part of an output's path, the fixed folder above is searched for orphans.
@@ -133,6 +135,16 @@ import Testing
         #expect(error.message.contains("{id} is '../x-16x9-nl' (the job's id): a value placed in a path must not hold a '..' part"), "\(error.message)")
     }
 
+    @Test("a giant key makes no giant id: the id names the job in every log line, report and sidecar")
+    func aGiantKeyIsNoId() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.text("products.csv", "sku,name\n\(String(repeating: "k", count: 300)),x\n")
+        let error = try #require(Self.refusal(try Self.manifest(scratch, template: ["outputs": ["out/{aspect}-{locale}.mp4"]])))
+        #expect(error.category == .usage && error.message.contains("jobs[0]: id: 'kkkk") && error.message.hasSuffix("is 308 bytes; an id is at most 255"),
+                "\(error.message)")
+    }
+
     @Test func aPlaceholderNoColumnFillsIsRefusedListingTheColumns() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -155,8 +167,12 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.text("products.csv", "sku,price,stock\nA,1,40\n")
-        let manifest = try Manifest.load(path: try Self.manifest(scratch, rows: ["file": "products.csv", "key": "sku", "ignore": ["stock"]]), presets: testPresets)
+        let manifest = try Manifest.load(path: try Self.manifest(scratch, rows: ["file": "products.csv", "key": "sku", "ignore": ["stock"]],
+                                                                 template: ["outputs": ["out/{price}/{id}.mp4"]]), presets: testPresets)
         #expect(manifest.jobs[0].row?.values.map(\.column) == ["sku", "price"])
+        let ignoredButUsed = try #require(Self.refusal(try Self.manifest(scratch, rows: ["file": "products.csv", "key": "sku", "ignore": ["stock"]],
+                                                                         template: ["hold": "{stock}"])))
+        #expect(ignoredButUsed.message.contains("hold: {stock} is not a placeholder of this job"), "\(ignoredButUsed.message)")
         let unknown = try #require(Self.refusal(try Self.manifest(scratch, rows: ["file": "products.csv", "key": "sku", "ignore": ["stok"]])))
         #expect(unknown.message.contains("rows.ignore: 'stok' is not a column of products.csv"), "\(unknown.message)")
     }
@@ -172,6 +188,22 @@ import Testing
         try scratch.text("products.csv", text)
         let error = try #require(Self.refusal(try Self.manifest(scratch)))
         #expect(error.message.contains("rows: products.csv:16668: the manifest makes more than 100000 jobs"), "\(error.message)")
+    }
+
+    @Test("a feed over the size limit is bad input (64), naming the limit; a missing one is missing (66)")
+    func aFeedTooLargeIsBadInputNotMissing() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // Sparse: 257 MiB of nothing costs the test nothing.
+        let descriptor = open(scratch.path + "/products.csv", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(descriptor >= 0 && ftruncate(descriptor, off_t(FeedInput.maximumSize + (1 << 20))) == 0)
+        close(descriptor)
+        let large = try #require(Self.refusal(try Self.manifest(scratch)))
+        #expect(large.category == .usage && large.message.hasSuffix("jobs[0]: rows: products.csv: is larger than 256 MiB, the most a feed may be; split the feed into several manifests"),
+                "\(large.message)")
+        try FileManager.default.removeItem(atPath: scratch.path + "/products.csv")
+        let missing = try #require(Self.refusal(try Self.manifest(scratch)))
+        #expect(missing.category == .inputMissing && missing.message.hasSuffix("jobs[0]: rows: products.csv: no such file"), "\(missing.message)")
     }
 
     @Test func jobsAreCountedBeforeAnyIsExpanded() throws {

@@ -72,11 +72,19 @@ import Testing
         defer { scratch.remove() }
         let manifest = try load(scratch, jobs: [
             ["id": "teaser", "images": ["a.png", "b.png"], "description": "{{not a placeholder}}", "outputs": ["out/{id}.mp4", "out/{{id}}.webm"]],
-            ["id": "{odd", "images": ["a.png", "b.png"], "outputs": "out/{id}-x.gif"],
+            ["id": "{{odd", "images": ["a.png", "b.png"], "outputs": "out/{id}-x.gif"],
         ])
         #expect(manifest.jobs[0].outputPaths == [manifest.folder + "/out/teaser.mp4", manifest.folder + "/out/{id}.webm"])
-        // A brace that opens no placeholder is just a character.
         #expect(manifest.jobs[1].id == "{odd" && manifest.jobs[1].outputPaths == [manifest.folder + "/out/{odd-x.gif"])
+        // A brace that opens no placeholder is an error, in the id as in any field: a typo
+        // (`{sku` for `{sku}`) never becomes part of a file name.
+        for (field, value) in [("id", "{odd"), ("outputs", "out/{id.mp4"), ("outputs", "out/{ a }.mp4"), ("images", "a}.png")] {
+            var job: [String: Any] = ["id": "x", "images": ["a.png", "b.png"], "outputs": "out/x.mp4"]
+            job[field] = field == "images" ? [value, "b.png"] : value
+            let message = try refusal(scratch, jobs: [job])
+            #expect(message?.contains("is not a placeholder; write {name}") == true && message?.contains("{{ or }} for a literal brace") == true,
+                    "\(value): \(message ?? "accepted")")
+        }
     }
 
     @Test func repeatedIdsAreRefusedNamingTheJob() throws {

@@ -122,7 +122,8 @@ import Testing
             (["jobs": [job("a", ["images": ["a.png", "b.png", "c.png", "d.png"], "hold": 3600])]], "campaign.json: job 'a': images: 4 images make a video of 10803 s; a video lasts at most 10800 s"),
             // A value from the file is quoted cut short, and an id names its job the same way.
             (["jobs": [job("a", ["easing": String(repeating: "x", count: 100_000)])]], "campaign.json: job 'a': easing: '\(String(repeating: "x", count: 80))…' (100000 characters) is not valid; expected linear,"),
-            (["jobs": [job(String(repeating: "j", count: 5000), ["slicez": 1])]], "campaign.json: job '\(String(repeating: "j", count: 80))…' (5000 characters): slicez: unknown field"),
+            (["jobs": [job(String(repeating: "j", count: 255), ["slicez": 1])]], "campaign.json: job '\(String(repeating: "j", count: 80))…' (255 characters): slicez: unknown field"),
+            (["jobs": [job(String(repeating: "j", count: 5000), ["slicez": 1])]], "campaign.json: jobs[0]: id: '\(String(repeating: "j", count: 80))…' (5000 characters) is 5000 bytes; an id is at most 255"),
             (["defaults": ["hold": -1], "jobs": [job("a")]], "campaign.json: defaults: hold: "),
             (["jobs": [job("a")], "extra": 1], "campaign.json: extra: unknown field"),
             (["jobs": []], "campaign.json: jobs: expected a non-empty array"),

@@ -14,10 +14,14 @@ import Testing
 
     static let six = (1...6).map { ("NL-10\($0)", "1\($0),50 €") }
 
-    /// The campaign: a CSV of `rows`, a 3 × 2 matrix, an MP4 and a JPEG poster per job.
+    /// The campaign: a CSV of `rows`, a 3 × 2 matrix, an MP4 and a JPEG poster per job, the
+    /// price over the frames (a job's fingerprint holds the columns it uses: its id's sku, the
+    /// layout's price).
     static func campaign(_ folder: CampaignFolder, rows: [(String, String)] = six) throws -> String {
         try folder.write("products.csv", products(rows))
+        try folder.write("promo.json", #"{"layers": [{"on": "over", "text": "{price}", "box": [0, 0.5, 1, 0.5], "min-size": 60}]}"#)
         return try folder.campaign(jobs: [[
+            "layout": "promo.json",
             "id": "{sku}-{aspect}-{locale}",
             "rows": ["file": "products.csv", "key": "sku"],
             "matrix": ["aspect": ["16x9", "9x16", "1x1"], "locale": ["nl", "de"]],
@@ -55,14 +59,19 @@ import Testing
         try folder.write("products.csv", Self.products(changed))
         let plan = try BatchCLI.run(["batch", manifest, "--plan"], in: folder.path)
         #expect(plan.status == 0)
-        #expect(plan.stderr.contains("job 'NL-104-16x9-nl': will render: price '14,50 €' → '11,90 €'\n"), "\(plan.stderr)")
+        #expect(plan.stderr.contains("job 'NL-104-16x9-nl': will render: price '14,50 €' → '11,90 €'; text of layer 1: '14,50 €' → '11,90 €'\n"), "\(plan.stderr)")
         #expect(plan.stderr.contains("36 jobs: 30 up to date, 6 to render"), "\(plan.stderr)")
         let second = try BatchCLI.run(["batch", manifest, "--report", "r2.json"], in: folder.path)
         #expect(second.status == 0, "\(second.stderr)")
         let report2 = try Self.report(folder.path + "/r2.json")
         let rendered = Self.jobs(report2).filter { $0["status"] as? String == "rendered" }
         #expect(rendered.map { $0["id"] as? String ?? "" } == ["16x9-nl", "16x9-de", "9x16-nl", "9x16-de", "1x1-nl", "1x1-de"].map { "NL-104-\($0)" })
-        #expect(rendered.allSatisfy { $0["why"] as? String == "price '14,50 €' → '11,90 €'" })
+        #expect(rendered.allSatisfy { $0["why"] as? String == "price '14,50 €' → '11,90 €'; text of layer 1: '14,50 €' → '11,90 €'" }, "\(rendered.map { $0["why"] ?? "" })")
+        // A name changes: no job uses it, so nothing renders.
+        try folder.write("products.csv", Self.products(changed).replacingOccurrences(of: "Product NL-102", with: "Renamed"))
+        let unused = try BatchCLI.run(["batch", manifest, "--plan"], in: folder.path)
+        #expect(unused.status == 0 && unused.stderr.contains("36 jobs: 36 up to date"), "\(unused.stderr)")
+        try folder.write("products.csv", Self.products(changed))
         let reason = try #require((rendered.first?["reasons"] as? [[String: Any]])?.first)
         #expect(reason["kind"] as? String == "value-changed" && reason["field"] as? String == "price" && reason["from"] as? String == "14,50 €")
         #expect(Self.jobs(report2).filter { $0["status"] as? String == "skipped" }.allSatisfy { $0["why"] as? String == "up to date" })

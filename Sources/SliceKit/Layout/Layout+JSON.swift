@@ -330,10 +330,7 @@ struct LayoutReader {
     }
 
     func placeholderProblem(_ failure: Placeholders.Failure) -> ErrorText {
-        switch failure {
-        case .missing(let name): "{\(name)} has no value"
-        case .malformed(let what): "\(InputText.quoted(what)) is not a placeholder; write {name} (letters, digits, _ and -), and {{ or }} for a brace"
-        }
+        ErrorText(Placeholders.problem(failure))
     }
 
     func object(_ value: Any, at place: String, keys: [String]) throws(LayoutError) -> [String: Any] {

@@ -31,6 +31,11 @@ package struct CSVReader {
     /// The most fields one record may have: a bound for a file that is one endless line of commas.
     package static let maximumFields = 1_000
 
+    /// The most bytes one record may have, its cells together, as JSON Lines' longest line: far
+    /// above any product's row, and what bounds the time and memory a giant cell can cost (it is
+    /// refused as soon as this much of it is read).
+    package static let maximumRow = JSONLinesReader.maximumLine
+
     private let separator: UInt8
     private let source: () throws(FeedError) -> ArraySlice<UInt8>?
     private var buffer: ArraySlice<UInt8> = []
@@ -88,6 +93,10 @@ package struct CSVReader {
         var field: [UInt8] = []
         var state = State.fieldStart
         var sawAnything = false
+        // A line that is a line end alone (`\r\n` as well as `\n`) is blank.
+        var blankReturn = false
+        let firstLine = line
+        var bytes = 0
         // UTF-8 being checked: continuation bytes still due, the range the next must be in,
         // and where the character began.
         var due = 0
@@ -125,6 +134,10 @@ package struct CSVReader {
                     try endField()
                     return record()
                 }
+            }
+            bytes += 1
+            if bytes > CSVReader.maximumRow {
+                throw FeedError(line: firstLine, column: nil, reason: "the row is longer than \(CSVReader.maximumRow >> 20) MiB, the most a feed's row may be (a cell this long is no product's; check the export)")
             }
             // UTF-8, strictly (RFC 3629): a Latin-1 or Windows-1252 export is refused here.
             if due > 0 {
@@ -176,6 +189,11 @@ package struct CSVReader {
                     try endField()
                     return CSVRecord(fields: fields, starts: starts, end: here, isBlank: false)
                 }
+                if byte == 0x0D && fields.isEmpty && starts.isEmpty {
+                    blankReturn = true
+                    state = .afterReturn
+                    continue
+                }
                 starts.append(here)
                 if byte == UInt8(ascii: "\"") {
                     state = .quoted
@@ -220,6 +238,10 @@ package struct CSVReader {
                 }
             case .afterReturn:
                 guard byte == 0x0A else { throw fail("a carriage return without a line feed; lines end in CRLF or LF", at: (here.line, here.column - 1)) }
+                if blankReturn {
+                    let place = (line: here.line, column: here.column - 1)
+                    return CSVRecord(fields: [""], starts: [place], end: place, isBlank: true)
+                }
                 try endField()
                 return CSVRecord(fields: fields, starts: starts, end: (here.line, here.column - 1), isBlank: false)
             }

@@ -10,6 +10,10 @@ package struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     package let reason: String
     /// Whether a stop signal ended the reading (standard input that never ended).
     package var isInterrupted = false
+    /// Whether the feed is missing, unreadable or not a regular file (66), rather than bad (64).
+    package var isMissing = false
+    /// Whether the file changed while it was read, so the bytes read may mix two versions.
+    package var isChanged = false
 
     package init(line: Int?, column: Int?, reason: String) {
         self.line = line

@@ -18,22 +18,43 @@ package struct OutputArgument: Sendable, Equatable {
     /// - Throws: `OutputArgumentError` naming the output, for an option given twice, a value not
     ///   of its option's form, or both a crf and a bitrate.
     package init(parsing text: String) throws(OutputArgumentError) {
+        let (path, options) = OutputArgument.split(text)
+        try self.init(path: String(path), options: options ?? "")
+    }
+
+    /// Where `text`'s options begin: the path before them, and the options after their colon
+    /// (nil when it has none). A manifest splits an output's template with it before filling
+    /// its placeholders, so options come from the manifest's own text, never from a value.
+    package static func split(_ text: String) -> (path: Substring, options: Substring?) {
         let nameStart = text.lastIndex(of: "/").map { text.index(after: $0) } ?? text.startIndex
-        var path = text
+        guard let colon = text[nameStart...].firstIndex(of: ":") else { return (text[...], nil) }
+        let options = text[text.index(after: colon)...]
+        let parts = options.split(separator: ":", omittingEmptySubsequences: false)
+        let allOptions = parts.allSatisfy { part in
+            guard let equals = part.firstIndex(of: "=") else { return false }
+            let key = String(part[..<equals])
+            return key == OutputArgument.audioKey || OutputOption(key: key) != nil
+        }
+        return allOptions ? (text[..<colon], options) : (text[...], nil)
+    }
+
+    /// `path` with the options `options` gives (`crf=32:preset=6`, without the leading colon;
+    /// empty for none).
+    /// - Throws: `OutputArgumentError` naming the output, as `init(parsing:)`.
+    package init(path: String, options: Substring) throws(OutputArgumentError) {
         var pairs: [(OutputOption?, String)] = []
-        if let colon = text[nameStart...].firstIndex(of: ":") {
-            let parts = text[text.index(after: colon)...].split(separator: ":", omittingEmptySubsequences: false)
-            // `audio` is a key here but not an encoding option: `--audio` names the song.
-            let parsed = parts.map { part -> (OutputOption?, String)? in
-                guard let equals = part.firstIndex(of: "=") else { return nil }
+        if !options.isEmpty {
+            for part in options.split(separator: ":", omittingEmptySubsequences: false) {
+                guard let equals = part.firstIndex(of: "=") else {
+                    throw OutputArgumentError(path: path, message: "\(InputText.quoted(part)) is not an option; options are KEY=VALUE")
+                }
                 let key = String(part[..<equals]), value = String(part[part.index(after: equals)...])
-                if key == OutputArgument.audioKey { return (nil, value) }
-                guard let option = OutputOption(key: key) else { return nil }
-                return (option, value)
-            }
-            if !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) {
-                path = String(text[..<colon])
-                pairs = parsed.compactMap { $0 }
+                // `audio` is a key here but not an encoding option: `--audio` names the song.
+                if key == OutputArgument.audioKey { pairs.append((nil, value)); continue }
+                guard let option = OutputOption(key: key) else {
+                    throw OutputArgumentError(path: path, message: "\(InputText.quoted(key)) is not an output option")
+                }
+                pairs.append((option, value))
             }
         }
         var settings = EncoderSettings()

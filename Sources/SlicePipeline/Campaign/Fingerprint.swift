@@ -37,7 +37,7 @@ package struct Fingerprint: Sendable, Equatable {
         if let audio {
             lines.append((["audio \(audio.hash)"] + audio.settings.pairs.map { "\($0.key)=\($0.value)" }).joined(separator: " "))
         }
-        lines += row.map { "row \($0.column) \(Fingerprint.quoted($0.text))" }
+        lines += row.map { "row \($0.column) \(Fingerprint.rowValue($0.text))" }
         for (pair, segment) in sequence.segments.enumerated() {
             let fields = SpecField.allCases.map { "\($0.rawValue)=\(segment.text(of: $0))" }
             lines.append("transition \(pair) " + fields.joined(separator: " "))
@@ -55,6 +55,15 @@ package struct Fingerprint: Sendable, Equatable {
         let decided = plan.summary.dropFirst().map { "\($0.key)=\($0.value)" }
         let line = (["output \(plan.format.rawValue) canvas=\(canvas.rawValue)"] + decided).joined(separator: " ")
         return Fingerprint(lines: lines + [line])
+    }
+
+    /// The longest value a `row` line holds as it is; a longer one is held as its SHA-256, so a
+    /// sidecar stays small whatever a feed's cells hold.
+    static let longestRowValue = 256
+
+    /// How a `row` line holds `text`: quoted (`"12,50 €"`), or `sha256:HEX` when it is long.
+    static func rowValue(_ text: String) -> String {
+        text.utf8.count <= longestRowValue ? quoted(text) : "sha256:" + SHA256.hex(of: text)
     }
 
     /// The word a marked line carries where its file's hash was.

@@ -9,14 +9,20 @@ package struct JobRow: Sendable, Equatable {
     package let line: Int
     /// The row's key.
     package let key: String
-    /// The row's values in the feed's column order (the columns `ignore` leaves out are not
-    /// among them): a change to one of them changes the job's fingerprint.
+    /// The row's values the job uses — in its fields, its vars or its layout — in the feed's
+    /// column order: a change to one of them changes the job's fingerprint, a change to any
+    /// other column does not.
     package let values: [Value]
 
     /// One used value of the row.
     package struct Value: Sendable, Equatable {
         package let column: String
         package let text: String
+    }
+
+    /// The row with only the values of `columns`, in the feed's order.
+    func keeping(_ columns: Set<String>) -> JobRow {
+        JobRow(feed: feed, line: line, key: key, values: values.filter { columns.contains($0.column) })
     }
 
     init(feed: Feed, row: Feed.Row) {

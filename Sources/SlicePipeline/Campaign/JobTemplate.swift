@@ -6,6 +6,7 @@
 import Foundation
 import Glibc
 import SliceKit
+import SliceMedia
 
 /// A job object with its matrix and feed read, not yet expanded.
 struct JobTemplate {
@@ -20,6 +21,19 @@ struct JobTemplate {
         let row: JobRow?
         /// Every value its placeholders could take, by name, as text.
         let variables: [String: String]
+        /// The names its fields used (but `vars`), and the names each var's value used.
+        var used: [String] = []
+        var variableUses: [String: [String]] = [:]
+
+        /// The names the job uses: its fields', and those of the vars and names its layout uses
+        /// (`layoutNames`; a var wins over a column of the same name, as it does on the clip).
+        func names(usedBy layoutNames: [String]) -> Set<String> {
+            var names = Set(used)
+            for name in layoutNames {
+                if let own = variableUses[name] { names.formUnion(own) } else { names.insert(name) }
+            }
+            return names
+        }
     }
 
     /// Keys a `rows` object accepts.
@@ -76,19 +90,16 @@ struct JobTemplate {
         self.object = object
         let outputs = (object["outputs"] as? [Any] ?? [object["outputs"] as Any]).compactMap { $0 as? String }
         outputRoots = outputs.compactMap { [context] text in
-            // The text before the first placeholder (a `{{` is a brace, not one).
-            let characters = Array(text)
-            var index = 0
-            while index < characters.count {
-                if characters[index] == "{" {
-                    if index + 1 < characters.count && characters[index + 1] == "{" { index += 2; continue }
-                    let fixed = String(characters[..<index])
-                    guard let slash = fixed.lastIndex(of: "/") else { return context.absolute(".") }
-                    return context.absolute(String(fixed[...slash]))
-                }
-                index += 1
+            // The literal text before the first placeholder (`{{` is a brace there, not one).
+            guard let template = try? PlaceholderTemplate(parsing: String(OutputArgument.split(text).path)),
+                  template.hasPlaceholders else { return nil }
+            var fixed = ""
+            for part in template.parts {
+                guard case .text(let text) = part else { break }
+                fixed += text
             }
-            return nil
+            guard let slash = fixed.lastIndex(of: "/") else { return context.absolute(".") }
+            return context.absolute(String(fixed[...slash]))
         }
     }
 
@@ -96,19 +107,25 @@ struct JobTemplate {
     /// matrix combinations in the matrix's order.
     /// - Throws: `SlicevidError(.usage)` for an id two of its jobs share, a placeholder nothing
     ///   fills or a value a path may not take; whatever `body` throws.
-    func expand(reader: ManifestReader, _ body: (Expanded) throws(SlicevidError) -> Void) throws(SlicevidError) {
+    /// - Parameter defaultVariables: the defaults' `vars`, filled for each job that does not set them.
+    func expand(reader: ManifestReader, defaultVariables: [String: String],
+                _ body: (Expanded) throws(SlicevidError) -> Void) throws(SlicevidError) {
         guard let object = object as? [String: Any] else {
             try body(Expanded(object: self.object, combination: nil, row: nil, variables: [:]))
             return
         }
         guard feed != nil || !dimensions.isEmpty else {
             // Without a matrix or a feed a job may still use {id} (and must not use anything else).
-            guard let id = object["id"] as? String else {
+            guard let template = object["id"] as? String else {
                 try body(Expanded(object: object, combination: nil, row: nil, variables: [:]))
                 return
             }
-            var placeholders = JobPlaceholders(id: id)
-            try body(Expanded(object: try placeholders.fill(job: object, reader: reader), combination: nil, row: nil, variables: [:]))
+            // Its id follows the one rule too: `{{` is a brace, and a `{word}` fills nothing.
+            var placeholders = JobPlaceholders()
+            placeholders.id = JobPlaceholders.written(try placeholders.substitute(template, field: "id", reader: reader))
+            let filled = try placeholders.fill(job: object, defaultVariables: defaultVariables, reader: reader)
+            try body(Expanded(object: filled, combination: nil, row: nil, variables: [:], used: placeholders.used,
+                              variableUses: placeholders.variableUses))
             return
         }
         let template = object["id"] as? String ?? ""
@@ -139,10 +156,11 @@ struct JobTemplate {
                 }
                 madeBy[id] = combinationText
                 placeholders.id = id
-                let filled = try placeholders.fill(job: object, reader: reader)
+                let filled = try placeholders.fill(job: object, defaultVariables: defaultVariables, reader: reader)
                 let jobRow = row.flatMap { row in feed.map { feed in JobRow(feed: feed, row: row) } }
                 let variables = placeholders.values.mapValues(JobPlaceholders.written)
-                try body(Expanded(object: filled, combination: combinationText, row: jobRow, variables: variables))
+                try body(Expanded(object: filled, combination: combinationText, row: jobRow, variables: variables,
+                                  used: placeholders.used, variableUses: placeholders.variableUses))
             }
         }
     }

@@ -30,6 +30,10 @@ public struct Manifest: Sendable {
     /// Folders below which outputs land where a placeholder names part of their path: where
     /// orphans of rows and combinations that left are looked for (`Orphan.find`).
     package var outputRoots: [String] = []
+    /// Feeds that changed while they were read (an export rewriting them) and were read again:
+    /// a run renders from what the second read found but prunes nothing, as that may be an
+    /// export cut short too.
+    package var unsettledFeeds: [String] = []
 
     /// The manifest as every shard's report describes it (`ManifestDigest`).
     package var digest: ManifestDigest { ManifestDigest(bytes: sha256, jobIds: jobs.map(\.id)) }
@@ -147,11 +151,14 @@ public struct Manifest: Sendable {
         // Outputs by resolved folder: a link to a folder is the same folder.
         var claims = OutputClaims()
         for (index, template) in templates.enumerated() {
-            try template.expand(reader: ManifestReader(manifest: path, place: "jobs[\(index)]")) { expanded throws(SlicevidError) in
+            try template.expand(reader: ManifestReader(manifest: path, place: "jobs[\(index)]"),
+                                defaultVariables: defaults.cards.variables) { expanded throws(SlicevidError) in
                 var job = try ManifestJob(expanded.object, index: index, manifest: path, defaults: defaults, context: &context)
-                job.row = expanded.row
                 job.variables = expanded.variables
+                // The row's values the job uses, and no others, are part of its fingerprint.
+                job.row = expanded.row?.keeping(expanded.names(usedBy: job.layoutNames))
                 let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
+                try job.checkLayoutPaths(reader: reader)
                 let origin = "jobs[\(index)]" + (expanded.combination.map { " (\($0))" } ?? "")
                 if let first = ids[job.id] {
                     throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
@@ -171,6 +178,7 @@ public struct Manifest: Sendable {
         }
         var manifest = Manifest(path: path, folder: folder, jobs: jobs)
         manifest.outputRoots = Array(Set(templates.flatMap(\.outputRoots))).sorted()
+        manifest.unsettledFeeds = context.unsettledFeeds
         let sha = SHA256()
         data.withUnsafeBytes { sha.update($0) }
         manifest.sha256 = sha.finalHex()
@@ -215,6 +223,10 @@ struct ManifestContext {
     private let layouts = LayoutCache()
     /// Feeds read so far, by format, separator, key and path.
     var feeds: [String: Feed] = [:]
+    /// The version of each feed file read, by path: every template reading it must see that one.
+    var feedVersions: [String: FeedInput.Stamp] = [:]
+    /// Feeds that changed while they were read and were read again, as the manifest names them.
+    var unsettledFeeds: [String] = []
     /// Whether the manifest came on standard input, which then carries no feed.
     var readsStandardInput = false
     /// Whether a feed was read from standard input already.

@@ -47,7 +47,7 @@ extension ManifestContext {
             guard known.rows.count <= most else { throw reader.error("rows", tooMany) }
             return known
         }
-        let input: FeedInput
+        let name = file == "-" ? "-" : InputText.excerpt(file)
         if file == "-" {
             guard !readsStandardInput else {
                 throw reader.error("rows.file", "- is standard input, which carries the manifest itself; give the feed as a file")
@@ -56,22 +56,22 @@ extension ManifestContext {
                 throw reader.error("rows", "standard input can carry one feed; the other \"rows\" must read the same (with the same key, format and separator) or a file")
             }
             standardInputTaken = true
-            let cancellation = self.cancellation
-            input = FeedInput(descriptor: STDIN_FILENO) { cancellation?.isCancelled == true }
-        } else {
-            do {
-                input = try FeedInput(path: absolute(file))
-            } catch {
-                throw SlicevidError(.inputMissing, ErrorText("\(reader.manifest): \(reader.place.map { "\($0): " } ?? "")rows: \(InputText.excerpt(file)): \(error.reason)"))
-            }
         }
-        let name = file == "-" ? "-" : InputText.excerpt(file)
         var feed: Feed
         do throws(FeedError) {
-            feed = try Feed.read(name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany, input: input)
+            if file == "-" {
+                let cancellation = self.cancellation
+                let input = FeedInput(descriptor: STDIN_FILENO) { cancellation?.isCancelled == true }
+                feed = try Feed.read(name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany, input: input)
+            } else {
+                feed = try readFile(absolute(file), name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany)
+            }
         } catch where error.isInterrupted {
             let signal = cancellation?.signal ?? SIGINT
             throw SlicevidError(.interrupted(signal: signal), ErrorText("\(reader.manifest): interrupted by \(signalName(signal)) while reading the feed on standard input; nothing was rendered"))
+        } catch where error.isMissing || error.isChanged {
+            // Not there, not readable, or never one version: the input is missing (66).
+            throw SlicevidError(.inputMissing, ErrorText("\(reader.manifest): \(reader.place.map { "\($0): " } ?? "")rows: \(name): \(error.reason)"))
         } catch {
             throw reader.error("rows", "\(file == "-" ? Manifest.standardInputName : name)\(error.line == nil ? ": " : ":")\(error)")
         }
@@ -81,5 +81,45 @@ extension ManifestContext {
         feed = feed.ignoring(ignored)
         feeds[cacheKey] = feed
         return feed
+    }
+
+    /// A feed file read whole as one version: read once more if it changed while it was read
+    /// (an export rewriting it beside a nightly run; noted in `unsettledFeeds`), refused if it
+    /// changes again; and the same version for every job template of the manifest that reads it.
+    /// - Throws: `FeedError`: the feed's own problems, `isMissing`, or `isChanged` for a file
+    ///   that changed during both reads or since another template read it.
+    private mutating func readFile(_ path: String, name: String, format: Feed.Format, separator: UInt8, key: String, most: Int,
+                                   tooMany: String) throws(FeedError) -> Feed {
+        var attempt = 1
+        while true {
+            let input = try FeedInput(path: path)
+            do throws(FeedError) {
+                let feed = try Feed.read(name: name, format: format, separator: separator, key: key, most: most, tooMany: tooMany, input: input)
+                if let first = feedVersions[path], first != input.opened {
+                    var error = FeedError("changed since another job template read it")
+                    error.isChanged = true
+                    throw error
+                }
+                feedVersions[path] = input.opened
+                // Read whole the second time, yet what the first read saw was no export's end:
+                // the second may be an export cut short as well, so it renders but prunes nothing.
+                if attempt > 1 { unsettledFeeds.append(name) }
+                return feed
+            } catch {
+                // A problem found in bytes that changed under the reader may be the change itself.
+                guard error.isChanged || input.hasChanged else { throw error }
+                guard feedVersions[path] == nil else {
+                    var mixed = FeedError("changed while the manifest was read (another job template read an earlier version); nothing was rendered or pruned; run again once it is written")
+                    mixed.isChanged = true
+                    throw mixed
+                }
+                guard attempt == 1 else {
+                    var twice = FeedError("changed while it was read, twice (its size, times or file differ between the start and the end of each read); nothing was rendered or pruned; run again once it is written")
+                    twice.isChanged = true
+                    throw twice
+                }
+                attempt += 1
+            }
+        }
     }
 }

@@ -44,6 +44,9 @@ package struct ManifestJob: Sendable {
     /// them, the run's own settings as `run` names them.
     package func wording(run: any Wording) -> ManifestWording { ManifestWording(origins: origins, run: run) }
 
+    /// The longest id, in bytes.
+    package static let maximumIdBytes = 255
+
     /// Keys a job object accepts.
     package static let keys = ["id", "description", "matrix", "rows", "images", "transitions", "preset", "outputs", "audio"] + ManifestCards.keys
         + ManifestReader.outputKeys + SpecField.allCases.map(\.rawValue)
@@ -88,6 +91,11 @@ package struct ManifestJob: Sendable {
         guard let idValue = object["id"] else { throw reader.error("id", "missing; every job needs a unique \"id\" string") }
         guard let id = idValue as? String, !id.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw reader.error("id", "expected a non-empty string")
+        }
+        // An id names the job in every log line, report and sidecar: a feed's giant key must
+        // not make each of them giant.
+        guard id.utf8.count <= ManifestJob.maximumIdBytes else {
+            throw reader.error("id", "\(InputText.quoted(id)) is \(id.utf8.count) bytes; an id is at most \(ManifestJob.maximumIdBytes)")
         }
         self.id = id
         reader = ManifestReader(manifest: manifest, place: ManifestReader.place(ofJob: id))
@@ -200,19 +208,25 @@ package struct ManifestJob: Sendable {
     private static func outputs(_ value: Any?, reader: ManifestReader,
                                 context: ManifestContext) throws(SlicevidError) -> [Output] {
         let paths: [Any]
-        if let one = value as? String { paths = [one] } else { paths = value as? [Any] ?? [] }
+        if let one = value as? String { paths = [one] } else if let one = value as? OutputArgument { paths = [one] } else { paths = value as? [Any] ?? [] }
         guard !paths.isEmpty else { throw reader.error("outputs", "missing; give one or more output paths") }
         guard paths.count <= MakeRequest.maxOutputs else {
             throw reader.error("outputs", "\(paths.count) outputs; at most \(MakeRequest.maxOutputs) per job (each holds an encoder in memory)")
         }
         var outputs: [Output] = []
         for (position, item) in paths.enumerated() {
-            guard let text = item as? String, !text.isEmpty else { throw reader.error("outputs[\(position)]", "expected a path") }
             // A batch writes files: streaming to stdout or rendering to nowhere makes no sense
             // for jobs that run unattended and are skipped by their recorded outputs.
             let parsed: Output
-            do {
-                parsed = try Output(parsing: text, streams: false)
+            do throws(SlicevidError) {
+                // Split from its options before its placeholders were filled (`JobPlaceholders`).
+                if let argument = item as? OutputArgument, !argument.path.isEmpty {
+                    parsed = try Output(argument, streams: false)
+                } else if let text = item as? String, !text.isEmpty {
+                    parsed = try Output(parsing: text, streams: false)
+                } else {
+                    throw SlicevidError(.usage, "expected a path")
+                }
             } catch {
                 throw reader.error("outputs[\(position)]", error)
             }

@@ -68,3 +68,44 @@ extension ManifestReader {
         return cards
     }
 }
+
+extension ManifestJob {
+    /// Refuses a value its layout would place in an image's path that the path rule refuses
+    /// (`logos/{brand}.png` with a brand of `../../private/x`), as the manifest is read, as a
+    /// value in `images` is: a feed's data never names a picture outside the layout's folders.
+    /// Other layout problems (a variable with no value, a safe zone) are the job's, at its plan.
+    /// - Throws: `SlicevidError(.usage)` naming the job, the layout and the layer.
+    func checkLayoutPaths(reader: ManifestReader) throws(SlicevidError) {
+        guard let layout = cards.layout else { return }
+        let values = variables.merging(cards.variables) { _, own in own }
+        for layer in layout.layers(forWidth: spec.width, height: spec.height).layers {
+            guard case .image(let path) = layer.content else { continue }
+            do {
+                _ = try Placeholders.fill(path: path, values: values)
+            } catch .path(let placeholder, let value, let problem) {
+                throw reader.error("layout", "\(InputText.quoted(layout.file)): \(layer.name): image: \(InputText.excerpt(placeholder)) is \(InputText.quoted(value)): \(problem)")
+            } catch {
+                continue
+            }
+        }
+    }
+
+    /// The names its layout's layers use at its frame size (the variant it draws), nested
+    /// placeholders filled with its variables: what decides which vars and feed columns reach
+    /// the clip.
+    var layoutNames: [String] {
+        guard let layout = cards.layout else { return [] }
+        let values = variables.merging(cards.variables) { _, own in own }
+        var names: [String] = []
+        for layer in layout.layers(forWidth: spec.width, height: spec.height).layers {
+            let template: String
+            switch layer.content {
+            case .text(let text): template = text.template
+            case .image(let path): template = path
+            }
+            guard let parsed = try? PlaceholderTemplate(parsing: template) else { continue }
+            names += parsed.names(with: values).filter { !names.contains($0) }
+        }
+        return names
+    }
+}

@@ -82,11 +82,17 @@ extension Orphan {
 
     /// Deletes each orphan slicevid may delete: its files, then its sidecar. Call under the
     /// manifest's lock.
+    /// - Parameter unsettledFeeds: feeds that changed while the manifest read them: while
+    ///   there are any, nothing is deleted (the rows that left may be an export cut short).
     /// - Returns: the orphans, each marked pruned or with why it was kept.
-    package static func prune(_ orphans: [Orphan]) -> [Orphan] {
+    package static func prune(_ orphans: [Orphan], unsettledFeeds: [String] = []) -> [Orphan] {
         orphans.map { orphan in
             var orphan = orphan
             guard orphan.kept == nil else { return orphan }
+            if !unsettledFeeds.isEmpty {
+                orphan.kept = "\(unsettledFeeds.joined(separator: ", ")) changed while it was read, so this run deletes nothing; the next run whose read finds it unchanged prunes"
+                return orphan
+            }
             // Judged again now: a file may have been replaced since it was found.
             let sidecar = OutputRecord.reading(for: orphan.path)
             guard let record = sidecar.record, let format = OutputFormat(path: orphan.path), let job = record.job else {

@@ -182,7 +182,11 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         func values(_ lines: [String]) -> [(column: String, text: String)] {
             lines.compactMap { line in
                 let rest = line.dropFirst("row ".count)
-                guard let space = rest.firstIndex(of: " "), let text = Fingerprint.unquoted(rest[rest.index(after: space)...]) else { return nil }
+                guard let space = rest.firstIndex(of: " ") else { return nil }
+                let value = rest[rest.index(after: space)...]
+                // A long value is kept as its SHA-256 alone: the reason says so, not what it was.
+                if value.hasPrefix("sha256:") { return (String(rest[..<space]), "a long value (\(value.prefix(19))…)") }
+                guard let text = Fingerprint.unquoted(value) else { return nil }
                 return (String(rest[..<space]), text)
             }
         }

@@ -86,19 +86,25 @@ package struct LayoutPlan: Sendable, Equatable {
                 let edge = intrusion.edge
                 throw refusal("its box (\(box)) reaches \(intrusion.pixels) px into \(safeZone.displayName)'s \(edge.rawValue) interface (\(safeZone.covers(edge)), \(safeZone.inset(edge, width: width, height: height)) px at \(width)x\(height)); move it clear, or choose another \(setting: .safeZone)")
             }
-            func filled(_ template: String) throws(SlicevidError) -> String {
+            // One filler for text and paths; a value placed in an image's path is held to the
+            // path rule, so a variable cannot reach a picture outside the layout's folders.
+            func filled(_ template: String, path: Bool) throws(SlicevidError) -> String {
                 do {
-                    return try Placeholders.fill(template, values: variables)
+                    return path ? try Placeholders.fill(path: template, values: variables) : try Placeholders.fill(template, values: variables)
                 } catch .missing(let name) {
-                    throw refusal("{\(name)} has no value; give one with \(setting: .variable(name))")
+                    throw refusal("{\(InputText.excerpt(name))} has no value; give one with \(setting: .variable(name))")
                 } catch {
-                    throw refusal("\(template) cannot be filled")
+                    throw refusal("\(path ? "image" : "text"): \(Placeholders.problem(error))")
                 }
             }
             let content: Content
             switch layer.content {
             case .text(var text):
-                text.template = try filled(text.template)
+                text.template = try filled(text.template, path: false)
+                // Values make the text long, not the layout: held to the layout's own limit.
+                guard text.template.utf8.count <= Layout.maximumTextBytes else {
+                    throw refusal("text: is \(text.template.utf8.count) bytes with its variables filled; at most \(Layout.maximumTextBytes)")
+                }
                 text.size = switch text.size {
                 case .pixels(let size): .pixels(size * scale)
                 case .auto(let low, let high): .auto(min: low * scale, max: high * scale)
@@ -111,7 +117,7 @@ package struct LayoutPlan: Sendable, Equatable {
                 }
                 content = .text(text)
             case .image(let path):
-                content = .image(try filled(path))
+                content = .image(try filled(path, path: true))
             }
             layers.append(Layer(name: layer.name, placement: layer.placement, box: box, content: content))
         }

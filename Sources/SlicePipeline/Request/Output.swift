@@ -80,6 +80,14 @@ extension Output {
         } catch {
             throw SlicevidError(.usage, error.text)
         }
+        try self.init(argument, streams: streams)
+    }
+
+    /// An output from its path and options, split already (a manifest's output, its
+    /// placeholders filled in the path alone).
+    /// - Throws: `SlicevidError(.usage)` naming the output: an unknown extension, or `-`/`null`
+    ///   where only files go.
+    package init(_ argument: OutputArgument, streams: Bool) throws(SlicevidError) {
         switch argument.path {
         case Output.standardOutputName where streams:
             try self.init(.standardOutput, settings: argument.settings)

@@ -1,0 +1,146 @@
+// A template's text parsed once into literal text and placeholders: the one grammar every
+// `{name}` in slicevid follows, in a job's fields and paths and in a layout's text and image
+// paths (docs/batch.md, "Placeholders"). Filling it is one walk that every caller shares; a
+// caller says only where each name's value comes from.
+//
+//     template     := ( text | "{{" | "}}" | placeholder )*
+//     placeholder  := "{" name ( "|" format )? "}"
+//     name, format := ( characters | placeholder )+       nested placeholders are filled first
+//
+// `{{` and `}}` are literal braces outside a placeholder; inside one, `{` opens a nested
+// placeholder and `}` closes. Any other brace is an error, so a brace never reaches a file name
+// or a clip by accident. A value is data: it is placed as it is and never read as a template.
+
+/// A template, parsed.
+package struct PlaceholderTemplate: Sendable, Equatable {
+    /// Literal text, or a placeholder.
+    package enum Part: Sendable, Equatable {
+        case text(String)
+        case placeholder(Placeholder)
+    }
+
+    /// One `{…}`.
+    package struct Placeholder: Sendable, Equatable {
+        /// The name's text and nested placeholders, in order.
+        package var name: [Part]
+        /// What follows `|`, when the placeholder asks for a format (`{price|currency:EUR}`).
+        package var format: [Part]?
+        /// The placeholder as written, for messages: `{name_{locale}}`.
+        package var written: String
+    }
+
+    /// A placeholder met while filling, its nested placeholders filled.
+    package struct Reference: Sendable, Equatable {
+        /// The name whose value is asked for: `name_en` for `{name_{locale}}` with `locale` en.
+        package var name: String
+        /// The format asked for, if any.
+        package var format: String?
+        /// The placeholder as written.
+        package var written: String
+        /// Whether its value becomes part of another placeholder's name rather than of the text.
+        package var isNested: Bool
+    }
+
+    /// Where the filled text goes: a value placed in a path is held to `PathValue`'s rule.
+    package enum Placement: Sendable {
+        case text
+        case path
+    }
+
+    /// The most placeholders one may nest in another.
+    package static let maximumDepth = 8
+
+    package let parts: [Part]
+
+    /// Parses `text`.
+    /// - Throws: `Placeholders.Failure.malformed` naming the brace or placeholder that breaks
+    ///   the grammar.
+    package init(parsing text: String) throws(Placeholders.Failure) {
+        var parser = PlaceholderParser(text)
+        parts = try parser.template()
+    }
+
+    /// The placeholder the template is, when it is exactly one and nothing else.
+    package var single: Placeholder? {
+        guard parts.count == 1, case .placeholder(let placeholder) = parts[0] else { return nil }
+        return placeholder
+    }
+
+    /// Whether the template holds any placeholder.
+    package var hasPlaceholders: Bool {
+        parts.contains { if case .placeholder = $0 { true } else { false } }
+    }
+
+    /// The text with every placeholder filled, inner ones first.
+    /// - Parameters:
+    ///   - placement: a path holds each value placed in it to `PathValue`'s rule.
+    ///   - value: the value of a name (called for nested placeholders too, inner first).
+    ///   - refusing: the caller's error for a failure of the grammar's own rules.
+    /// - Throws: what `value` throws; `refusing(.notAName)` when nested values make no name,
+    ///   `.format` for a format, `.path` for a value a path may not take.
+    package func fill<E: Error>(placing placement: Placement = .text, value: (Reference) throws(E) -> String,
+                                refusing: (Placeholders.Failure) -> E) throws(E) -> String {
+        var result = ""
+        for part in parts {
+            switch part {
+            case .text(let text): result += text
+            case .placeholder(let placeholder):
+                let placed = try Self.resolve(placeholder, isNested: false, value: value, refusing: refusing)
+                if placement == .path, let problem = PathValue.problem(placed) {
+                    throw refusing(.path(placeholder: placeholder.written, value: placed, problem: problem))
+                }
+                result += placed
+            }
+        }
+        return result
+    }
+
+    /// The names a fill asks for, in order, each once (nested ones and the names they make);
+    /// a name with no value in `values` is listed and fills as nothing.
+    package func names(with values: [String: String]) -> [String] {
+        var names: [String] = []
+        _ = try? fill(value: { reference throws(Placeholders.Failure) -> String in
+            if !names.contains(reference.name) { names.append(reference.name) }
+            return values[reference.name] ?? ""
+        }, refusing: { $0 })
+        return names
+    }
+
+    /// The names written out, nested placeholders' own but not the names they make.
+    package var writtenNames: [String] {
+        var names: [String] = []
+        func walk(_ parts: [Part]) {
+            for case .placeholder(let placeholder) in parts {
+                walk(placeholder.name)
+                walk(placeholder.format ?? [])
+                if placeholder.name.count == 1, case .text(let name) = placeholder.name[0], !names.contains(name) { names.append(name) }
+            }
+        }
+        walk(parts)
+        return names
+    }
+
+    private static func resolve<E: Error>(_ placeholder: Placeholder, isNested: Bool, value: (Reference) throws(E) -> String,
+                                          refusing: (Placeholders.Failure) -> E) throws(E) -> String {
+        func text(of parts: [Part]) throws(E) -> String {
+            var text = ""
+            for part in parts {
+                switch part {
+                case .text(let piece): text += piece
+                case .placeholder(let inner): text += try resolve(inner, isNested: true, value: value, refusing: refusing)
+                }
+            }
+            return text
+        }
+        let name = try text(of: placeholder.name)
+        guard Placeholders.isName(name) else { throw refusing(.notAName(placeholder: placeholder.written, name: name)) }
+        let format = try placeholder.format.map { parts throws(E) in try text(of: parts) }
+        let raw = try value(Reference(name: name, format: format, written: placeholder.written, isNested: isNested))
+        guard let format else { return raw }
+        do {
+            return try Placeholders.format(raw, as: format, placeholder: placeholder.written)
+        } catch {
+            throw refusing(error)
+        }
+    }
+}
