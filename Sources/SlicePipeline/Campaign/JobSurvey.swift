@@ -48,6 +48,9 @@ struct JobSurvey {
     let outputs: [Output]
     /// The layout the job's frames are rendered in (its outputs decide it).
     let canvas: PixelLayout
+    /// SHA-256 of the layout's font files as read and checked here (they are in
+    /// `fingerprint`): the job's render refuses a font that no longer has these bytes.
+    let layoutDigests: [String: String]
     /// The job's stills, and its music bed, as they were when hashed: whether one changed
     /// before the job's outputs were committed is looked at again then.
     private let stills: [(path: String, stamp: InputStamp?)]
@@ -123,9 +126,11 @@ struct JobSurvey {
             // Planned with force: no run setting can be what went wrong.
             throw Trouble.failed(error.message(job.wording(run: KeyWording())))
         }
-        // The layout's fonts and images count by their bytes, as stills do.
-        var fileHashes: [String: String] = [:]
-        for file in planned.layout?.files ?? [] {
+        // The layout's fonts and images count by their bytes, as stills do; a font's are the
+        // ones the plan read and checked, which the job's render must find again.
+        var fileHashes = planned.layout?.fontDigests ?? [:]
+        layoutDigests = fileHashes
+        for file in planned.layout?.files ?? [] where fileHashes[file] == nil {
             let hash: String?
             do throws(MediaError) {
                 hash = try hashes.hash(file, cancellation: cancellation)

@@ -35,6 +35,9 @@ package struct LayoutPlan: Sendable, Equatable {
     package let safeZone: SafeZone?
     /// Font files every text layer may use, before its own and the default set.
     package let fonts: [String]
+    /// SHA-256 (hex) of each font file (`fontFiles`) as the plan read and checked it: the text
+    /// engine refuses a font whose bytes are no longer these.
+    package var fontDigests: [String: String] = [:]
 
     /// The layers on the still at `index` of `count`, in drawing order.
     package func cardLayers(of index: Int, count: Int) -> [Layer] {
@@ -47,6 +50,15 @@ package struct LayoutPlan: Sendable, Equatable {
     /// The layers drawn over the frames, in drawing order.
     package var overLayers: [Layer] {
         layers.filter { if case .over = $0.placement { true } else { false } }
+    }
+
+    /// Every font file the text layers use: the layout's, then each layer's own.
+    package var fontFiles: [String] {
+        var files = fonts
+        for layer in layers {
+            if case .text(let text) = layer.content { files += text.fonts.filter { !files.contains($0) } }
+        }
+        return files
     }
 
     /// Every file the layers read: fonts and images, for checks and fingerprints.
