@@ -19,6 +19,8 @@ struct JobSurvey {
         let fingerprint: Fingerprint
         /// The sidecar found beside it, whatever fingerprint it records.
         let record: OutputRecord?
+        /// How the job's layout names its layers, in drawing order, for reasons.
+        var layers: [String] = []
 
         /// Whether the output on disk is what this run would write: present with its recorded
         /// size, and a sidecar with this fingerprint.
@@ -32,7 +34,7 @@ struct JobSurvey {
         func reasons(images: [String]) -> [RenderReason] {
             let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
             return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
-                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images)
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers)
         }
     }
 
@@ -145,7 +147,8 @@ struct JobSurvey {
         canvas = planned.renderLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
-                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), record: OutputRecord.read(for: plan.path))
+                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), record: OutputRecord.read(for: plan.path),
+                   layers: planned.layout?.layers.map(\.name) ?? [])
         }
     }
 }
