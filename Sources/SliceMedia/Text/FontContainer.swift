@@ -57,6 +57,9 @@ struct FontContainer: Equatable {
             kind = .woff2
             faces = try Self.checkWOFF2(reader)
         default:
+            if let format = Self.otherFormat(reader) {
+                throw Refusal("is a \(format) font; text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff, .woff2)")
+            }
             guard Self.isFontVersion(tag) else { throw .notAFont }
             kind = .font
             faces = 1
@@ -74,6 +77,18 @@ struct FontContainer: Equatable {
         static let notAFont = Refusal("is not a font (no OpenType, TrueType, collection, WOFF or WOFF2 header); text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff, .woff2)")
 
         static func damaged(_ what: String) -> Refusal { Refusal("is damaged: \(what)") }
+    }
+
+    /// The font formats fonts come in that text layers do not draw (bitmaps, Type 1), by their
+    /// first bytes, so the refusal can say which it is.
+    private static func otherFormat(_ reader: FontBytes) -> String? {
+        let head = (0..<14).compactMap { reader.uint8(at: $0) }.map { UInt8($0) }
+        func starts(_ text: String) -> Bool { head.starts(with: Array(text.utf8)) }
+        if starts("STARTFONT") { return "BDF" }
+        if starts("\u{1}fcp") { return "PCF" }
+        if starts("%!PS-AdobeFont") || starts("%!FontType1") || head.starts(with: [0x80, 0x01]) { return "Type 1" }
+        if reader.tag(at: 0) == "typ1" { return "Type 1" }
+        return nil
     }
 
     private static func isFontVersion(_ tag: String) -> Bool { tag == "\u{0}\u{1}\u{0}\u{0}" || tag == "OTTO" || tag == "true" }
