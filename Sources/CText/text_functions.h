@@ -1,4 +1,4 @@
-// The Pango, PangoCairo, Cairo, fontconfig and GObject functions the text engine calls, each
+// The Pango, PangoCairo, Cairo, fontconfig, FreeType and GObject functions the text engine calls, each
 // through a pointer that text_loader.c resolves with dlsym: p_NAME calls NAME. Their types come
 // from the libraries' own headers (Debian's libpango1.0-dev, libcairo2-dev, libfontconfig-dev).
 // Macros that call functions (PANGO_FC_FONT_MAP, G_OBJECT, …) are not used: they would link.
@@ -7,12 +7,16 @@
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_TRUETYPE_TABLES_H
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 
 /// The libraries, in the order they are opened (each after those it needs).
 #define SLICEVID_TEXT_LIBRARIES(X) \
     X(GOBJECT, "libgobject-2.0.so.0") \
+    X(FREETYPE, "libfreetype.so.6") \
     X(FONTCONFIG, "libfontconfig.so.1") \
     X(CAIRO, "libcairo.so.2") \
     X(PANGO, "libpango-1.0.so.0") \
@@ -26,6 +30,11 @@ enum { SLICEVID_TEXT_LIBRARIES(SLICEVID_TEXT_LIBRARY_INDEX) SLICEVID_TEXT_LIBRAR
 /// X(library, result, name, parameters)
 #define SLICEVID_TEXT_FUNCTIONS(X) \
     X(GOBJECT, void, g_object_unref, (gpointer object)) \
+    X(FREETYPE, FT_Error, FT_Init_FreeType, (FT_Library* library)) \
+    X(FREETYPE, FT_Error, FT_Done_FreeType, (FT_Library library)) \
+    X(FREETYPE, FT_Error, FT_New_Memory_Face, (FT_Library library, const FT_Byte* base, FT_Long size, FT_Long index, FT_Face* face)) \
+    X(FREETYPE, FT_Error, FT_Done_Face, (FT_Face face)) \
+    X(FREETYPE, FT_Error, FT_Load_Sfnt_Table, (FT_Face face, FT_ULong tag, FT_Long offset, FT_Byte* buffer, FT_ULong* length)) \
     X(FONTCONFIG, FcConfig*, FcConfigCreate, (void)) \
     X(FONTCONFIG, void, FcConfigDestroy, (FcConfig* config)) \
     X(FONTCONFIG, void, FcConfigSetSysRoot, (FcConfig* config, const FcChar8* sysroot)) \

@@ -1,4 +1,4 @@
-// Opens Pango, PangoCairo, Cairo, fontconfig and GObject with dlopen and resolves the functions
+// Opens Pango, PangoCairo, Cairo, fontconfig, FreeType and GObject with dlopen and resolves the functions
 // text_functions.h lists, once, on the first text layer. Nothing here runs before that.
 // (libavcodec's SVG decoder, librsvg, links most of them already; opening them again costs a
 // look-up, and slicevid itself never names them at link time.)

@@ -91,7 +91,7 @@ import Testing
         (##"{"layers": []}"##, "holds no layers"),
         (##"{"5:4:3": []}"##, "'promo.json': 5:4:3: unknown field"),
         (##"{"layers": [{"text": "x", "box": [0, 0, 1, 1]},]}"##, "'promo.json': line 1, column"),
-        (##"{"layers": [{"text": "a\u0007b", "box": [0, 0, 1, 1]}]}"##, "holds the control character U+7"),
+        (##"{"layers": [{"text": "a\u0007b", "box": [0, 0, 1, 1]}]}"##, "layer 1 holds the control character U+0007"),
         (##"{"safe-zone": "myspace", "layers": [{"text": "x", "box": [0, 0, 1, 1]}]}"##, "safe-zone: expected one of tiktok, reels, shorts, stories, none"),
     ])
     func refusals(_ json: String, _ expected: String) {

@@ -94,7 +94,7 @@ struct TextStrictnessTests {
             #expect(FileManager.default.createFile(atPath: folder + "/Huge.ttf", contents: nil))
             #expect(truncate(folder + "/Huge.ttf", 65 << 20) == 0)
             let huge = try refusal(folder + "/Huge.ttf")
-            #expect(huge.kind == .fontInvalid && huge.description.contains("up to 64 MB"), "\(huge)")
+            #expect(huge.kind == .fontInvalid && huge.description.contains("up to 64 MiB"), "\(huge)")
             for error in [missing, directory, text, bitmap, huge] { Self.expectOneLine(error) }
         }
     }

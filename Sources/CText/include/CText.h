@@ -1,4 +1,4 @@
-// Text layers' C floor: Pango (with HarfBuzz and FriBidi), PangoCairo, Cairo and fontconfig,
+// Text layers' C floor: Pango (with HarfBuzz and FriBidi), PangoCairo, Cairo, fontconfig and FreeType,
 // opened with dlopen on the first text layer rather than linked, so runs without text keep
 // their start-up. Swift sees only this header, in slicevid's own terms; Pango's, Cairo's and
 // fontconfig's types stay inside the C files (text_functions.h), so no Swift target needs
@@ -15,6 +15,12 @@ int slicevid_text_load(void);
 
 /// Why slicevid_text_load() said 0 (the dynamic loader's message); empty when it said 1.
 const char* slicevid_text_error(void);
+
+/// Unpacks face `index` of a WOFF or WOFF2 font (`size` bytes at `data`, whose header and
+/// table directory the caller has checked) into a plain OpenType font with FreeType. Returns
+/// its bytes (`*length` of them, at most `limit`; the caller frees them with free()), or NULL
+/// when FreeType refuses the font, the result is larger than `limit`, or memory ran out.
+uint8_t* slicevid_text_unpack_web_font(const uint8_t* data, size_t size, int index, size_t limit, size_t* length);
 
 /// A private set of fonts: a fontconfig configuration holding only the files added to it (never
 /// the system's fonts or configuration), with a Pango font map and context on top whose

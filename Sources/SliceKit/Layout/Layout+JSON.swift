@@ -157,7 +157,7 @@ struct LayoutReader {
         let content: Layout.Content
         switch (object["text"], object["image"]) {
         case (let text?, nil):
-            content = .text(try self.text(text, object, at: place))
+            content = .text(try self.text(text, object, layer: name, at: place))
         case (nil, let image?):
             for key in ["size", "min-size", "max-size", "fonts", "family", "weight", "wrap", "max-lines", "align", "valign", "line-height", "color",
                         "plate", "outline", "shadow", "ellipsis", "language"] where object[key] != nil {
@@ -183,7 +183,7 @@ struct LayoutReader {
             case "over": card = nil
             default: throw error("\(place).on", "\(InputText.quoted(word)) is not valid; expected from, to, all, over or a still's index from 0")
             }
-        } else if let index = integer(on), (0...999).contains(index) {
+        } else if let index = integer(on), Layout.Ranges.still.contains(index) {
             card = .still(index)
         } else {
             throw error("\(place).on", "expected from, to, all, over or a still's index 0…999")
@@ -209,10 +209,16 @@ struct LayoutReader {
         }
         var numbers: [Double] = []
         for (index, item) in array.enumerated() {
-            guard let number = self.number(item), (0...1).contains(number) else {
-                throw error(place, "item \(index + 1) is not a number 0…1 (fractions of the frame)")
-            }
+            guard let number = self.number(item) else { throw error(place, "item \(index + 1) is not a number 0…1 (fractions of the frame)") }
             numbers.append(number)
+        }
+        return try checkBox(numbers, at: place)
+    }
+
+    /// `[x, y, width, height]`: fractions of the frame, the box inside it.
+    func checkBox(_ numbers: [Double], at place: String) throws(LayoutError) -> Layout.Box {
+        for (index, number) in numbers.enumerated() where !(number.isFinite && (0...1).contains(number)) {
+            throw error(place, "item \(index + 1) is not a number 0…1 (fractions of the frame)")
         }
         guard numbers[2] > 0, numbers[3] > 0 else { throw error(place, "width and height must be above 0") }
         guard numbers[0] + numbers[2] <= 1 + 1e-9, numbers[1] + numbers[3] <= 1 + 1e-9 else {
@@ -221,19 +227,9 @@ struct LayoutReader {
         return Layout.Box(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
-    func text(_ value: Any, _ object: [String: Any], at place: String) throws(LayoutError) -> Layout.Text {
+    func text(_ value: Any, _ object: [String: Any], layer: String, at place: String) throws(LayoutError) -> Layout.Text {
         guard let template = value as? String, !template.isEmpty else { throw error("\(place).text", "expected a non-empty string") }
-        guard template.utf8.count <= Layout.maximumTextBytes else {
-            throw error("\(place).text", "is \(template.utf8.count) bytes; at most \(Layout.maximumTextBytes)")
-        }
-        if let control = template.unicodeScalars.first(where: { $0 != "\n" && $0.properties.generalCategory == .control }) {
-            throw error("\(place).text", "holds the control character U+\(String(control.value, radix: 16, uppercase: true)); only line breaks are taken")
-        }
-        do {
-            _ = try Placeholders.names(in: template)
-        } catch {
-            throw self.error("\(place).text", placeholderProblem(error))
-        }
+        try checkTemplate(template, layer: layer, at: "\(place).text")
         var text = Layout.Text(template: template)
         text.size = try size(object, at: place)
         if let fonts = object["fonts"] { text.fonts = try paths(fonts, at: "\(place).fonts") }
@@ -243,12 +239,12 @@ struct LayoutReader {
             }
             text.family = name
         }
-        text.weight = try number(object["weight"], at: "\(place).weight", in: 1...1000, integral: true).map { Int($0) } ?? 400
+        text.weight = try number(object["weight"], at: "\(place).weight", in: Layout.Ranges.weight, integral: true).map { Int($0) } ?? 400
         text.wrap = try boolean(object["wrap"], at: "\(place).wrap") ?? true
-        text.maxLines = try number(object["max-lines"], at: "\(place).max-lines", in: 1...100, integral: true).map { Int($0) }
+        text.maxLines = try number(object["max-lines"], at: "\(place).max-lines", in: Layout.Ranges.maxLines, integral: true).map { Int($0) }
         text.align = try choice(object["align"], at: "\(place).align", aliases: ["center": .centre, "left": .start, "right": .end]) ?? .centre
         text.verticalAlign = try choice(object["valign"], at: "\(place).valign", aliases: ["center": .centre, "middle": .centre]) ?? .centre
-        text.lineHeight = try number(object["line-height"], at: "\(place).line-height", in: 0.5...4)
+        text.lineHeight = try number(object["line-height"], at: "\(place).line-height", in: Layout.Ranges.lineHeight)
         text.color = try color(object["color"], at: "\(place).color") ?? text.color
         if let plate = object["plate"] {
             if plate is String {
@@ -256,13 +252,13 @@ struct LayoutReader {
             } else {
                 let fields = try self.object(plate, at: "\(place).plate", keys: ["color", "padding", "radius"])
                 guard let color = try color(fields["color"], at: "\(place).plate.color") else { throw error("\(place).plate.color", "missing") }
-                text.plate = Layout.Text.Plate(color: color, padding: try number(fields["padding"], at: "\(place).plate.padding", in: 0...500) ?? 0,
-                                               radius: try number(fields["radius"], at: "\(place).plate.radius", in: 0...500) ?? 0)
+                text.plate = Layout.Text.Plate(color: color, padding: try number(fields["padding"], at: "\(place).plate.padding", in: Layout.Ranges.plate) ?? 0,
+                                               radius: try number(fields["radius"], at: "\(place).plate.radius", in: Layout.Ranges.plate) ?? 0)
             }
         }
         if let outline = object["outline"] {
             let fields = try self.object(outline, at: "\(place).outline", keys: ["width", "color"])
-            guard let width = try number(fields["width"], at: "\(place).outline.width", in: 0.5...50),
+            guard let width = try number(fields["width"], at: "\(place).outline.width", in: Layout.Ranges.outline),
                   let color = try color(fields["color"], at: "\(place).outline.color") else {
                 throw error("\(place).outline", "expected {\"width\": pixels 0.5…50, \"color\": \"#RRGGBB\"}")
             }
@@ -271,14 +267,13 @@ struct LayoutReader {
         if let shadow = object["shadow"] {
             let fields = try self.object(shadow, at: "\(place).shadow", keys: ["x", "y", "blur", "color"])
             guard let color = try color(fields["color"], at: "\(place).shadow.color") else { throw error("\(place).shadow.color", "missing") }
-            text.shadow = Layout.Text.Shadow(x: try number(fields["x"], at: "\(place).shadow.x", in: -500...500) ?? 0,
-                                             y: try number(fields["y"], at: "\(place).shadow.y", in: -500...500) ?? 0,
-                                             blur: try number(fields["blur"], at: "\(place).shadow.blur", in: 0...100) ?? 0, color: color)
+            text.shadow = Layout.Text.Shadow(x: try number(fields["x"], at: "\(place).shadow.x", in: Layout.Ranges.shadowOffset) ?? 0,
+                                             y: try number(fields["y"], at: "\(place).shadow.y", in: Layout.Ranges.shadowOffset) ?? 0,
+                                             blur: try number(fields["blur"], at: "\(place).shadow.blur", in: Layout.Ranges.shadowBlur) ?? 0, color: color)
         }
         text.ellipsis = try boolean(object["ellipsis"], at: "\(place).ellipsis") ?? false
         if let language = object["language"] {
-            guard let tag = language as? String, (1...35).contains(tag.count),
-                  tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            guard let tag = language as? String, Self.isLanguageTag(tag) else {
                 throw error("\(place).language", "expected a BCP 47 language tag such as de, ar or ja")
             }
             text.language = tag
@@ -287,8 +282,8 @@ struct LayoutReader {
     }
 
     func size(_ object: [String: Any], at place: String) throws(LayoutError) -> Layout.Text.Size {
-        let minimum = try number(object["min-size"], at: "\(place).min-size", in: 1...1000)
-        let maximum = try number(object["max-size"], at: "\(place).max-size", in: 1...1000)
+        let minimum = try number(object["min-size"], at: "\(place).min-size", in: Layout.Ranges.size)
+        let maximum = try number(object["max-size"], at: "\(place).max-size", in: Layout.Ranges.size)
         switch object["size"] {
         case nil, "auto" as String:
             let low = minimum ?? 12, high = maximum ?? 400
@@ -298,7 +293,7 @@ struct LayoutReader {
             guard minimum == nil, maximum == nil else {
                 throw error("\(place).size", "min-size and max-size go with \"size\": \"auto\"")
             }
-            guard let pixels = number(value), pixels.isFinite, (1...1000).contains(pixels) else {
+            guard let pixels = number(value), pixels.isFinite, Layout.Ranges.size.contains(pixels) else {
                 throw error("\(place).size", "expected pixels at 1080p 1…1000, or \"auto\"")
             }
             return .pixels(pixels)
@@ -365,15 +360,25 @@ struct LayoutReader {
     }
 
     func seconds(_ value: Any?, at place: String) throws(LayoutError) -> Double? {
-        try number(value, at: place, in: 0...3600)
+        try number(value, at: place, in: Layout.Ranges.seconds)
     }
 
     func number(_ value: Any?, at place: String, in range: ClosedRange<Double>, integral: Bool = false) throws(LayoutError) -> Double? {
         guard let value else { return nil }
-        guard let number = number(value), number.isFinite, range.contains(number), !integral || number == number.rounded() else {
-            throw error(place, "expected \(integral ? "a whole number" : "a number") \(range.lowerBound.shortText)…\(range.upperBound.shortText)")
-        }
+        guard let number = number(value) else { throw numberError(at: place, in: range, integral: integral) }
+        try checkNumber(number, at: place, in: range, integral: integral)
         return number
+    }
+
+    /// `number` in `range` (and whole, when `integral`).
+    func checkNumber(_ number: Double, at place: String, in range: ClosedRange<Double>, integral: Bool = false) throws(LayoutError) {
+        guard number.isFinite, range.contains(number), !integral || number == number.rounded() else {
+            throw numberError(at: place, in: range, integral: integral)
+        }
+    }
+
+    private func numberError(at place: String, in range: ClosedRange<Double>, integral: Bool) -> LayoutError {
+        error(place, "expected \(integral ? "a whole number" : "a number") \(range.lowerBound.shortText)…\(range.upperBound.shortText)")
     }
 
     /// A JSON number (never a boolean) as a double.

@@ -10,6 +10,14 @@ package enum UnitText {
             : bytes >= 1 << 10 ? String(format: "%.1f KB", Double(bytes) / 1024) : "\(bytes) B"
     }
 
+    /// `9.3`, `7585`, `0.4`: a length in pixels to a tenth, without a trailing `.0` (what a
+    /// layout's size at 1080p becomes at another frame size is seldom a whole number).
+    package static func pixels(_ value: Double) -> String {
+        guard value.isFinite else { return String(value) }
+        let tenths = (value * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+    }
+
     /// `2.03 s`.
     package static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 }

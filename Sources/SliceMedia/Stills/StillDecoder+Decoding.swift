@@ -153,6 +153,13 @@ extension StillDecoder {
             let reason = log.firstError ?? FFmpegLog.quoted(MediaError.text(for: code))
             // libavutil's size check, done for the decoder against our limit or FFmpeg's own.
             if reason.hasPrefix("Picture size ") {
+                // "Picture size 0x0 is invalid": a picture without a size (an SVG with a zero
+                // width or height and no viewBox) is not one too large.
+                let size = reason.dropFirst("Picture size ".count).prefix { $0 != " " }.split(separator: "x").map { Int($0) }
+                if size.count == 2, size.contains(0) {
+                    return MediaError(.inputInvalid, subject: path,
+                                      message: "has no size: it declares a \(size[0] ?? 0)x\(size[1] ?? 0) picture (an SVG needs a width and height above 0, or a viewBox)")
+                }
                 return MediaError(.inputInvalid, subject: path,
                                   message: "is larger than slicevid decodes (\(StillLimits.description); FFmpeg: \(reason))")
             }

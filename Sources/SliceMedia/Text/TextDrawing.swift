@@ -3,6 +3,7 @@
 // fill. Colour is applied afterwards, outside the lock.
 
 import SliceKit
+import Synchronization
 
 /// A text layer's coverage, drawn at the size that fits.
 struct TextDrawing: Sendable {
@@ -14,6 +15,11 @@ struct TextDrawing: Sendable {
     let shadow: CoverageMask?
     let plate: CoverageMask?
 
+    /// Called (once, then cleared) after a text's first layout, while Pango, HarfBuzz, Cairo
+    /// and FreeType hold its fonts open and its sizes are still to be tried and drawn: where
+    /// `FontFileTests` rewrites a font file as `cp` would.
+    static let afterFirstLayout = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// Lays `layer` out in `fonts`, checks it, finds its size and draws its masks.
     init(_ layer: TextLayer, fonts: TextFonts) throws(TextError) {
         let families = try Self.families(layer, fonts: fonts)
@@ -21,6 +27,10 @@ struct TextDrawing: Sendable {
         // Every character of the whole text, drawn or cut by an ellipsis later, must be in a font.
         let whole = try TextLayout(layer, fonts: fonts, families: families, setting: .init(size: sizes[0], width: nil))
         try Self.requireKnown(whole, layer: layer, fonts: fonts)
+        Self.afterFirstLayout.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }?()
         let width = Double(layer.width) - 2 * (layer.plate?.padding ?? 0)
         func laid(_ size: Double) throws(TextError) -> (TextLayout, TextPlacement) {
             let layout = try TextLayout(layer, fonts: fonts, families: families, setting: .init(size: size, width: width))

@@ -2,7 +2,6 @@
 // thread at a time, with the font sets made so far kept for the next layer.
 
 import CText
-import Glibc
 import SliceKit
 import Synchronization
 
@@ -16,15 +15,10 @@ import Synchronization
 /// Pango's own default font map (librsvg's, for SVG stills) is a different object, safe to
 /// use from another thread at the same time.
 package enum TextEngine {
-    /// Font sets made so far, most recently used last.
+    /// Font sets made so far, most recently used last, keyed by their files' digests in order:
+    /// a set is made again when a file's bytes change.
     struct State: ~Copyable {
-        var sets: [(key: [FileIdentity], fonts: TextFonts)] = []
-    }
-
-    /// A font file's identity: a set is made again when a file is replaced or changed.
-    struct FileIdentity: Equatable {
-        var path: String
-        var device: UInt64, inode: UInt64, size: Int64, modified: Int, modifiedNanoseconds: Int
+        var sets: [(key: [String], fonts: TextFonts)] = []
     }
 
     /// How many font sets are kept: a campaign's layouts use a few.
@@ -44,26 +38,53 @@ package enum TextEngine {
 
     /// Runs `body` with the libraries loaded, alone, and with `layer`'s font set (its `files`,
     /// then `defaults`): made on first use, kept for later layers.
-    /// - Throws: `TextError(.unavailable)` when the libraries do not load; the font set's
-    ///   errors; `body`'s.
-    static func withFonts<Result: Sendable>(_ files: [String], defaults: [DefaultFonts.File], layer: String,
-                                  _ body: (TextFonts) throws(TextError) -> Result) throws(TextError) -> Result {
+    /// - Parameter digests: SHA-256 (hex) of files as the run's plan read them: a file whose
+    ///   bytes are now others is refused (`.fontChanged`).
+    /// - Throws: `TextError(.unavailable)` when the libraries do not load or a default font is
+    ///   missing; `FontStore`'s errors; `.fontChanged`; the font set's errors; `body`'s.
+    static func withFonts<Result: Sendable>(_ files: [String], digests: [String: String] = [:], defaults: [DefaultFonts.File], layer: String,
+                                            _ body: (TextFonts) throws(TextError) -> Result) throws(TextError) -> Result {
         guard loaded else {
             let why = String(cString: slicevid_text_error())
             throw TextError(.unavailable, layer: layer,
-                            message: "text needs Pango, Cairo and fontconfig, and they did not load (\(InputText.excerpt(why))); install libpango-1.0-0, libpangocairo-1.0-0, libpangoft2-1.0-0, libcairo2 and libfontconfig1")
+                            message: "text needs Pango, Cairo, fontconfig and FreeType, and they did not load (\(InputText.excerpt(why))); install libpango-1.0-0, libpangocairo-1.0-0, libpangoft2-1.0-0, libcairo2, libfontconfig1 and libfreetype6")
         }
-        let key = (files + defaults.map(\.path)).map(identity)
+        // Read (or found unchanged) outside the lock: a new font's bytes are copied and checked
+        // while other layers draw.
+        var own: [LoadedFont] = []
+        for path in files {
+            let font: LoadedFont
+            do {
+                font = try FontStore.load(path)
+            } catch {
+                throw TextError(error.kind, subject: error.subject, message: "\(error.message) (layer \(InputText.quoted(layer)))")
+            }
+            if let expected = digests[path], expected != font.digest {
+                throw TextError(.fontChanged, subject: "font \(InputText.quoted(path))",
+                                message: "changed while the run used it: its bytes are not the ones the run checked (layer \(InputText.quoted(layer))); run again once it is final")
+            }
+            own.append(font)
+        }
+        var standard: [LoadedFont] = []
+        for file in defaults {
+            do {
+                standard.append(try FontStore.load(file.path))
+            } catch where error.kind == .fontMissing {
+                throw TextError(.unavailable, subject: "default font \(InputText.quoted(file.path))",
+                                message: "\(error.message) (layer \(InputText.quoted(layer))); install the Debian package \(file.debianPackage)")
+            }
+        }
+        let key = (own + standard).map(\.digest)
         return try state.withLock { (state: inout State) throws(TextError) -> Result in
             let now = inside.add(1, ordering: .sequentiallyConsistent).newValue
             mostInside.max(now, ordering: .sequentiallyConsistent)
             defer { inside.subtract(1, ordering: .sequentiallyConsistent) }
-            return try body(try fonts(key, files: files, defaults: defaults, layer: layer, in: &state))
+            return try body(try fonts(key, files: own, defaults: standard, layer: layer, in: &state))
         }
     }
 
     /// The font set for `key` from `state`, made and kept when it is not there yet.
-    private static func fonts(_ key: [FileIdentity], files: [String], defaults: [DefaultFonts.File], layer: String,
+    private static func fonts(_ key: [String], files: [LoadedFont], defaults: [LoadedFont], layer: String,
                               in state: inout State) throws(TextError) -> TextFonts {
         let fonts: TextFonts
         if let index = state.sets.firstIndex(where: { $0.key == key }) {
@@ -74,16 +95,5 @@ package enum TextEngine {
         }
         state.sets.append((key, fonts))
         return fonts
-    }
-
-    /// What a file is now, by its name (zeros when it cannot be looked at: the font set's own
-    /// checks then say why).
-    private static func identity(_ path: String) -> FileIdentity {
-        var info = stat()
-        guard FileSystem.stat(path, &info) == 0 else {
-            return FileIdentity(path: path, device: 0, inode: 0, size: -1, modified: 0, modifiedNanoseconds: 0)
-        }
-        return FileIdentity(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                            modified: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
     }
 }

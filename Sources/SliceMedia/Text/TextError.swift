@@ -11,6 +11,9 @@ package struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A font file is not a font slicevid draws with (not a font, damaged, too big, a
         /// bitmap or colour font). Exit 65 (bad input data).
         case fontInvalid
+        /// A font file changed while the run used it: its bytes are not the ones the run's plan
+        /// (and a batch's fingerprint) read. Exit 65.
+        case fontChanged
         /// A character none of the fonts has. Exit 65.
         case unknownCharacter
         /// The text does not fit its box at the smallest size (and the layer has no ellipsis). Exit 65.
@@ -46,7 +49,7 @@ package struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .fontMissing: 66
         case .unavailable: 69
-        case .fontInvalid, .unknownCharacter, .doesNotFit, .invalidSetting: 65
+        case .fontInvalid, .fontChanged, .unknownCharacter, .doesNotFit, .invalidSetting: 65
         }
     }
 
@@ -56,7 +59,7 @@ package struct TextError: Error, Sendable, Equatable, CustomStringConvertible {
         let kind: MediaError.Kind = switch self.kind {
         case .fontMissing: .inputMissing
         case .unavailable: .unavailable
-        case .fontInvalid, .unknownCharacter, .doesNotFit, .invalidSetting: .inputInvalid
+        case .fontInvalid, .fontChanged, .unknownCharacter, .doesNotFit, .invalidSetting: .inputInvalid
         }
         return MediaError(kind, subject: subject, message: message)
     }

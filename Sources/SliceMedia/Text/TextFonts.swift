@@ -1,5 +1,6 @@
-// A layer's fonts as one private font set: its own files, then the default set, each file
-// checked (a regular file, not too big, an outline font fontconfig reads) before it is added.
+// A layer's fonts as one private font set: its own files, then the default set, each read,
+// checked and sealed in memory by FontStore, then added from there (an outline font
+// fontconfig reads, with family names Pango can take).
 
 import CText
 import SliceKit
@@ -8,21 +9,18 @@ import SliceKit
 ///
 /// Not thread-safe: made, used and freed only under `TextEngine`'s lock.
 final class TextFonts {
-    /// The most bytes a font file may have: the largest CJK collections are about 30 MB.
-    static let maxFileSize: Int64 = 64 << 20
-
     let pointer: OpaquePointer
     /// Family names in fallback order, each once: the layer's files' first, then the default set's.
     let families: [String]
     /// The families of the layer's own files (not the default set's), for `family` and messages.
     let layerFamilies: [String]
 
-    /// Checks and adds `files` (the layer's own, in order) and then `defaults` (the default set).
+    /// Adds `files` (the layer's own, in order) and then `defaults` (the default set's), as
+    /// `FontStore` read them.
     /// - Parameter layer: the layer's name, for messages.
-    /// - Throws: `TextError` naming the file: `.fontMissing` (missing, unreadable, not a regular
-    ///   file), `.fontInvalid` (too big, not a font, a bitmap or colour font, a family name
-    ///   with a comma); `.unavailable` when a default font's package is not installed.
-    init(files: [String], defaults: [DefaultFonts.File], layer: String) throws(TextError) {
+    /// - Throws: `TextError(.fontInvalid)` naming the file: fontconfig finds no face in it, a
+    ///   bitmap or colour font, a family name with a comma.
+    init(files: [LoadedFont], defaults: [LoadedFont], layer: String) throws(TextError) {
         guard let pointer = slicevid_text_fonts_create() else {
             throw TextError(.unavailable, layer: layer, message: "out of memory making a font set")
         }
@@ -36,14 +34,7 @@ final class TextFonts {
             }
             families = layerFamilies
             for file in defaults {
-                let added: [String]
-                do {
-                    added = try Self.add(file.path, to: pointer, layer: layer)
-                } catch where error.kind == .fontMissing {
-                    throw TextError(.unavailable, subject: "default font \(InputText.quoted(file.path))",
-                                    message: "\(error.message); install the Debian package \(file.debianPackage)")
-                }
-                for family in added where !families.contains(family) { families.append(family) }
+                for family in try Self.add(file, to: pointer, layer: layer) where !families.contains(family) { families.append(family) }
             }
             guard slicevid_text_fonts_finish(pointer) != 0 else {
                 throw TextError(.unavailable, layer: layer, message: "Pango could not make a font map for its fonts")
@@ -66,27 +57,19 @@ final class TextFonts {
         return (own + ["the default set (\(defaults.joined(separator: ", ")))"]).joined(separator: ", ")
     }
 
-    /// Adds one checked file to the set and returns its faces' family names.
-    private static func add(_ path: String, to fonts: OpaquePointer, layer: String) throws(TextError) -> [String] {
-        let subject = "font \(InputText.quoted(path))"
-        let size: Int64
-        do {
-            // Only a regular file this process may read gets this far: a folder would be scanned
-            // (and cached) by fontconfig, a FIFO would block it.
-            size = try InputFile(path: path).size
-        } catch {
-            throw TextError(.fontMissing, subject: subject, message: "\(error.message) (layer \(InputText.quoted(layer)))")
-        }
-        guard size <= maxFileSize else {
-            throw TextError(.fontInvalid, subject: subject,
-                            message: "is \(size) bytes; font files up to \(maxFileSize >> 20) MB are accepted (layer \(InputText.quoted(layer)))")
-        }
+    /// Adds one file's fonts (as sealed in memory) to the set and returns its faces' family names.
+    private static func add(_ font: LoadedFont, to fonts: OpaquePointer, layer: String) throws(TextError) -> [String] {
+        let subject = "font \(InputText.quoted(font.path))"
         let first = slicevid_text_fonts_face_count(fonts)
-        let added = PathBytes.withCString(path) { slicevid_text_fonts_add_file(fonts, $0) }
-        guard added > 0 else {
-            throw TextError(.fontInvalid, subject: subject,
-                            message: added == 0 ? "is not a font (fontconfig finds no face in it); text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff) (layer \(InputText.quoted(layer)))"
-                                                : "could not be added to the font set: out of memory (layer \(InputText.quoted(layer)))")
+        var added: Int32 = 0
+        for memory in font.memories {
+            let count = slicevid_text_fonts_add_file(fonts, memory.path)
+            guard count > 0 else {
+                throw TextError(.fontInvalid, subject: subject,
+                                message: count == 0 ? "is not a font (fontconfig finds no face in it); text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff, .woff2) (layer \(InputText.quoted(layer)))"
+                                                    : "could not be added to the font set: out of memory (layer \(InputText.quoted(layer)))")
+            }
+            added += count
         }
         var families: [String] = []
         for index in first..<(first + added) {
@@ -94,7 +77,7 @@ final class TextFonts {
             let format = slicevid_text_fonts_face_format(fonts, index).map { String(cString: $0) } ?? "unknown"
             guard format == "TrueType" || format == "CFF" else {
                 throw TextError(.fontInvalid, subject: subject,
-                                message: "is a \(InputText.excerpt(format)) font; text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff) (layer \(InputText.quoted(layer)))")
+                                message: "is a \(InputText.excerpt(format)) font; text layers take OpenType and TrueType fonts (.otf, .ttf, .ttc, .woff, .woff2) (layer \(InputText.quoted(layer)))")
             }
             guard slicevid_text_fonts_face_color(fonts, index) == 0 else {
                 throw TextError(.fontInvalid, subject: subject,

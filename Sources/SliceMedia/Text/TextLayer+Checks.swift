@@ -15,6 +15,10 @@ extension TextLayer {
     package static let maxCharacters = 10_000
     /// The most font files a layer may name.
     package static let maxFonts = 32
+    /// The widest outline, in pixels.
+    package static let maxOutline = 256.0
+    /// The largest shadow blur (σ), in pixels.
+    package static let maxBlur = 512.0
 
     /// Checks the layer's values.
     /// - Throws: `TextError(.invalidSetting)` naming the layer, the field and what is accepted.
@@ -50,16 +54,16 @@ extension TextLayer {
                 throw refuse("plate padding \(plate.padding) px leaves no room for text in the \(width)x\(height) px box")
             }
         }
-        if let outline, !(outline.width.isFinite && outline.width > 0 && outline.width <= 256) {
-            throw refuse("outline width \(outline.width) px; more than 0 and at most 256 px")
+        if let outline, !(outline.width.isFinite && outline.width > 0 && outline.width <= Self.maxOutline) {
+            throw refuse("outline width \(outline.width) px; more than 0 and at most \(Int(Self.maxOutline)) px")
         }
         if let shadow {
             let limit = Double(Self.maxSide)
             guard shadow.x.isFinite, shadow.y.isFinite, abs(shadow.x) <= limit, abs(shadow.y) <= limit else {
                 throw refuse("shadow offset \(shadow.x), \(shadow.y) px; each at most \(Self.maxSide) px either way")
             }
-            guard shadow.blur.isFinite, shadow.blur >= 0, shadow.blur <= 512 else {
-                throw refuse("shadow blur \(shadow.blur) px; 0 (sharp) to 512 px")
+            guard shadow.blur.isFinite, shadow.blur >= 0, shadow.blur <= Self.maxBlur else {
+                throw refuse("shadow blur \(shadow.blur) px; 0 (sharp) to \(Int(Self.maxBlur)) px")
             }
         }
         try checkNames(refuse)

@@ -75,6 +75,9 @@ package struct TextLayer: Sendable, Equatable {
     /// Font files (OpenType or TrueType: .otf, .ttf, .ttc, .woff), in fallback order; the
     /// default set (`DefaultFonts`) follows them. Empty: the default set alone.
     package var fonts: [String]
+    /// SHA-256 (hex) of font files as the run's plan read them, by path: a file whose bytes
+    /// have changed since is refused rather than drawn with. Empty: whatever the files hold.
+    package var fontDigests: [String: String] = [:]
     /// The family to set the text in, among `fonts`' faces (a collection holds several); nil:
     /// the first file's.
     package var family: String?

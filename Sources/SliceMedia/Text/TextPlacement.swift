@@ -1,6 +1,8 @@
 // Where a laid-out text lands in its layer's box, and whether everything drawn for it (ink,
 // outline, shadow, plate) stays inside: the test the size search asks at every size.
 
+import SliceKit
+
 /// A layout placed in its box: where its origin goes, what it covers, and why it does not fit.
 struct TextPlacement {
     /// The layout's top-left origin in the box, on whole pixels.
@@ -96,8 +98,5 @@ struct TextPlacement {
     }
 
     /// A length for messages: whole pixels, or one decimal.
-    static func pixels(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
-    }
+    static func pixels(_ value: Double) -> String { UnitText.pixels(value) }
 }

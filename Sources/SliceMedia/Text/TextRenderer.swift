@@ -23,7 +23,7 @@ package enum TextRenderer {
     /// `render`, with `defaults` standing for the default set (tests give one with a file missing).
     static func render(_ layer: TextLayer, defaults: [DefaultFonts.File]) throws(TextError) -> RenderedText {
         try layer.check()
-        let drawing = try TextEngine.withFonts(layer.fonts, defaults: defaults, layer: layer.name) { fonts throws(TextError) in
+        let drawing = try TextEngine.withFonts(layer.fonts, digests: layer.fontDigests, defaults: defaults, layer: layer.name) { fonts throws(TextError) in
             try TextDrawing(layer, fonts: fonts)
         }
         let picture = RGBA16Image.transparent(width: layer.width, height: layer.height)

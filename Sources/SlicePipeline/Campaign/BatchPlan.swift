@@ -39,7 +39,8 @@ public struct JobPlan: Sendable {
 
 /// Plans a manifest's jobs without rendering, locking or writing.
 package enum BatchPlan {
-    /// The state of each selected job, in manifest order. Stills are hashed (read), not decoded.
+    /// The state of each selected job, in manifest order. Stills are hashed (read), not decoded
+    /// (`--check` decodes them); a layout's layers are drawn, as `--check` draws them.
     package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
         return request.selectedJobs.map { job in
@@ -52,6 +53,13 @@ package enum BatchPlan {
                 return JobPlan(id: job.id, state: .willFail("interrupted while hashing its stills"), folders: [])
             }
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
+            // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
+            // font has, text that does not fit) and its pictures drawn, without a frame.
+            do throws(SlicevidError) {
+                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
+            } catch where error.category != .outputBlocked {
+                return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
+            } catch {}
             let licences = survey.replacements(force: request.force)
             var folders: [String] = []
             for output in job.outputPaths {

@@ -55,6 +55,7 @@ extension BatchRun {
                 try render.setOutputs([Output(.discard)])
                 render.audio = AudioSettings()
                 render.canvas = survey.canvas
+                render.layoutDigests = survey.layoutDigests
                 render.lastFrame = frame
                 _ = try MakeJob.run(render, cancellation: Cancellation(parent: cancellation))
             } catch {

@@ -253,6 +253,9 @@ package enum BatchRun {
         render.verbose = request.verbose
         // Without --force, an output replaces only the files its own sidecar says slicevid wrote.
         render.replacements = survey.replacements(force: request.force)
+        // A font rewritten since the survey read it fails the job rather than drawing with bytes
+        // the fingerprint does not describe.
+        render.layoutDigests = survey.layoutDigests
         let fingerprints = Dictionary(survey.outputs.map { ($0.path, $0.fingerprint) }) { first, _ in first }
         // A still replaced since it was hashed may be what the frames were made from: the
         // sidecar then records no hash for it, so the next run renders again (and says why).

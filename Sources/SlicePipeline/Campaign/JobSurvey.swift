@@ -21,6 +21,8 @@ struct JobSurvey {
         let sidecar: OutputRecord.Reading
         /// The sidecar's record, when it is one of the running user's: nothing else counts.
         var record: OutputRecord? { sidecar.record }
+        /// How the job's layout names its layers, in drawing order, for reasons.
+        var layers: [String] = []
 
         /// Whether the output on disk is what this run would write: present with its recorded
         /// size, and a sidecar with this fingerprint.
@@ -34,7 +36,7 @@ struct JobSurvey {
         func reasons(images: [String]) -> [RenderReason] {
             let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
             return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
-                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images)
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers)
         }
     }
 
@@ -50,6 +52,9 @@ struct JobSurvey {
     let outputs: [Output]
     /// The layout the job's frames are rendered in (its outputs decide it).
     let canvas: PixelLayout
+    /// SHA-256 of the layout's font files as read and checked here (they are in
+    /// `fingerprint`): the job's render refuses a font that no longer has these bytes.
+    let layoutDigests: [String: String]
     /// The job's stills, and its music bed, as they were when hashed: whether one changed
     /// before the job's outputs were committed is looked at again then.
     private let stills: [(path: String, stamp: InputStamp?)]
@@ -125,9 +130,11 @@ struct JobSurvey {
             // Planned with force: no run setting can be what went wrong.
             throw Trouble.failed(error.message(job.wording(run: KeyWording())))
         }
-        // The layout's fonts and images count by their bytes, as stills do.
-        var fileHashes: [String: String] = [:]
-        for file in planned.layout?.files ?? [] {
+        // The layout's fonts and images count by their bytes, as stills do; a font's are the
+        // ones the plan read and checked, which the job's render must find again.
+        var fileHashes = planned.layout?.fontDigests ?? [:]
+        layoutDigests = fileHashes
+        for file in planned.layout?.files ?? [] where fileHashes[file] == nil {
             let hash: String?
             do throws(MediaError) {
                 hash = try hashes.hash(file, cancellation: cancellation)
@@ -142,7 +149,8 @@ struct JobSurvey {
         canvas = planned.renderLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
-                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), sidecar: OutputRecord.reading(for: plan.path))
+                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), sidecar: OutputRecord.reading(for: plan.path),
+                   layers: planned.layout?.layers.map(\.name) ?? [])
         }
     }
 }

@@ -49,12 +49,12 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     ///   - bytes: its size now, when present.
     ///   - images: the job's still paths, to name a changed still.
     static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
-                        images: [String]) -> [RenderReason] {
+                        images: [String], layers: [String] = []) -> [RenderReason] {
         guard let record else {
             return [RenderReason(kind: .newOutput, output: output, description: "new output \(output)")]
         }
         guard record.fingerprint == fingerprint.value else {
-            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images)
+            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images, layers: layers)
         }
         if onDisk { return [] }
         guard let bytes else {
@@ -78,7 +78,9 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     static let derivedFields: Set<String> = ["frames", "duration"]
 
     /// What differs between two sets of fingerprint lines, each difference named.
-    static func changes(from old: [String], to new: [String], output: String, images: [String]) -> [RenderReason] {
+    /// - Parameter layers: how the job's layout names its layers, in drawing order (`layer
+    ///   'price'`, `layer 3`): fingerprints number them.
+    static func changes(from old: [String], to new: [String], output: String, images: [String], layers: [String] = []) -> [RenderReason] {
         guard !old.isEmpty else {
             return [RenderReason(kind: .fingerprintChanged, output: output,
                                  description: "\(output): its sidecar records another fingerprint (and not what made it)")]
@@ -113,7 +115,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                 reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: prefix)
             }
         }
-        reasons += layoutChanges(from: old, to: new)
+        reasons += layoutChanges(from: old, to: new, names: layers)
         if let was = lines("output ", in: old).first, let now = lines("output ", in: new).first, was != now {
             // Frames and length follow from the settings: worth naming only when nothing else explains them.
             let changed = fieldChanges(was, now, kind: .outputSettingChanged, output: output, prefix: "")
@@ -128,7 +130,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
 
     /// What changed in a job's layout: its variant or safe zone, a font's or image's bytes, a
     /// layer's place, text or look (`text of layer 2: '2,49 €' → '2,29 €'`), or the number of layers.
-    private static func layoutChanges(from old: [String], to new: [String]) -> [RenderReason] {
+    private static func layoutChanges(from old: [String], to new: [String], names: [String]) -> [RenderReason] {
         func lines(_ prefix: String, in all: [String]) -> [String] { all.filter { $0.hasPrefix(prefix) } }
         var reasons: [RenderReason] = []
         let (wasLayout, nowLayout) = (lines("layout ", in: old).first, lines("layout ", in: new).first)
@@ -161,7 +163,8 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         }
         for key in nowLayers.map({ keyed($0).key }) where was[key] != now[key] {
             let words = key.split(separator: " ")
-            let layer = "layer \(words[1])"
+            let number = Int(words[1]) ?? 0
+            let layer = (1...max(1, names.count)).contains(number) && number <= names.count ? names[number - 1] : "layer \(words[1])"
             let (from, to) = (was[key] ?? "", now[key] ?? "")
             switch words[2] {
             case "text":
@@ -170,10 +173,39 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             case "image":
                 reasons.append(RenderReason(kind: .stillChanged, field: "image of \(layer)", description: "the image of \(layer) changed"))
             default:
-                reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: "\(layer) ")
+                // Lengths at this frame size are seldom whole (9.333333333333332): shown to a tenth.
+                reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: "\(layer) ").map { change in
+                    var shown = change
+                    shown.description = "\(change.field ?? "") \(Self.rounded(change.from ?? "unset")) → \(Self.rounded(change.to ?? "unset"))"
+                    return shown
+                }
             }
         }
         return reasons
+    }
+
+    /// `value` with every number that has more than one decimal rounded to a tenth:
+    /// `auto(9.333333333333332-311.1111111111111)` → `auto(9.3-311.1)`.
+    static func rounded(_ value: String) -> String {
+        var result = "", number = ""
+        func flush() {
+            if let decimal = number.firstIndex(of: "."), number.distance(from: decimal, to: number.endIndex) > 2, let parsed = Double(number) {
+                result += UnitText.pixels(parsed)
+            } else {
+                result += number
+            }
+            number = ""
+        }
+        for character in value {
+            if character.isASCII && (character.isNumber || (character == "." && !number.isEmpty && !number.contains("."))) {
+                number.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     /// `price '12,50 €' → '11,90 €'` for each used value of the feed row that differs, in the

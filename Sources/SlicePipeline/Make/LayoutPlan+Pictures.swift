@@ -56,13 +56,37 @@ extension LayoutPlan {
                 }
             } catch {
                 // The engine names the layer by itself; the layout's own name for it is used instead.
-                let named = error.subject.hasPrefix("layer ") ? MediaError(error.kind, subject: layer.name, message: error.message)
-                                                              : MediaError(error.kind, subject: "\(layer.name): \(error.subject)", message: error.message)
+                let suffix = " (layer \(InputText.quoted(layer.name)))"
+                let message = error.message.hasSuffix(suffix) ? String(error.message.dropLast(suffix.count)) : error.message
+                let named = error.subject.hasPrefix("layer ") ? MediaError(error.kind, subject: layer.name, message: message)
+                                                              : MediaError(error.kind, subject: "\(layer.name): \(error.subject)", message: message)
                 throw SlicevidError(named).prefixed("\(setting: .layout) \(InputText.quoted(file)): ")
             }
             pictures.append(LayerPictures.Picture(layer: layer, image: image))
         }
         return LayerPictures(pictures: pictures)
+    }
+
+    /// The SHA-256 of each font file, read, checked and kept in memory (`FontStore`).
+    /// - Parameter expected: digests a batch's survey read: a font whose bytes differ now
+    ///   changed mid-run.
+    /// - Throws: `MediaError` naming the font: not a font, over a limit, damaged (65), changed
+    ///   (65), missing (66).
+    static func fontDigests(_ files: [String], expected: [String: String]) throws(MediaError) -> [String: String] {
+        var digests: [String: String] = [:]
+        for file in files {
+            do throws(TextError) {
+                let font = try FontStore.load(file)
+                if let wanted = expected[file], wanted != font.digest {
+                    throw TextError(.fontChanged, subject: "font \(InputText.quoted(file))",
+                                    message: "changed while the run used it: its bytes are not the ones the run checked; run again once it is final")
+                }
+                digests[file] = font.digest
+            } catch {
+                throw error.mediaError
+            }
+        }
+        return digests
     }
 
     /// The text engine's layer for `text`, in `layer`'s box: its own fonts first, then the
@@ -82,7 +106,7 @@ extension LayoutPlan {
         case .centre: .centre
         case .bottom: .bottom
         }
-        return TextLayer(name: layer.name, text: text.template, width: layer.box.width, height: layer.box.height, size: size,
+        var engineLayer = TextLayer(name: layer.name, text: text.template, width: layer.box.width, height: layer.box.height, size: size,
                          fonts: text.fonts + fonts.filter { !text.fonts.contains($0) }, family: text.family, weight: text.weight,
                          wrap: text.wrap, maxLines: text.maxLines, alignment: alignment, verticalAlignment: vertical,
                          lineHeight: text.lineHeight, color: text.color,
@@ -90,5 +114,7 @@ extension LayoutPlan {
                          outline: text.outline.map { TextLayer.Outline(width: $0.width, color: $0.color) },
                          shadow: text.shadow.map { TextLayer.Shadow(x: $0.x, y: $0.y, blur: $0.blur, color: $0.color) },
                          ellipsis: text.ellipsis, language: text.language)
+        engineLayer.fontDigests = fontDigests
+        return engineLayer
     }
 }

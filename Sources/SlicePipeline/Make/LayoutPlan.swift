@@ -35,6 +35,9 @@ package struct LayoutPlan: Sendable, Equatable {
     package let safeZone: SafeZone?
     /// Font files every text layer may use, before its own and the default set.
     package let fonts: [String]
+    /// SHA-256 (hex) of each font file (`fontFiles`) as the plan read and checked it: the text
+    /// engine refuses a font whose bytes are no longer these.
+    package var fontDigests: [String: String] = [:]
 
     /// The layers on the still at `index` of `count`, in drawing order.
     package func cardLayers(of index: Int, count: Int) -> [Layer] {
@@ -47,6 +50,15 @@ package struct LayoutPlan: Sendable, Equatable {
     /// The layers drawn over the frames, in drawing order.
     package var overLayers: [Layer] {
         layers.filter { if case .over = $0.placement { true } else { false } }
+    }
+
+    /// Every font file the text layers use: the layout's, then each layer's own.
+    package var fontFiles: [String] {
+        var files = fonts
+        for layer in layers {
+            if case .text(let text) = layer.content { files += text.fonts.filter { !files.contains($0) } }
+        }
+        return files
     }
 
     /// Every file the layers read: fonts and images, for checks and fingerprints.
@@ -105,22 +117,67 @@ package struct LayoutPlan: Sendable, Equatable {
                 guard text.template.utf8.count <= Layout.maximumTextBytes else {
                     throw refusal("text: is \(text.template.utf8.count) bytes with its variables filled; at most \(Layout.maximumTextBytes)")
                 }
-                text.size = switch text.size {
-                case .pixels(let size): .pixels(size * scale)
-                case .auto(let low, let high): .auto(min: low * scale, max: high * scale)
+                // A variable's value is part of the text: a control character in it is the
+                // same mistake as one in the layout file.
+                if let character = Layout.forbiddenCharacter(in: text.template) {
+                    throw refusal("its text \(InputText.quoted(text.template)) holds the control character \(Layout.characterName(character)) (from a variable); text takes \\n for a line break and no other control characters")
                 }
-                text.plate?.padding *= scale
-                text.plate?.radius *= scale
-                text.outline?.width *= scale
-                if let shadow = text.shadow {
-                    text.shadow = Layout.Text.Shadow(x: shadow.x * scale, y: shadow.y * scale, blur: shadow.blur * scale, color: shadow.color)
-                }
-                content = .text(text)
+                content = .text(try scaled(text, by: scale, frame: "\(width)x\(height)", refusal: refusal))
             case .image(let path):
                 content = .image(try filled(path, path: true))
             }
             layers.append(Layer(name: layer.name, placement: layer.placement, box: box, content: content))
         }
         return LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZone: safeZone, fonts: layout.fonts)
+    }
+
+    /// `text`'s lengths (pixels at 1080p) in the frame's pixels, within what the text engine
+    /// draws (`TextLayer`'s limits): an `auto` size is kept inside them, a fixed size, an
+    /// outline or a blur that falls outside at this frame size is refused, with its numbers
+    /// rounded to a tenth of a pixel.
+    /// - Parameter frame: `1920x1080`, for messages.
+    private static func scaled(_ text: Layout.Text, by scale: Double, frame: String,
+                               refusal: (ErrorText) -> SlicevidError) throws(SlicevidError) -> Layout.Text {
+        var text = text
+        let largest = TextLayer.maxSize
+        func px(_ value: Double) -> String { UnitText.pixels(value) }
+        switch text.size {
+        case .pixels(let size):
+            let pixels = size * scale
+            guard pixels >= 1, pixels <= largest else {
+                let bound = pixels < 1 ? "less than the 1 px" : "more than the \(px(largest)) px"
+                let fix = pixels < 1 ? "at least \(px((1 / scale * 10).rounded(.up) / 10))" : "at most \(px((largest / scale * 10).rounded(.down) / 10))"
+                throw refusal("size \(px(size)) (pixels at 1080p) is \(px(pixels)) px at \(frame), \(bound) a text can be; give it a size of \(fix) for this frame size")
+            }
+            text.size = .pixels(pixels)
+        case .auto(let low, let high):
+            // The largest size that fits, between bounds the engine can draw at this frame size.
+            let (least, most) = (max(1, low * scale), min(largest, high * scale))
+            guard least <= most else {
+                throw refusal("size auto up to \(px(high)) (pixels at 1080p) is at most \(px(high * scale)) px at \(frame), less than the 1 px a text can be; give it a larger max-size")
+            }
+            text.size = .auto(min: least, max: most)
+        }
+        if var plate = text.plate {
+            plate.padding *= scale
+            // A radius past half the plate's side rounds nothing more.
+            plate.radius = min(largest, plate.radius * scale)
+            text.plate = plate
+        }
+        if let outline = text.outline {
+            let width = outline.width * scale
+            guard width <= TextLayer.maxOutline else {
+                throw refusal("outline width \(px(outline.width)) (pixels at 1080p) is \(px(width)) px at \(frame), more than the \(px(TextLayer.maxOutline)) px an outline can be")
+            }
+            text.outline?.width = width
+        }
+        if let shadow = text.shadow {
+            let blur = shadow.blur * scale
+            guard blur <= TextLayer.maxBlur else {
+                throw refusal("shadow blur \(px(shadow.blur)) (pixels at 1080p) is \(px(blur)) px at \(frame), more than the \(px(TextLayer.maxBlur)) px a blur can be")
+            }
+            text.shadow = Layout.Text.Shadow(x: shadow.x * scale, y: shadow.y * scale, blur: blur, color: shadow.color)
+        }
+        return text
     }
 }

@@ -41,17 +41,19 @@ extension MakeJob {
         let (clip, sequence, paths, plans) = try planOutputs(request)
         let spec = request.spec
         let audio = try checkAudio(request, plans: plans)
-        let layout = try request.layout.map { layout throws(SlicevidError) in
+        var layout = try request.layout.map { layout throws(SlicevidError) in
             try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
                                    variables: request.variables, safeZone: request.safeZone.resolved(layout, width: spec.width, height: spec.height))
         }
         // The layers' files are there and are files: a font or logo that is not would fail
-        // the render after its stills were decoded.
-        if let layout {
+        // the render after its stills were decoded. Fonts are read, checked (a font bomb is
+        // refused here) and kept in memory now; the text engine draws from those bytes.
+        if let plan = layout {
             do {
-                for file in layout.files { try StillDecoder.checkReadable(path: file) }
+                for file in plan.files { try StillDecoder.checkReadable(path: file) }
+                layout?.fontDigests = try LayoutPlan.fontDigests(plan.fontFiles, expected: request.layoutDigests)
             } catch {
-                throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(layout.file)): ")
+                throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(plan.file)): ")
             }
         }
         for plan in plans {

@@ -122,9 +122,17 @@ package enum MakeJob {
         }
     }
 
-    /// Checks what the request's own checks cannot: outputs that name one file by different
-    /// paths (`out/x.mp4` and `outlink/x.mp4` with outlink → out), compared where they land.
+    /// Checks what the request's own checks cannot: its layout's values (one built in code has
+    /// had no layout file's checks), and outputs that name one file by different paths (`out/x.mp4` and `outlink/x.mp4` with outlink → out), compared where they land.
     static func validate(_ request: MakeRequest) throws(SlicevidError) {
+        // A layout built in code gets a layout file's checks, before any of its numbers is used.
+        if let layout = request.layout {
+            do throws(LayoutError) {
+                try layout.check()
+            } catch {
+                throw SlicevidError(.usage, error.text)
+            }
+        }
         var seen: [OutputPlace] = []
         for output in request.outputs {
             guard case .file(let path) = output.destination else { continue }

@@ -43,6 +43,10 @@ public struct MakeRequest: Sendable {
     package var sidecar: (@Sendable (_ output: String, _ files: [FileStamp], _ written: WrittenOutput) -> OutputRecord)?
     /// Hears each output and its sidecar once both are in place, inside the commit.
     package var onCommit: (@Sendable (_ output: String, _ record: OutputRecord) -> Void)?
+    /// SHA-256 (hex) of the layout's font files as a batch's survey read them (its
+    /// fingerprint), by path: a font whose bytes differ when the job is planned or drawn has
+    /// changed mid-run, and fails the job. Empty (`make`): the plan's own reading is the one.
+    package var layoutDigests: [String: String] = [:]
     /// Frame buffers; nil picks `RenderLoop.defaultWindow(jobs:)`.
     package var window: Int?
     /// The encoders outputs may use (tests stand in for a libavcodec that lacks some).

@@ -110,8 +110,9 @@ struct BatchCommand: ParsableCommand {
     private static func check(_ request: BatchRequest, console: Console) -> ExitCode {
         let checks = Slicevid.check(request)
         let manifest = request.manifest.path
-        for job in checks {
-            for problem in job.problems { console.error("slicevid: \(manifest): job \(InputText.quoted(job.id)): \(problem)\n") }
+        // A layout's mistake is the same for every job of its layout and aspect: said once.
+        for line in JobLines.grouped(checks.flatMap { job in job.problems.map { (job.id, $0) } }) {
+            console.error("slicevid: \(manifest): \(line.subject): \(line.text)\n")
         }
         // A folder several jobs write to is said once.
         var folders: Set<String> = []

@@ -38,17 +38,19 @@ enum BatchPlanView {
                       "will-render": count("will-render"), "refused": count("refused"), "will-fail": count("will-fail"),
                       "orphans": orphans.count])
         } else {
-            for plan in plans {
-                let what: String
+            // A layout's mistake is the same for every job of its layout and aspect: said once.
+            let lines = JobLines.grouped(plans.map { plan in
                 switch plan.state {
-                case .upToDate: what = "up to date"
+                case .upToDate: (plan.id, "up to date")
                 case .willRender(let reasons):
-                    let folders = plan.folders.isEmpty ? "" : " (creating \(plan.folders.joined(separator: ", ")))"
-                    what = "will render: \(RenderReason.sentence(reasons))\(folders)"
-                case .refused(let why): what = "refused: \(why)"
-                case .willFail(let why): what = "will fail: \(why)"
+                    (plan.id, "will render: \(RenderReason.sentence(reasons))\(plan.folders.isEmpty ? "" : " (creating \(plan.folders.joined(separator: ", ")))")")
+                case .refused(let why): (plan.id, "refused: \(why)")
+                case .willFail(let why): (plan.id, why.hasPrefix("layout ") ? why : "will fail: \(why)")
                 }
-                log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): \(what)\n")
+            })
+            for line in lines {
+                let text = line.text.hasPrefix("layout ") ? "will fail: \(line.text)" : line.text
+                log.console.error("slicevid: \(manifest): \(line.subject): \(text)\n")
             }
             for orphan in orphans { log.console.error("slicevid: \(manifest): \(describe(orphan, pruning: pruning))\n") }
             var parts = [("up to date", count("up-to-date")), ("to render", count("will-render")), ("refused", count("refused")),

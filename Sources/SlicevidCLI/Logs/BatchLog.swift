@@ -134,8 +134,8 @@ final class BatchLog: Sendable {
         }
         let stopped = report.signal.map { " (stopped by \(signalName($0)))" } ?? ""
         line("\(manifest): \(counts.isEmpty ? "no jobs in this shard" : counts.joined(separator: ", ")), took \(LogWriter.seconds(report.seconds))\(stopped)")
-        for job in report.jobs where job.status == .failed {
-            line("failed: job \(InputText.quoted(job.id)): \(job.error ?? "unknown error")")
+        for failure in JobLines.grouped(report.jobs.filter { $0.status == .failed }.map { ($0.id, $0.error ?? "unknown error") }) {
+            line("failed: \(failure.subject): \(failure.text)")
         }
         if let reportPath { line("report written to \(reportPath)") }
         if let pagePath { line("page written to \(pagePath)") }
