@@ -46,7 +46,7 @@ struct JobSurvey {
 
     let fingerprint: Fingerprint
     let outputs: [Output]
-    /// The layout the job's frames are rendered in (its outputs decide it).
+    /// The layout the job's last frame is drawn in for its page's poster (its first output's).
     let canvas: PixelLayout
     /// The job's stills, and its music bed, as they were when hashed: whether one changed
     /// before the job's outputs were committed is looked at again then.
@@ -137,10 +137,10 @@ struct JobSurvey {
         }
         fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
             .adding(planned.layout, fileHashes: fileHashes)
-        canvas = planned.renderLayout
+        canvas = planned.lastFrameLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
-                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), record: OutputRecord.read(for: plan.path))
+                   fingerprint: fingerprint.output(plan), record: OutputRecord.read(for: plan.path))
         }
     }
 }
