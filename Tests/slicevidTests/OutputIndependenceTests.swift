@@ -44,6 +44,10 @@ struct OutputIndependenceTests {
                 try FileManager.default.createDirectory(atPath: folder + "/jobs\(jobs)", withIntermediateDirectories: true)
                 try expectSame(["x.mp4"] + Self.beside, Self.clip + ["--jobs", jobs], in: folder + "/jobs\(jobs)")
             }
+            for output in ["x.mp4"] + Self.beside {
+                let path = String(output.prefix { $0 != ":" })
+                #expect(try Self.files(of: path, in: folder + "/jobs1/together") == Self.files(of: path, in: folder + "/jobs2/together"), "\(output)")
+            }
         }
     }
 
