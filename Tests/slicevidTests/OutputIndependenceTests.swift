@@ -51,6 +51,14 @@ struct OutputIndependenceTests {
         }
     }
 
+    @Test("with a layout's text on a card and a logo over the frames, too")
+    func withLayers() throws {
+        try withScratchFolder { folder in
+            try LayoutCLITests.campaign(in: folder)
+            try expectSame(["x.mp4", "x.png", "x.gif", "x.mov"], LayoutCLITests.flags + ["--encoder-preset", "ultrafast"], in: folder)
+        }
+    }
+
     @Test("a batch job's outputs are each the one make writes alone, and its page's poster changes none of them")
     func batchJob() throws {
         let folder = try CampaignFolder()
