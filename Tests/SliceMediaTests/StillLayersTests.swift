@@ -87,4 +87,27 @@ struct StillLayersTests {
             #expect(onLayer >= 3 * 40)
         }
     }
+
+    @Test("a still decoded once for several layouts is, in each, the still decoded for that layout alone",
+          arguments: Still.allCases, [false, true])
+    func everyLayoutAtOnce(still: Still, withLayer: Bool) throws {
+        try withTemporaryDirectory { dir in
+            let path = try Self.write(still, in: dir)
+            // Half transparent (premultiplied): composed twice, it would show.
+            let layer = Self.layer()
+            for c in 0..<4 { for y in 0..<12 { for x in 0..<18 { layer.row(c, y)[x] /= 2 } } }
+            let layers = withLayer ? [CardLayer(picture: layer, x: 11, y: 5)] : []
+            let blue = RGBAColor(red: 0, green: 0, blue: 255), clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+            for (background, layouts) in [(blue, [PixelLayout.yuv420p, .gbrp, .yuv444p16, .yuv420p16, .yuv444p]),
+                                          (clear, [PixelLayout.yuva420p, .gbrap, .gbrap16])] {
+                let together = try StillDecoder.loadPlanar(path: path, width: Self.width, height: Self.height, fit: .cover,
+                                                           background: background, layouts: layouts, layers: layers)
+                for (layout, picture) in zip(layouts, together) {
+                    let alone = try StillDecoder.loadPlanar(path: path, width: Self.width, height: Self.height, fit: .cover,
+                                                            background: background, layout: layout, layers: layers)
+                    #expect(picture.layout == layout && picture.hasSamePixels(as: alone), "\(still) \(layout) layer \(withLayer)")
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 // Fingerprints change exactly when an output would: a still's bytes, a setting of any
-// transition, the layout the frames were rendered in, the encoder settings of a video, or the
-// slicevid version.
+// transition, the layout the frames were rendered in (the output's own), the encoder settings
+// of a video, or the slicevid version.
 
 import SliceKit
 import SliceMedia
@@ -22,10 +22,10 @@ import Testing
     }
 
     private func value(_ sequence: SequenceSpec? = nil, hashes: [String]? = nil, version: String = "1.0",
-                       format: OutputFormat = .mp4, canvas: PixelLayout = .yuv420p,
+                       format: OutputFormat = .mp4,
                        encoder: EncoderSettings = EncoderSettings()) throws -> String {
         Fingerprint(sequence: sequence ?? self.sequence, imageHashes: hashes ?? self.hashes, version: version)
-            .output(try plan(format, encoder: encoder, sequence: sequence), canvas: canvas).value
+            .output(try plan(format, encoder: encoder, sequence: sequence)).value
     }
 
     @Test func sameInputsGiveTheSameFingerprint() throws {
@@ -51,7 +51,6 @@ import Testing
             try value(allFocused),
             try value(version: "1.1"),
             try value(format: .pngSequence),
-            try value(canvas: .gbrp),
             try value(encoder: EncoderSettings(crf: 20)),
             try value(encoder: EncoderSettings(preset: "fast")),
             try value(encoder: EncoderSettings(codec: CodecChoice(codec: .hevc))),
@@ -67,7 +66,7 @@ import Testing
     }
 
     @Test func theLinesSayWhatIsCovered() throws {
-        let lines = Fingerprint(sequence: sequence, imageHashes: hashes, version: "1.0").output(try plan(.mp4), canvas: .yuv420p).lines
+        let lines = Fingerprint(sequence: sequence, imageHashes: hashes, version: "1.0").output(try plan(.mp4)).lines
         #expect(lines.first == "slicevid 1.0")
         #expect(lines.contains("image 2 cc"))
         #expect(lines.contains { $0.hasPrefix("transition 1 size=1920x1080 fps=30 ") && $0.contains(" easing=spring ") })

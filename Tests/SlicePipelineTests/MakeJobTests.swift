@@ -1,4 +1,4 @@
-// MakeJob's own decisions: request checks and the canvas layout for a set of outputs.
+// MakeJob's own decisions: request checks and the layouts a set of outputs is rendered in.
 
 import Foundation
 import SliceKit
@@ -7,28 +7,32 @@ import Testing
 @testable import SlicePipeline
 
 @Suite struct MakeJobTests {
-    @Test func canvasIsTheRichestLayoutAskedFor() throws {
+    @Test func eachOutputIsRenderedInTheLayoutItAsksFor() throws {
         let dir = NSTemporaryDirectory() + "slicevid-canvas-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        func layout(_ outputs: [String], background: String = "#000000") throws -> PixelLayout {
+        func layouts(_ outputs: [String], background: String = "#000000") throws -> [PixelLayout] {
             var spec = TransitionSpec()
             try spec.set(.background, to: background)
-            return try MakeJob.plan(try MakeRequest.parsing(spec: spec, outputs: outputs.map { $0 == "null" ? $0 : dir + "/" + $0 })).renderLayout
+            return try MakeJob.plan(try MakeRequest.parsing(spec: spec, outputs: outputs.map { $0 == "null" ? $0 : dir + "/" + $0 })).renderLayouts
         }
-        #expect(try layout(["a.mp4"]) == .yuv420p)
-        // More than 8 bits anywhere: the render is 16-bit (8-bit outputs reduce it exactly).
-        #expect(try layout(["a.mp4:pix-fmt=yuv420p10le"]) == .yuv420p16)
-        #expect(try layout(["a.mp4", "b.mp4:pix-fmt=yuv420p10le"]) == .yuv420p16)
-        #expect(try layout(["%03d.png"]) == .gbrp)
-        #expect(try layout(["a.mp4", "%03d.png"]) == .gbrp)
-        #expect(try layout(["a.gif", "a.mp4"]) == .gbrp)
-        #expect(try layout(["a.mp4:pix-fmt=yuv444p"]) == .yuv444p)
-        #expect(try layout(["a.mov"]) == .yuv444p16)
-        #expect(try layout(["a.webm"], background: "transparent") == .yuva420p)
-        #expect(try layout(["a.webm", "a.mov"], background: "transparent") == .gbrap16)
-        #expect(try layout(["a.webm", "poster.png"], background: "transparent") == .gbrap)
-        #expect(try layout(["null"]) == .yuv420p)
+        #expect(try layouts(["a.mp4"]) == [.yuv420p])
+        // More than 8 bits: that output's frames are 16-bit; an 8-bit output beside it keeps its own.
+        #expect(try layouts(["a.mp4:pix-fmt=yuv420p10le"]) == [.yuv420p16])
+        #expect(try layouts(["a.mp4", "b.mp4:pix-fmt=yuv420p10le"]) == [.yuv420p, .yuv420p16])
+        #expect(try layouts(["%03d.png"]) == [.gbrp])
+        #expect(try layouts(["a.mp4", "%03d.png"]) == [.yuv420p, .gbrp])
+        #expect(try layouts(["a.gif", "a.mp4"]) == [.gbrp, .yuv420p])
+        // Outputs that ask for the same layout share one pass.
+        #expect(try layouts(["a.mp4", "a.webm", "a.y4m", "a.jpg:sheet=2x2"]) == [.yuv420p])
+        #expect(try layouts(["a.png", "a.jpg", "a.webp", "a.gif"]) == [.gbrp])
+        #expect(try layouts(["a.mp4:pix-fmt=yuv444p"]) == [.yuv444p])
+        #expect(try layouts(["a.mov"]) == [.yuv444p16])
+        #expect(try layouts(["a.webm"], background: "transparent") == [.yuva420p])
+        #expect(try layouts(["a.webm", "a.mov"], background: "transparent") == [.yuva420p, .gbrap16])
+        #expect(try layouts(["a.webm", "poster.png"], background: "transparent") == [.yuva420p, .gbrap])
+        #expect(try layouts(["null"]) == [.yuv420p])
+        #expect(try layouts(["null", "a.png"]) == [.gbrp])
     }
 
     @Test func badRequestsAreUsageErrors() {

@@ -14,10 +14,12 @@ final class RecordingSink: FrameSink, @unchecked Sendable {
     var finished = false
     let delay: useconds_t
     let failAt: Int?
+    let wanted: FramesWanted
 
-    init(delay: useconds_t = 0, failAt: Int? = nil) {
+    init(delay: useconds_t = 0, failAt: Int? = nil, wanted: FramesWanted = .all) {
         self.delay = delay
         self.failAt = failAt
+        self.wanted = wanted
     }
 
     func consume(_ frame: PlanarImage, index: Int) throws {

@@ -74,8 +74,13 @@ extension RGBA16Image {
     /// composed onto it in order, converted to `layout`. The layers are composed into this
     /// picture itself.
     package func planar(_ layout: PixelLayout, layers: [CardLayer]) -> PlanarImage {
-        for layer in layers { compose(layer.picture, x: layer.x, y: layer.y) }
+        compose(layers)
         return planar(layout)
+    }
+
+    /// Composes `layers` onto this picture in order, in place.
+    package func compose(_ layers: [CardLayer]) {
+        for layer in layers { compose(layer.picture, x: layer.x, y: layer.y) }
     }
 }
 

@@ -45,18 +45,44 @@ package enum StillDecoder {
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                                   layout: PixelLayout, focus: Focus = .centre, layers: [CardLayer] = [],
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
+        try loadPlanar(path: path, width: width, height: height, fit: fit, background: background, layouts: [layout], focus: focus,
+                       layers: layers, isCancelled: isCancelled)[0]
+    }
+
+    /// Like `loadPlanar(…layout:…)` for each of `layouts`, decoding the file once: the picture
+    /// in each layout is the one `loadPlanar` gives for that layout alone, byte for byte (a
+    /// render feeds each output frames in its own layout, whatever else it writes).
+    package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
+                                  layouts: [PixelLayout], focus: Focus = .centre, layers: [CardLayer] = [],
+                                  isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> [PlanarImage] {
         let still = try decode(path: path, raster: Raster(frame: (width, height), fit: fit), isCancelled: isCancelled)
         let frame = still.picture
         let planes = frame.planes(count: 1)
-        if !layout.isDeep, layers.isEmpty, let order = frame.packedOrder, frame.width == width, frame.height == height,
-           still.orientation == .upright, try conversion(for: still, path: path) == nil, let base = planes.data[0] {
-            return PlanarImage.converting(UnsafePointer(base), width: width, height: height,
-                                          rowStride: Int(planes.strides[0]), order: order, into: layout)
+        // Fitted once for the 8-bit layouts and once for the 16-bit ones; a 16-bit picture has
+        // the layers composed onto it in place, so that is done once too.
+        var fits: [Bool: Fitted] = [:]
+        var pictures: [PlanarImage] = []
+        for layout in layouts {
+            if !layout.isDeep, layers.isEmpty, let order = frame.packedOrder, frame.width == width, frame.height == height,
+               still.orientation == .upright, try conversion(for: still, path: path) == nil, let base = planes.data[0] {
+                pictures.append(PlanarImage.converting(UnsafePointer(base), width: width, height: height,
+                                                       rowStride: Int(planes.strides[0]), order: order, into: layout))
+                continue
+            }
+            let fitting: Fitted
+            if let made = fits[layout.isDeep] {
+                fitting = made
+            } else {
+                fitting = try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: layout.isDeep)
+                if case .deep(let image) = fitting { image.compose(layers) }
+                fits[layout.isDeep] = fitting
+            }
+            switch fitting {
+            case .rgba(let image): pictures.append(image.planar(layout, layers: layers))
+            case .deep(let image): pictures.append(image.planar(layout))
+            }
         }
-        switch try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: layout.isDeep) {
-        case .rgba(let image): return image.planar(layout, layers: layers)
-        case .deep(let image): return image.planar(layout, layers: layers)
-        }
+        return pictures
     }
 
     /// The size a picture is scaled to before it is placed: covering or contained, aspect

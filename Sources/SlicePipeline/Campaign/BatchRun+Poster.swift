@@ -1,7 +1,7 @@
 // The report page's poster of a job that writes no picture of its own: made by the run, never by
 // decoding a video afterwards. A job that renders keeps its last frame as it goes (`LastFrame`);
 // a job that is skipped and has no poster up to date renders its frames once more, encoding
-// nothing, in the layout its outputs are rendered in, so the poster is the same either way. The
+// nothing, in the layout its first output is rendered in, so the poster is the same either way. The
 // poster is an output like any other: written atomically, with a sidecar that records it as
 // slicevid's, replacing only a poster slicevid wrote, and kept while up to date. It never
 // changes what the job writes, nor whether it fails.

@@ -48,12 +48,14 @@ package struct Fingerprint: Sendable, Equatable {
     init(lines: [String]) { self.lines = lines }
 
     /// The fingerprint of one output of this job: the job's lines plus the output's format,
-    /// the layout frames were rendered in (it follows from all the job's outputs, and a
-    /// conversion from a richer one changes the bytes) and everything its plan decided: codec,
-    /// encoder, pixel format, size, frames, and the quality and speed settings the codec uses.
-    package func output(_ plan: EncodingPlan, canvas: PixelLayout) -> Fingerprint {
+    /// the layout its frames are rendered in (its own, whatever else the job writes; 0.3
+    /// rendered every output in the layout covering them all, so a sidecar that names another
+    /// one is of a file with other bytes, and the output renders again) and everything its plan
+    /// decided: codec, encoder, pixel format, size, frames, and the quality and speed settings
+    /// the codec uses.
+    package func output(_ plan: EncodingPlan) -> Fingerprint {
         let decided = plan.summary.dropFirst().map { "\($0.key)=\($0.value)" }
-        let line = (["output \(plan.format.rawValue) canvas=\(canvas.rawValue)"] + decided).joined(separator: " ")
+        let line = (["output \(plan.format.rawValue) canvas=\(plan.renderLayout.rawValue)"] + decided).joined(separator: " ")
         return Fingerprint(lines: lines + [line])
     }
 

@@ -50,7 +50,7 @@ struct JobSurvey {
 
     let fingerprint: Fingerprint
     let outputs: [Output]
-    /// The layout the job's frames are rendered in (its outputs decide it).
+    /// The layout the job's last frame is drawn in for its page's poster (its first output's).
     let canvas: PixelLayout
     /// SHA-256 of the layout's font files as read and checked here (they are in
     /// `fingerprint`): the job's render refuses a font that no longer has these bytes.
@@ -146,10 +146,10 @@ struct JobSurvey {
         }
         fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
             .adding(planned.layout, fileHashes: fileHashes)
-        canvas = planned.renderLayout
+        canvas = planned.lastFrameLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
-                   fingerprint: fingerprint.output(plan, canvas: planned.renderLayout), sidecar: OutputRecord.reading(for: plan.path),
+                   fingerprint: fingerprint.output(plan), sidecar: OutputRecord.reading(for: plan.path),
                    layers: planned.layout?.layers.map(\.name) ?? [])
         }
     }

@@ -11,8 +11,15 @@ public struct MakePlan: Sendable {
     package let clip: Clip
     /// The transitions rendered, checked (one for `--from/--to` and the demo cards).
     package let sequence: SequenceSpec
-    /// The layout frames are rendered in: the one that feeds every output without loss.
-    package let renderLayout: PixelLayout
+    /// The layouts frames are rendered in, one pass each: every output's own
+    /// (`EncodingPlan.renderLayout`, what it would be rendered in alone), in the order the
+    /// outputs first ask for them, so no output's bytes depend on the others; and the layout of
+    /// the last frame a batch keeps for its page (`lastFrameLayout`). Never empty: a render
+    /// for no output (`null`) draws yuv420p.
+    package let renderLayouts: [PixelLayout]
+    /// The layout the last frame a batch keeps for its report page is drawn in: the request's
+    /// `canvas`, or the first output's layout.
+    package let lastFrameLayout: PixelLayout
     /// The outputs that are written, in request order (`null` has none).
     package let outputs: [EncodingPlan]
     /// Every output path in request order, `null` included.
@@ -60,11 +67,13 @@ extension MakeJob {
             try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path))
             if request.sidecar != nil { try OutputRecord.checkPlace(for: plan.path) }
         }
-        let renderLayout = PixelLayout.covering(plans.map(\.renderLayout) + (request.canvas.map { [$0] } ?? []))
+        var layouts: [PixelLayout] = []
+        for wanted in plans.map(\.renderLayout) + (request.canvas.map { [$0] } ?? []) where !layouts.contains(wanted) { layouts.append(wanted) }
+        if layouts.isEmpty { layouts = [PixelLayout.covering([])] }
         var folders: [String] = []
         for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
-        return MakePlan(clip: clip, sequence: sequence, renderLayout: renderLayout, outputs: plans, paths: paths, foldersToCreate: folders,
-                        audio: audio, layout: layout)
+        return MakePlan(clip: clip, sequence: sequence, renderLayouts: layouts, lastFrameLayout: request.canvas ?? layouts[0], outputs: plans,
+                        paths: paths, foldersToCreate: folders, audio: audio, layout: layout)
     }
 
     /// The part of `plan` that reads no file: the settings checked and each output's encoding
@@ -112,18 +121,18 @@ extension MakeJob {
         return (clip, sequence, paths, plans)
     }
 
-    /// Opens one sink per planned output, each GIF with the palette of the stills, each on a
-    /// thread of its own (the encoder is opened on that thread); a flush stops between packets
-    /// once `cancellation` is set.
-    static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], layout: PixelLayout,
-                      stills: [PlanarImage], background: RGBAColor, audio: [AudioCodec: AudioTrack] = [:],
-                      cancellation: Cancellation) throws(SlicevidError) -> [SinkRunner] {
+    /// Opens one sink per planned output, each fed frames in the plan's own layout and each GIF
+    /// with the palette of the stills in that layout, each on a thread of its own (the encoder
+    /// is opened on that thread); a flush stops between packets once `cancellation` is set.
+    /// - Parameter stills: the stills, by layout, for GIF palettes (those of GIF outputs' layouts).
+    static func sinks(for plans: [EncodingPlan], targets: [OutputTarget], stills: [PixelLayout: [PlanarImage]], background: RGBAColor,
+                      audio: [AudioCodec: AudioTrack] = [:], cancellation: Cancellation) throws(SlicevidError) -> [SinkRunner] {
         var runners: [SinkRunner] = []
         for (index, (plan, target)) in zip(plans, targets).enumerated() {
             var palette: Palette?
             if plan.needsPalette {
                 do {
-                    palette = try plan.palette(stills: stills, background: background)
+                    palette = try plan.palette(stills: stills[plan.renderLayout] ?? [], background: background)
                 } catch {
                     throw SlicevidError(.outputFailed, "\(output: plan.path): \(error.message)")
                 }
@@ -131,7 +140,7 @@ extension MakeJob {
             let chosen = palette
             runners.append(try SinkRunner(index: index) { () throws(SlicevidError) in
                 if plan.writesPicture { return StillSink(target: target, plan: plan, background: background) }
-                return try EncoderSink(target: target, plan: plan, layout: layout, palette: chosen, audio: plan.audio.flatMap { audio[$0] },
+                return try EncoderSink(target: target, plan: plan, layout: plan.renderLayout, palette: chosen, audio: plan.audio.flatMap { audio[$0] },
                                        cancellation: cancellation)
             })
         }

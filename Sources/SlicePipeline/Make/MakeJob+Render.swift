@@ -1,6 +1,7 @@
 // The render of one make: stills decoded once (while the encoders open), frames rendered
-// concurrently and handed to every output's sink in order, encoders flushed. Moving the outputs
-// into place is `MakeJob.run`'s.
+// concurrently and handed to every output's sink in order, encoders flushed. Each output gets
+// frames in its own layout (a pass per layout, `RenderPass`), so adding a poster or a GIF never
+// changes a video's bytes. Moving the outputs into place is `MakeJob.run`'s.
 
 import Foundation
 import SliceKit
@@ -14,7 +15,7 @@ extension MakeJob {
                        events: @escaping @Sendable (MakeEvent) -> Void) throws(SlicevidError) -> RenderStats {
         let spec = request.spec
         let sequence = planned.sequence
-        let layout = planned.renderLayout
+        let layouts = planned.renderLayouts
 
         // Every input must exist before anything starts.
         let paths = request.stills.paths
@@ -39,33 +40,37 @@ extension MakeJob {
             // Shared only with a card of the same still, focus and layers.
             let key = path.map { "\(focus) \(printed.map(\.layer.name)) \($0)" }
             if let key, let shared = pending[key] { return shared }
-            let still = DeferredStill(on: decoders[decoding % decoders.count]) { () throws(MediaError) in
+            let still = DeferredStill(on: decoders[decoding % decoders.count], pictures: { () throws(MediaError) in
                 // A still queued behind others is not decoded once the run is stopping.
                 if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
-                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layout: layout,
+                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layouts: layouts,
                                             layers: layers, cancellation: cancellation)
-            }
+            })
             decoding += 1
             if let key { pending[key] = still }
             return still
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
-        // Layers over the frames: prepared once in the render's layout, blended onto each frame
-        // they show on.
-        let overlays = (pictures?.over ?? []).map { item in
-            FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
-                                             frameWidth: spec.width, frameHeight: spec.height, layout: layout),
-                       timing: item.timing)
+        // Layers over the frames: prepared once in each of the render's layouts, blended onto
+        // each frame they show on.
+        let overlays = layouts.map { layout in
+            (pictures?.over ?? []).map { item in
+                FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                                 frameWidth: spec.width, frameHeight: spec.height, layout: layout),
+                           timing: item.timing)
+            }
         }
-        // A GIF's palette is chosen from every still, so it waits for all of them first; with
-        // over layers, it also sees each still with every over layer on it, so a logo's colours
-        // are in the palette rather than dithered from the stills' (a fade's blends are not).
-        var paletteStills: [PlanarImage] = []
-        if planned.outputs.contains(where: \.needsPalette) {
+        // A GIF's palette is chosen from every still (in the GIF's layout), so it waits for all
+        // of them first; with over layers, it also sees each still with every over layer on it,
+        // so a logo's colours are in the palette rather than dithered from the stills' (a fade's
+        // blends are not).
+        var paletteStills: [PixelLayout: [PlanarImage]] = [:]
+        for (place, layout) in layouts.enumerated() where planned.outputs.contains(where: { $0.needsPalette && $0.renderLayout == layout }) {
+            var decoded: [PlanarImage] = []
             for still in stills {
-                switch still.wait(unless: cancellation) {
-                case .success(let image): paletteStills.append(image)
+                switch still.wait(unless: cancellation, picture: place) {
+                case .success(let image): decoded.append(image)
                 case .failure(let error):
                     // A stop meanwhile (a signal, a cancelled Task): the stills queued after it
                     // were not decoded.
@@ -73,14 +78,15 @@ extension MakeJob {
                     throw SlicevidError(error)
                 }
             }
-            if !overlays.isEmpty { paletteStills += paletteStills.map { covered($0, by: overlays) } }
+            if !overlays[place].isEmpty { decoded += decoded.map { covered($0, by: overlays[place]) } }
+            paletteStills[layout] = decoded
         }
         // Rendering starts with the first still; the others keep decoding while its hold encodes.
         // Encoders open while it decodes — except a stream's: a header on stdout cannot be taken
         // back if the still turns out to be broken.
-        func firstStill() throws(SlicevidError) -> PlanarImage {
+        func firstStill() throws(SlicevidError) -> [PlanarImage] {
             switch stills[0].wait(unless: cancellation) {
-            case .success(let image): return image
+            case .success(let images): return images
             case .failure(let error):
                 if cancellation.isCancelled { throw interrupted(cancellation) }
                 throw SlicevidError(error)
@@ -93,35 +99,50 @@ extension MakeJob {
         if cancellation.isCancelled { throw interrupted(cancellation) }
         let streams = targets.contains(where: \.isStream)
         let early = streams ? try firstStill() : nil
-        var sinks = try sinks(for: planned.outputs, targets: targets, layout: layout, stills: paletteStills, background: spec.background,
+        let sinks = try sinks(for: planned.outputs, targets: targets, stills: paletteStills, background: spec.background,
                               audio: audio, cancellation: cancellation)
-        // The last frame kept for a batch's report page: one more consumer, never a failing one.
+        // Each sink goes to the pass of its output's layout; the last frame kept for a batch's
+        // report page (one more consumer, never a failing one) to the pass of its own.
+        var fed = zip(sinks, planned.outputs).map { (runner: $0, layout: $1.renderLayout) }
         if let lastFrame = request.lastFrame {
-            sinks.append(SinkRunner(lastFrame.sink(last: SequencePlan(spec: sequence).frameCount - 1), index: sinks.count))
+            fed.append((SinkRunner(lastFrame.sink(last: SequencePlan(spec: sequence).frameCount - 1), index: sinks.count),
+                        planned.lastFrameLayout))
         }
-        let first: PlanarImage
-        if let early { first = early } else { first = try firstStill() }
+        let images: [PlanarImage]
+        if let early { images = early } else { images = try firstStill() }
         let rest = Array(stills.dropFirst())
         let plan = SequencePlan(spec: sequence)
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
         let outputs = planned.paths
         let silent = request.audio.file == nil ? [] : planned.silentPaths
-        let renderer = SequenceRenderer(plan: plan, first: first, rest: rest, overlays: overlays,
-                                        frameRate: spec.frameRate, cancellation: cancellation,
-                                        onStillsReady: {
-            for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
-            events(.started(frames: plan.frameCount, outputs: outputs))
-            if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
-            announcement.started()
-        })
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.renderThreads, window: request.window)
-        let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layout)
+        // The pass whose outputs use the most frames goes first and draws every frame; the
+        // others draw only the frames their outputs use (a poster's one, a GIF's subsample).
+        let runners = layouts.map { layout in fed.filter { $0.layout == layout }.map(\.runner) }
+        let lead = RenderPass.lead(runners, frameCount: plan.frameCount)
+        // Each pass waits for the stills; the leading one announces the start.
+        let renderers = layouts.indices.map { place in
+            SequenceRenderer(plan: plan, first: images[place], rest: rest, picture: place, overlays: overlays[place],
+                             frameRate: spec.frameRate, cancellation: cancellation, onStillsReady: {
+                guard place == lead else { return }
+                for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
+                events(.started(frames: plan.frameCount, outputs: outputs))
+                if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
+                announcement.started()
+            })
+        }
+        let passes = ([lead] + layouts.indices.filter { $0 != lead }).map { place -> RenderPass in
+            let renderer = renderers[place]
+            let pool = FramePool(capacity: loop.window, width: spec.width, height: spec.height, layout: layouts[place],
+                                 allocation: place == lead ? .upFront : .onDemand)
+            return RenderPass(pool: pool, runners: runners[place], frame: { renderer.frame($0, buffer: $1) })
+        }
+        let renderer = renderers[lead]
 
         var stats: RenderStats
         do {
-            stats = try loop.run(pool: pool, runners: sinks, cancellation: cancellation,
-                                 frame: { renderer.frame($0, buffer: $1) },
+            stats = try loop.run(passes: passes, cancellation: cancellation,
                                  progress: { events(.progress(done: $0, total: plan.frameCount)) },
                                  finishing: { events(.finishing) })
         } catch let error as SlicevidError {

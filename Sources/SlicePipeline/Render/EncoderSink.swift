@@ -31,6 +31,11 @@ final class EncoderSink: FrameSink {
         if let cancellation { writer.stopRequested = { cancellation.isCancelled } }
     }
 
+    var wanted: FramesWanted {
+        let selection = plan.selection
+        return FramesWanted { selection.contains($0) }
+    }
+
     func consume(_ frame: PlanarImage, index: Int) throws {
         // Dropping here, not in the render, lets one render feed outputs of different rates.
         guard plan.selection.contains(index) else { return }

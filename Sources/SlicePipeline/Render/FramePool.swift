@@ -19,19 +19,36 @@ package final class FramePool: Sendable {
     /// The number of buffers, i.e. the most frames that can be alive at once.
     package let capacity: Int
 
-    /// Allocates `capacity` buffers up front and touches every page of them, so a render's
-    /// footprint is the whole window from its first frame: the same for a 2 s clip as for a
-    /// 60 s one (otherwise a short clip that never fills the window would look smaller), and
-    /// no page faults land in the middle of rendering.
-    package init(capacity: Int, width: Int, height: Int, layout: PixelLayout) {
+    /// When buffers are made.
+    package enum Allocation: Sendable {
+        /// All of them at once, every page touched: a render's footprint is the whole window
+        /// from its first frame.
+        case upFront
+        /// One at a time, the first time every buffer made so far is in use: for a second
+        /// layout's pass, which may need one buffer (a poster) or as many as the window.
+        case onDemand
+    }
+
+    private let width: Int, height: Int, layout: PixelLayout
+
+    /// Allocates `capacity` buffers up front (by default) and touches every page of them, so a
+    /// render's footprint is the whole window from its first frame: the same for a 2 s clip as
+    /// for a 60 s one (otherwise a short clip that never fills the window would look smaller),
+    /// and no page faults land in the middle of rendering.
+    package init(capacity: Int, width: Int, height: Int, layout: PixelLayout, allocation: Allocation = .upFront) {
         precondition(capacity >= 1, "the window needs at least one buffer")
         self.capacity = capacity
+        self.width = width
+        self.height = height
+        self.layout = layout
         permits = DispatchSemaphore(value: capacity)
-        free = Mutex((0..<capacity).map { _ in
-            let buffer = PlanarImage(width: width, height: height, layout: layout)
-            buffer.storage.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.byteCount)
-            return buffer
-        })
+        free = Mutex(allocation == .onDemand ? [] : (0..<capacity).map { _ in FramePool.buffer(width: width, height: height, layout: layout) })
+    }
+
+    private static func buffer(width: Int, height: Int, layout: PixelLayout) -> PlanarImage {
+        let buffer = PlanarImage(width: width, height: height, layout: layout)
+        buffer.storage.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.byteCount)
+        return buffer
     }
 
     /// Waits for a free buffer and returns it.
@@ -39,7 +56,8 @@ package final class FramePool: Sendable {
         permits.wait()
         let now = inUse.add(1, ordering: .relaxed).newValue
         _ = peak.max(now, ordering: .relaxed)
-        return free.withLock { $0.removeLast() }
+        // A permit guarantees a buffer: a free one, or (on demand) one not made yet.
+        return free.withLock { $0.popLast() } ?? FramePool.buffer(width: width, height: height, layout: layout)
     }
 
     /// Returns a buffer taken from this pool.

@@ -13,20 +13,45 @@ package protocol FrameSink: AnyObject {
     func consume(_ frame: PlanarImage, index: Int) throws
     /// Called once after the last frame, only if no error occurred anywhere.
     func finish() throws
+    /// The frames the sink does something with; it is handed the others too and skips them.
+    var wanted: FramesWanted { get }
+}
+
+extension FrameSink {
+    package var wanted: FramesWanted { .all }
+}
+
+/// The frames a sink uses (a poster's one, a GIF's subsample, every frame): a render pass
+/// whose sinks use none of a frame's need not draw it.
+package struct FramesWanted: Sendable {
+    private let test: @Sendable (Int) -> Bool
+
+    /// Frames whose index passes `test`.
+    package init(_ test: @escaping @Sendable (Int) -> Bool) { self.test = test }
+
+    /// Every frame.
+    package static let all = FramesWanted { _ in true }
+
+    /// Whether frame `index` is used.
+    package func contains(_ index: Int) -> Bool { test(index) }
 }
 
 /// Runs one sink on a thread of its own (`SinkThread`) and remembers its first error.
 final class SinkRunner: @unchecked Sendable {
     // @unchecked: `sink` and `failed` are used only on `thread`, which runs one closure at a
-    // time, in order.
+    // time, in order; `wanted` is written once, before `init` returns.
     let thread: SinkThread
     private var sink: (any FrameSink)?
     private var failed = false
+    /// The frames the sink uses, read once when it was made (on its thread, before `init`
+    /// returns; never written again).
+    private(set) var wanted = FramesWanted.all
 
     /// Runs `sink`, made by the caller, on a thread of its own.
     init(_ sink: any FrameSink, index: Int) {
         thread = SinkThread(name: "slicevid.sink.\(index)")
         self.sink = sink
+        wanted = sink.wanted
     }
 
     /// Makes the sink on its own thread, so an encoder it opens is opened (and its own threads
@@ -35,7 +60,11 @@ final class SinkRunner: @unchecked Sendable {
     init(index: Int, make: @escaping @Sendable () throws(SlicevidError) -> any FrameSink) throws(SlicevidError) {
         thread = SinkThread(name: "slicevid.sink.\(index)")
         do {
-            try thread.sync { [self] () throws(SlicevidError) in sink = try make() }
+            try thread.sync { [self] () throws(SlicevidError) in
+                let made = try make()
+                sink = made
+                wanted = made.wanted
+            }
         } catch {
             thread.stop(wait: false)
             throw error

@@ -37,6 +37,11 @@ package final class LastFrame: Sendable {
             self.last = last
         }
 
+        var wanted: FramesWanted {
+            let last = last
+            return FramesWanted { $0 == last }
+        }
+
         func consume(_ image: PlanarImage, index: Int) {
             guard index == last else { return }
             let picture = image.rgba(width: frame.width, height: frame.height)

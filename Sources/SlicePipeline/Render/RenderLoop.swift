@@ -75,6 +75,19 @@ package struct RenderLoop: Sendable {
     func run(pool: FramePool, runners: [SinkRunner], cancellation: Cancellation,
              frame: @escaping @Sendable (Int, PlanarImage) -> PlanarImage,
              progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
+        try run(passes: [RenderPass(pool: pool, runners: runners, frame: frame)], cancellation: cancellation,
+                progress: progress, finishing: finishing)
+    }
+
+    /// Renders every frame in each of `passes`' layouts and delivers each to that pass's sinks,
+    /// in order. A frame is one permit of the first pass's pool, whatever the number of passes:
+    /// a worker draws it in the first pass's layout and then in each later pass's whose sinks use
+    /// it, and its buffers all go back when the last of those sinks is done with it.
+    /// - Parameter passes: at least one; the first draws every frame.
+    func run(passes: [RenderPass], cancellation: Cancellation,
+             progress: (@Sendable (Int) -> Void)? = nil, finishing: (() -> Void)? = nil) throws -> RenderStats {
+        precondition(!passes.isEmpty, "a render has at least one pass")
+        let runners = passes.flatMap(\.runners)
         defer { for runner in runners { runner.thread.stop() } }
         let firstError = Mutex<(any Error)?>(nil)
         let consumed = Atomic<Int>(0)
@@ -83,17 +96,21 @@ package struct RenderLoop: Sendable {
             cancellation.fail()
         }
 
-        let ordering = OrderingBuffer<RenderedFrame> { index, rendered in
-            let frame = rendered.picture
-            let release = FrameRelease(consumers: max(1, runners.count)) {
-                pool.give(rendered.buffer)
+        let ordering = OrderingBuffer<[DrawnFrame]> { index, drawn in
+            let consumers = drawn.reduce(0) { $0 + passes[$1.pass].runners.count }
+            let release = FrameRelease(consumers: max(1, consumers)) {
+                // The later passes' buffers first: the first pass's permit is what lets a worker
+                // start another frame, and that frame must find their buffers free again.
+                for frame in drawn.reversed() { passes[frame.pass].pool.give(frame.buffer) }
                 let done = consumed.add(1, ordering: .relaxed).newValue
                 progress?(done)
             }
-            if runners.isEmpty { release.consumed() }
-            for runner in runners {
-                runner.consume(frame, index: index, skip: { cancellation.isCancelled }, onError: fail,
-                               done: release.consumed)
+            if consumers == 0 { release.consumed() }
+            for frame in drawn {
+                for runner in passes[frame.pass].runners {
+                    runner.consume(frame.picture, index: index, skip: { cancellation.isCancelled }, onError: fail,
+                                   done: release.consumed)
+                }
             }
         }
 
@@ -101,19 +118,27 @@ package struct RenderLoop: Sendable {
         let workers = DispatchGroup()
         let renderQueue = DispatchQueue(label: "slicevid.render", qos: .userInitiated, attributes: .concurrent)
         let frameCount = self.frameCount
+        let window = passes[0].pool
         for _ in 0..<jobs {
             renderQueue.async(group: workers) {
                 while !cancellation.isCancelled {
                     // A buffer first, then a frame index: a worker that claimed index i and then
                     // waited for a buffer could wait forever, with every buffer held by frames
-                    // after i that the ordering buffer will not release before frame i.
-                    let buffer = pool.take()
+                    // after i that the ordering buffer will not release before frame i. A later
+                    // pass's buffer never waits: its pool has as many as the window, and each
+                    // frame in flight holds at most one.
+                    let buffer = window.take()
                     let index = nextIndex.add(1, ordering: .relaxed).oldValue
                     if index >= frameCount || cancellation.isCancelled {
-                        pool.give(buffer)
+                        window.give(buffer)
                         return
                     }
-                    ordering.submit(index, RenderedFrame(picture: frame(index, buffer), buffer: buffer))
+                    var drawn = [DrawnFrame(pass: 0, picture: passes[0].frame(index, buffer), buffer: buffer)]
+                    for (place, pass) in passes.enumerated().dropFirst() where pass.wants(index) {
+                        let own = pass.pool.take()
+                        drawn.append(DrawnFrame(pass: place, picture: pass.frame(index, own), buffer: own))
+                    }
+                    ordering.submit(index, drawn)
                 }
             }
         }
@@ -142,14 +167,8 @@ package struct RenderLoop: Sendable {
         // would have been a frame earlier.
         if cancellation.isStopped { throw RenderCancelled(signal: cancellation.signal) }
         if let error = firstError.withLock({ $0 }) { throw error }
-        return RenderStats(frames: ordering.delivered, peakFramesInFlight: pool.peakInUse, window: pool.capacity)
+        return RenderStats(frames: ordering.delivered, peakFramesInFlight: window.peakInUse, window: window.capacity)
     }
-}
-
-/// A rendered frame on its way to the sinks, and the pool buffer whose place it holds.
-struct RenderedFrame: Sendable {
-    let picture: PlanarImage
-    let buffer: PlanarImage
 }
 
 /// The render stopped because it was asked to (a signal), not because something failed.

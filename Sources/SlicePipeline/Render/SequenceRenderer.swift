@@ -17,6 +17,8 @@ final class SequenceRenderer: Sendable {
     private let overlays: [FrameLayer]
     private let frameRate: FrameRate
     private let rest: [DeferredStill]
+    /// Which of each later still's pictures (one per layout the render draws in) this draws from.
+    private let picture: Int
     private let compositor = Mutex<SequenceCompositor?>(nil)
     private let cancellation: Cancellation
     private let onStillsReady: @Sendable () -> Void
@@ -24,16 +26,18 @@ final class SequenceRenderer: Sendable {
     /// - Parameters:
     ///   - first: the first image's still, decoded.
     ///   - rest: the other images' stills, in order, decoding.
+    ///   - picture: which of their pictures, by layout, this renderer draws (`first`'s layout).
     ///   - onStillsReady: called once, before the first frame that needs a later still is
     ///     drawn: from then on the run can no longer fail on its inputs.
     ///   - overlays: layers drawn over every frame they show on, after the strips.
-    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], overlays: [FrameLayer] = [], frameRate: FrameRate,
+    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], picture: Int = 0, overlays: [FrameLayer] = [], frameRate: FrameRate,
          cancellation: Cancellation, onStillsReady: @escaping @Sendable () -> Void) {
         self.plan = plan
         self.first = first
         self.overlays = overlays
         self.frameRate = frameRate
         self.rest = rest
+        self.picture = picture
         self.cancellation = cancellation
         self.onStillsReady = onStillsReady
     }
@@ -86,8 +90,8 @@ final class SequenceRenderer: Sendable {
         if let ready = compositor.withLock({ $0 }) { return ready }
         var stills = [first]
         for still in rest {
-            guard case .success(let picture) = still.wait(unless: cancellation) else { return nil }
-            stills.append(picture)
+            guard case .success(let decoded) = still.wait(unless: cancellation, picture: picture) else { return nil }
+            stills.append(decoded)
         }
         // The announcement is made outside the lock the other render threads are waiting on.
         let (ready, first) = compositor.withLock { cached in

@@ -7,7 +7,7 @@ import SliceKit
 import SliceMedia
 import Synchronization
 
-/// Decodes and fits the stills of one transition into the render layout.
+/// Decodes and fits the stills of one transition into the render's layouts.
 enum StillLoader {
     /// A still decoded from `path`, or without one the demo card for its role.
     /// Decoding stops soon after `cancellation` is set (a signal, another still's failure).
@@ -15,14 +15,21 @@ enum StillLoader {
     /// the fitted still (or demo card) before it is converted, so they fly with its strips.
     static func load(_ path: String?, role: StillRole, spec: TransitionSpec, focus: Focus, layout: PixelLayout,
                      layers: [CardLayer] = [], cancellation: Cancellation) throws(MediaError) -> PlanarImage {
+        try load(path, role: role, spec: spec, focus: focus, layouts: [layout], layers: layers, cancellation: cancellation)[0]
+    }
+
+    /// The still in each of `layouts`, decoded once; each picture is the one `load` gives for
+    /// its layout alone.
+    static func load(_ path: String?, role: StillRole, spec: TransitionSpec, focus: Focus, layouts: [PixelLayout],
+                     layers: [CardLayer] = [], cancellation: Cancellation) throws(MediaError) -> [PlanarImage] {
         if let path {
             return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
-                                               fit: spec.fit, background: spec.background, layout: layout, focus: focus,
+                                               fit: spec.fit, background: spec.background, layouts: layouts, focus: focus,
                                                layers: layers, isCancelled: { cancellation.isCancelled })
         }
         let card = role == .outgoing ? DemoCards.source(width: spec.width, height: spec.height)
                              : DemoCards.destination(width: spec.width, height: spec.height)
-        return card.planar(layout, layers: layers)
+        return layouts.map { card.planar($0, layers: layers) }
     }
 }
 

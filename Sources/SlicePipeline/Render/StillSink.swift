@@ -28,6 +28,15 @@ final class StillSink: FrameSink {
         }
     }
 
+    var wanted: FramesWanted {
+        if plan.sheet == nil {
+            let selection = plan.selection
+            return FramesWanted { selection.contains($0) }
+        }
+        let cells = Set(cells)
+        return FramesWanted { cells.contains($0) }
+    }
+
     func consume(_ frame: PlanarImage, index: Int) throws {
         guard let sheet = plan.sheet else {
             if plan.selection.contains(index) { picture = frame.rgba(width: frame.width, height: frame.height) }

@@ -59,9 +59,9 @@ public struct MakeRequest: Sendable {
     package var verbose = false
     /// Keeps the render's last frame, scaled down (a batch's report page poster); not an output.
     package var lastFrame: LastFrame?
-    /// The least layout frames are rendered in: a batch's poster of a job it did not render
-    /// again is drawn in the layout the job's own outputs are rendered in, so it is the same
-    /// picture either way. nil: the outputs alone decide.
+    /// The layout `lastFrame` is drawn in: a batch's poster of a job it did not render again
+    /// is drawn in the layout the job's first output is rendered in, so it is the same picture
+    /// either way. nil: the first output's layout. Never changes what an output is fed.
     package var canvas: PixelLayout?
 
     /// The render threads accepted: more than cores only adds contention, but 64 keeps big

@@ -28,7 +28,13 @@ enum DryRun {
         let clip = plan.clip
         let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"
         return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
-            + "in \(plan.renderLayout.rawValue)\(folders)\(bed(plan))\(layers(plan)); nothing was written\n"
+            + "in \(layouts(plan))\(folders)\(bed(plan))\(layers(plan)); nothing was written\n"
+    }
+
+    /// "yuv420p", or with outputs that want different layouts "yuv420p, gbrp (each output in
+    /// its own)": every output is fed frames in the layout it would have alone.
+    private static func layouts(_ plan: MakePlan) -> String {
+        plan.renderLayouts.map(\.rawValue).joined(separator: ", ") + (plan.renderLayouts.count > 1 ? " (each output in its own)" : "")
     }
 
     /// ", with layout promo.json (variant 9:16, 2 layers on cards, 2 over the frames, clear of
