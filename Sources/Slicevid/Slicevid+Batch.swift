@@ -3,8 +3,11 @@
 // these very functions.
 
 import Foundation
+import SliceBatch
+import SliceCampaign
 import SliceKit
 import SlicePipeline
+import SliceReports
 
 extension Slicevid {
     /// Reads and checks the manifest at `path` completely: every job resolved, nothing run.

@@ -26,30 +26,33 @@
 @_exported import struct SliceMedia.Sheet
 @_exported import struct SliceMedia.OptionValueError
 @_exported import enum SliceMedia.OutputOption
-@_exported import struct SlicePipeline.BatchReport
-@_exported import struct SlicePipeline.BatchRequest
-@_exported import enum SlicePipeline.BatchEvent
+@_exported import struct SliceReports.BatchReport
+@_exported import struct SliceBatch.BatchRequest
+@_exported import enum SliceBatch.BatchEvent
 @_exported import class SlicePipeline.Cancellation
-@_exported import struct SlicePipeline.JobCheck
-@_exported import struct SlicePipeline.JobPlan
-@_exported import struct SlicePipeline.JobResult
-@_exported import enum SlicePipeline.JobStatus
+@_exported import struct SliceBatch.JobCheck
+@_exported import struct SliceBatch.JobPlan
+@_exported import struct SliceReports.JobResult
+@_exported import enum SliceReports.JobStatus
 @_exported import enum SlicePipeline.MakeEvent
 @_exported import struct SlicePipeline.MakePlan
 @_exported import struct SlicePipeline.MakeReport
-@_exported import struct SlicePipeline.Manifest
+@_exported import struct SliceCampaign.Manifest
 @_exported import struct SlicePipeline.MakeRequest
-@_exported import struct SlicePipeline.Orphan
+@_exported import struct SliceReports.Orphan
 @_exported import struct SlicePipeline.Output
-@_exported import struct SlicePipeline.RenderReason
-@_exported import struct SlicePipeline.Shard
+@_exported import struct SliceCampaign.RenderReason
+@_exported import struct SliceCampaign.Shard
 @_exported import struct SlicePipeline.SlicevidError
 @_exported import enum SlicePipeline.Stills
 @_exported import struct SlicePipeline.WrittenOutput
 import Foundation
+import SliceBatch
+import SliceCampaign
 import SliceKit
 import SliceMedia
 import SlicePipeline
+import SliceReports
 
 /// slicevid as a library: what `slicevid make`, `--preset` and `slicevid batch` do, called
 /// from Swift. The command line is this library's first client: it renders, locks, reports and

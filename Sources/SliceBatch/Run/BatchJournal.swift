@@ -4,6 +4,9 @@
 
 import Foundation
 import Glibc
+import SliceCampaign
+import SlicePipeline
+import SliceReports
 import Synchronization
 
 /// The results of a batch run as they come in, and the report they make at any moment.

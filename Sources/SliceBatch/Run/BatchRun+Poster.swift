@@ -7,8 +7,11 @@
 // changes what the job writes, nor whether it fails.
 
 import Foundation
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SlicePipeline
+import SliceReports
 
 extension BatchRun {
     /// What became of a job's poster.

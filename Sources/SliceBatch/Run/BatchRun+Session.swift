@@ -5,6 +5,8 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
+import SliceReports
 
 extension BatchRun {
     /// Runs `request` from lock to report.

@@ -4,8 +4,11 @@
 
 import Foundation
 import Glibc
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SlicePipeline
+import SliceReports
 import Synchronization
 
 /// Everything a batch run needs: the manifest, which of its jobs, and how to run them.

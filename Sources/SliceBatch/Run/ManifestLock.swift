@@ -5,7 +5,9 @@
 
 import Foundation
 import Glibc
+import SliceCampaign
 import SliceKit
+import SlicePipeline
 
 /// The locks a batch run holds while it renders; released when the value is freed (or the
 /// process ends, however it ends: the kernel drops flock locks with the file descriptor).

@@ -5,6 +5,7 @@
 
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// The problems found in one job, and what a run would do to files already on disk.
 public struct JobCheck: Sendable {

@@ -3,8 +3,10 @@
 // output, a still whose bytes changed, a setting changed from what to what, another slicevid);
 // refused (a file slicevid did not write is at an output); or will fail (a still is missing).
 
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// What a run would do with one job.
 public struct JobPlan: Sendable {

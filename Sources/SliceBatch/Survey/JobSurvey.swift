@@ -4,8 +4,10 @@
 
 import Dispatch
 import Glibc
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SlicePipeline
 import Synchronization
 
 /// One job of a batch, examined.

@@ -3,6 +3,7 @@
 
 import Glibc
 import SliceKit
+import SlicePipeline
 
 extension ManifestContext {
     /// The feed a `rows` object names, read once per manifest however many templates name it.

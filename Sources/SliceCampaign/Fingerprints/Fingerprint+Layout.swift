@@ -4,11 +4,12 @@
 // what changed: `text of layer 2: '2,49 €' → '2,29 €'`.
 
 import SliceKit
+import SlicePipeline
 
 extension Fingerprint {
     /// This fingerprint with the lines of `layout` (resolved for the job's frames) added.
     /// - Parameter fileHashes: SHA-256 (hex) of each of the layout's files (`layout.files`), by path.
-    func adding(_ layout: LayoutPlan?, fileHashes: [String: String]) -> Fingerprint {
+    package func adding(_ layout: LayoutPlan?, fileHashes: [String: String]) -> Fingerprint {
         guard let layout else { return self }
         var lines = self.lines
         lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(layout.safeZone?.rawValue ?? "none")")

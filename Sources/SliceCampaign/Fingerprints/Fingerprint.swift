@@ -45,7 +45,7 @@ package struct Fingerprint: Sendable, Equatable {
         self.lines = lines
     }
 
-    init(lines: [String]) { self.lines = lines }
+    package init(lines: [String]) { self.lines = lines }
 
     /// The fingerprint of one output of this job: the job's lines plus the output's format,
     /// the layout frames were rendered in (it follows from all the job's outputs, and a
@@ -64,7 +64,7 @@ package struct Fingerprint: Sendable, Equatable {
     /// bed (`audio`) replaced by a word no hash equals: a sidecar written from it never
     /// matches a later run, which renders again and names the input that changed. For a file
     /// replaced after it was hashed, when the bytes the frames came from are not known.
-    func marking(stills: [Int], audio: Bool) -> Fingerprint {
+    package func marking(stills: [Int], audio: Bool) -> Fingerprint {
         Fingerprint(lines: lines.map { line in
             var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             if words.count >= 3, words[0] == "image", let index = Int(words[1]), stills.contains(index) {

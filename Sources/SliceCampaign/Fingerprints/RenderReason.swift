@@ -5,6 +5,7 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 
 /// One reason a job's output is not up to date.
 public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
@@ -42,13 +43,18 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     /// The sentence a log shows: `still 1 (stills/ocean.jpg) changed`, `crf 23 → 20`.
     public package(set) var description: String
 
+    /// The memberwise initialiser, for the run (SliceBatch) that surveys jobs.
+    package init(kind: Kind, output: String? = nil, field: String? = nil, from: String? = nil, to: String? = nil, description: String) {
+        (self.kind, self.output, self.field, self.from, self.to, self.description) = (kind, output, field, from, to, description)
+    }
+
     /// Why `output` must render, from its sidecar (`record`, nil when there is none) and the
     /// fingerprint this run computed; empty when it is up to date.
     /// - Parameters:
     ///   - onDisk: whether the output is present with the size the sidecar records.
     ///   - bytes: its size now, when present.
     ///   - images: the job's still paths, to name a changed still.
-    static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
+    package static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
                         images: [String]) -> [RenderReason] {
         guard let record else {
             return [RenderReason(kind: .newOutput, output: output, description: "new output \(output)")]

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// Looks up a preset by name or file path, as `--preset` does.
 package typealias PresetResolver = (String) throws(SlicevidError) -> Preset

@@ -4,6 +4,7 @@
 import Foundation
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// A manifest job, resolved and checked: ready to render as one `MakeRequest`.
 ///

@@ -4,6 +4,7 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 
 extension ManifestReader {
     /// The fields of an `audio` object, and the setting each one is.

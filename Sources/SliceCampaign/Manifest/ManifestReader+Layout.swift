@@ -4,6 +4,7 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 import Synchronization
 
 /// Layout files read while one manifest is read, by absolute path.

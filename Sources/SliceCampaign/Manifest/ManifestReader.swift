@@ -4,6 +4,7 @@
 import Foundation
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// A place in a manifest (the defaults, or one job) and the checks shared by every place.
 struct ManifestReader {

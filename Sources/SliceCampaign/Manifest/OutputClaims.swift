@@ -2,6 +2,8 @@
 // Kept by resolved folder and file name, so a campaign of thousands of expanded jobs is checked
 // in a lookup per output rather than a comparison with every other output.
 
+import SlicePipeline
+
 /// The outputs claimed so far, by the folder they land in.
 struct OutputClaims {
     private struct Folder {

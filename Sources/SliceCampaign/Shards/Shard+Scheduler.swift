@@ -3,6 +3,7 @@
 // because a wrong guess renders some jobs twice and others never.
 
 import SliceKit
+import SlicePipeline
 
 extension Shard {
     /// A scheduler that starts one process per shard and tells each its index in the environment.

@@ -4,6 +4,7 @@
 
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// Shard `index` of `count`: the jobs whose id falls in the `index`-th of `count` equal slices
 /// of the hash range.

@@ -6,6 +6,7 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 
 /// The values one job's placeholders take, by name.
 package struct JobPlaceholders {

@@ -6,6 +6,7 @@
 import Foundation
 import Glibc
 import SliceKit
+import SlicePipeline
 
 /// A job object with its matrix and feed read, not yet expanded.
 struct JobTemplate {

@@ -6,6 +6,7 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 
 /// A job template's matrix: its names and values, in expansion order.
 ///

@@ -3,7 +3,9 @@
 // manifest accounted for exactly once, no shard missing, nothing left unfinished or failed.
 
 import Foundation
+import SliceCampaign
 import SliceKit
+import SlicePipeline
 
 /// The shard reports of one campaign, merged.
 package struct ReportMerge {

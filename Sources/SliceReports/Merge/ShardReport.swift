@@ -3,7 +3,9 @@
 // fields added to the report later pass through a merge untouched.
 
 import Foundation
+import SliceCampaign
 import SliceKit
+import SlicePipeline
 
 /// A batch report (`--report FILE`) as `report merge` reads it.
 package struct ShardReport {

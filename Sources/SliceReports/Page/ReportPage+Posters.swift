@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 extension ReportPage {
     /// The longest side of a poster made for the page, in pixels: sharp in a tile on a dense

@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import SliceKit
 import SliceMedia
+import SlicePipeline
 
 /// What `report html` and `batch --report PAGE.html` show: one tile per job of a report.
 package struct ReportPage {

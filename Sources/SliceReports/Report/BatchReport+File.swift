@@ -5,6 +5,7 @@
 import Foundation
 import Glibc
 import SliceKit
+import SlicePipeline
 
 /// What a report file holds: the JSON report, or the page made from it (`report html`). Each
 /// replaces only an earlier file of its own form unless forced.

@@ -2,7 +2,9 @@
 // reads, and the `--report` JSON a pipeline reads.
 
 import Foundation
+import SliceCampaign
 import SliceKit
+import SlicePipeline
 
 /// What became of one job.
 public enum JobStatus: String, Sendable, CaseIterable {
@@ -24,6 +26,12 @@ package struct OutputResult: Sendable {
     package var path: String
     /// Size, length and fingerprint; nil when the output was not written (or not re-checked).
     package var record: OutputRecord?
+
+    /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
+    package init(path: String, record: OutputRecord? = nil) {
+        self.path = path
+        self.record = record
+    }
 }
 
 /// The result of one job.
@@ -52,6 +60,14 @@ public struct JobResult: Sendable {
     public package(set) var poster: String?
     /// Why the page has no poster of the job, when making one failed.
     public package(set) var posterError: String?
+
+    /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
+    package init(id: String, status: JobStatus, outputs: [OutputResult], fingerprint: String? = nil, seconds: Double, error: String? = nil,
+                 clipSeconds: Double? = nil, index: Int = 0, reasons: [RenderReason] = [], row: JobRow? = nil, poster: String? = nil,
+                 posterError: String? = nil) {
+        (self.id, self.status, self.outputs, self.fingerprint, self.seconds, self.error) = (id, status, outputs, fingerprint, seconds, error)
+        (self.clipSeconds, self.index, self.reasons, self.row, self.poster, self.posterError) = (clipSeconds, index, reasons, row, poster, posterError)
+    }
 
     /// What the report's `why` says: the reasons as `--plan` words them for a rendered job (or
     /// one stopped while rendering), `up to date` for a skipped one; nil otherwise.
@@ -107,6 +123,15 @@ public struct BatchReport: Sendable {
     public var orphans: [Orphan] = []
     /// Whether the run was asked to prune (`--prune`).
     package var prune = false
+
+    /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
+    package init(manifest: String, digest: ManifestDigest, version: String, shard: Shard, force: Bool, started: Date, seconds: Double,
+                 jobs: [JobResult], signal: Int32? = nil, reportFile: String? = nil, reportFileError: SlicevidError? = nil,
+                 reportPage: String? = nil, orphans: [Orphan] = [], prune: Bool = false) {
+        (self.manifest, self.digest, self.version, self.shard, self.force, self.started) = (manifest, digest, version, shard, force, started)
+        (self.seconds, self.jobs, self.signal, self.reportFile, self.reportFileError) = (seconds, jobs, signal, reportFile, reportFileError)
+        (self.reportPage, self.orphans, self.prune) = (reportPage, orphans, prune)
+    }
 
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }

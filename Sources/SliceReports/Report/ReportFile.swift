@@ -3,6 +3,7 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 
 /// Reading a batch report (a shard's, a whole run's, or a merged one) back from its file.
 package enum ReportFile {

@@ -2,9 +2,12 @@
 // idempotent, interruptible) and to spread over machines (`--shard`).
 
 import Foundation
+import SliceBatch
+import SliceCampaign
 import SliceKit
 import SliceMedia
 import SlicePipeline
+import SliceReports
 import Slicevid
 
 /// Renders, or with `--check` validates, the jobs of a manifest.

@@ -5,6 +5,7 @@
 import Foundation
 import SliceKit
 import SlicePipeline
+import SliceReports
 
 /// Works on `batch --report` files.
 struct ReportCommand: ParsableCommand {

@@ -2,6 +2,7 @@
 // the specs that print `--help`, so the page and the tool cannot drift apart.
 
 import Foundation
+import SliceCampaign
 import SlicePipeline
 
 /// Writes `slicevid man`.
