@@ -1,25 +1,26 @@
 // Test material for sequence and batch tests: a scratch folder, small distinct PNG stills made
-// with StillWriter, and manifests written from dictionaries.
+// with StillWriter, and manifests written from dictionaries. A target of its own, so the render's
+// tests and the campaign modules' tests share it.
 
 import Foundation
 import SliceKit
 import SliceMedia
-@testable import SlicePipeline
+import SlicePipeline
 
 /// A scratch folder; tests remove it with `defer { scratch.remove() }`.
-struct Scratch {
-    let path: String
+package struct Scratch {
+    package let path: String
 
-    init() throws {
+    package init() throws {
         path = NSTemporaryDirectory() + "slicevid-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    package func remove() { try? FileManager.default.removeItem(atPath: path) }
 
     /// Writes a 64x36 PNG still, distinct for each `index` (a gradient tinted per image).
     @discardableResult
-    func still(_ name: String, index: Int) throws -> String {
+    package func still(_ name: String, index: Int) throws -> String {
         var image = RGBAImage(width: 64, height: 36)
         for y in 0..<36 {
             for x in 0..<64 {
@@ -36,7 +37,7 @@ struct Scratch {
 
     /// Writes `object` as JSON to `name` and returns its path.
     @discardableResult
-    func json(_ name: String, _ object: Any) throws -> String {
+    package func json(_ name: String, _ object: Any) throws -> String {
         let file = path + "/" + name
         try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: file))
         return file
@@ -44,25 +45,25 @@ struct Scratch {
 
     /// Writes raw text to `name` and returns its path.
     @discardableResult
-    func text(_ name: String, _ text: String) throws -> String {
+    package func text(_ name: String, _ text: String) throws -> String {
         let file = path + "/" + name
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         return file
     }
 
     /// Names of the files in a subfolder (hidden ones included), sorted.
-    func files(in folder: String = "") -> [String] {
+    package func files(in folder: String = "") -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path + "/" + folder)) ?? []).sorted()
     }
 }
 
 /// Tiny, fast clip settings for manifests: 64x36, 10 fps, 0.2 s hold, 0.3 s transition.
-var tinyDefaults: [String: Any] {
+package var tinyDefaults: [String: Any] {
     ["size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "slices": 8, "encoder-preset": "ultrafast"]
 }
 
 /// Resolves built-in presets, and preset files by reading them, as the CLI does.
-func testPresets(_ value: String) throws(SlicevidError) -> Preset {
+package func testPresets(_ value: String) throws(SlicevidError) -> Preset {
     if value.hasPrefix("/") {
         guard let data = FileManager.default.contents(atPath: value) else {
             throw SlicevidError(.usage, "\(value): no such preset file, or it cannot be read")
@@ -77,26 +78,4 @@ func testPresets(_ value: String) throws(SlicevidError) -> Preset {
         throw SlicevidError(.usage, "\(value): unknown preset")
     }
     return preset
-}
-
-extension MakeRequest {
-    /// A request the way `make`'s flags give one: outputs as `-o` values (`-` and `null`
-    /// included), stills as paths (none: the demo cards; two: a pair; more: a sequence).
-    static func parsing(spec: TransitionSpec = TransitionSpec(), stills paths: [String] = [], outputs: [String],
-                        encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
-                        jobs: Int = 2) throws(SlicevidError) -> MakeRequest {
-        var parsed: [Output] = []
-        for text in outputs { parsed.append(try Output(parsing: text, streams: true)) }
-        let stills: Stills = switch paths.count {
-        case 0: .demo
-        case 2: .pair(from: paths[0], to: paths[1])
-        default: .sequence(paths)
-        }
-        return try MakeRequest(stills: stills, outputs: parsed, spec: spec, encoder: encoder, force: force, renderThreads: jobs)
-    }
-}
-
-/// The category of the error building or running a request raises; nil when it renders.
-func refusalCategory(_ request: () throws(SlicevidError) -> MakeRequest) -> SlicevidError.Category? {
-    do { _ = try MakeJob.run(try request()); return nil } catch { return error.category }
 }

@@ -2,9 +2,13 @@
 // codec setting re-renders only its job, and --check finds outputs their codec cannot write.
 
 import Foundation
+import ScratchFixtures
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SliceReports
 import Testing
+@testable import SliceBatch
 @testable import SlicePipeline
 
 @Suite struct BatchFormatsTests {

@@ -4,8 +4,12 @@
 
 import Foundation
 import Glibc
+import ScratchFixtures
+import SliceCampaign
 import SliceKit
+import SliceReports
 import Testing
+@testable import SliceBatch
 @testable import SlicePipeline
 
 @Suite struct BatchJournalTests {

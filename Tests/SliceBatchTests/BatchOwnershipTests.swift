@@ -5,9 +5,13 @@
 
 import Foundation
 import Glibc
+import ScratchFixtures
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SliceReports
 import Testing
+@testable import SliceBatch
 @testable import SlicePipeline
 
 @Suite struct BatchOwnershipTests {

@@ -2,10 +2,14 @@
 // and re-render exactly what changed, and a stop leaves the rest pending.
 
 import Foundation
+import ScratchFixtures
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SliceReports
 import Synchronization
 import Testing
+@testable import SliceBatch
 @testable import SlicePipeline
 
 @Suite struct BatchRunTests {

@@ -2,7 +2,11 @@
 
 import Foundation
 import Glibc
+import ScratchFixtures
+import SliceCampaign
+import SliceReports
 import Testing
+@testable import SliceBatch
 @testable import SlicePipeline
 
 @Suite struct ManifestLockTests {

@@ -3,7 +3,9 @@
 // before a job is made — within the job limit, counted before anything is expanded.
 
 import Foundation
+import ScratchFixtures
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct FeedManifestTests {

@@ -5,6 +5,7 @@
 import SliceKit
 import SliceMedia
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct FingerprintTests {

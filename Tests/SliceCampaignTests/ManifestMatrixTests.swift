@@ -2,8 +2,10 @@
 // order, and the one line each mistake gets (a repeated id, an unknown placeholder, a bad value).
 
 import Foundation
+import ScratchFixtures
 import SliceKit
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct ManifestMatrixTests {

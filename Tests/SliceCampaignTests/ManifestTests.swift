@@ -2,9 +2,11 @@
 // line each bad input gets, before anything renders.
 
 import Foundation
+import ScratchFixtures
 import SliceKit
 import SliceMedia
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct ManifestTests {

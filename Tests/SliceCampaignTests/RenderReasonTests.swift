@@ -4,6 +4,7 @@
 
 import SliceKit
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct RenderReasonTests {

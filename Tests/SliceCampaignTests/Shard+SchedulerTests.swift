@@ -2,6 +2,7 @@
 // error naming the variable for every doubtful case, so no shard runs twice and none never.
 
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct ShardSchedulerTests {

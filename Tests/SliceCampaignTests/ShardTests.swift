@@ -1,6 +1,7 @@
 // Shards: the documented hash, the accepted specs, and shards 0..N-1 partitioning any jobs.
 
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite struct ShardTests {

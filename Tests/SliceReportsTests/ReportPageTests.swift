@@ -4,8 +4,9 @@
 
 import Foundation
 import SliceKit
+import SlicePipeline
 import Testing
-@testable import SlicePipeline
+@testable import SliceReports
 
 @Suite struct ReportPageTests {
     private func job(_ id: String, index: Int, status: String, outputs: [[String: Any]] = [], extra: [String: Any] = [:]) -> [String: Any] {
