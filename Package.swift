@@ -80,7 +80,7 @@ let package = Package(
                 swiftSettings: settings),
         // The command line: commands, their options, help, completions, logs. A library so
         // tests can parse command lines in-process.
-        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "SliceKit", "SliceMedia", "SlicePipeline", "SliceCampaign", "SliceReports", "SliceBatch", "CPlatform"],
+        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "CPlatform"],
                 swiftSettings: settings),
         // The executable: only the entry point.
         .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),

@@ -29,7 +29,7 @@ extension ReportMerge {
     }
 
     /// The merged report as JSON (keys sorted, like a batch report).
-    package var json: Data {
+    public var json: Data {
         let first = reports[0]
         let span = span
         let object: [String: Any] = [

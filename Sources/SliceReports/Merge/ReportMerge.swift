@@ -8,7 +8,7 @@ import SliceKit
 import SlicePipeline
 
 /// The shard reports of one campaign, merged.
-package struct ReportMerge {
+public struct ReportMerge {
     /// The reports, by shard index (then in the order given).
     package let reports: [ShardReport]
     /// The jobs in manifest order, one per index that some report has (the first report's
@@ -16,9 +16,9 @@ package struct ReportMerge {
     package let jobs: [ShardReport.Job]
     /// What keeps the campaign from being whole, one line each: missing shards and jobs,
     /// jobs reported twice, shards that did not finish, jobs that failed.
-    package let problems: [String]
+    public let problems: [String]
     /// The shards no report was given for.
-    package let missingShards: [Int]
+    public let missingShards: [Int]
 
     /// Reads `paths` and merges them.
     /// - Throws: `SlicevidError`: `.usage` when no report is given or the reports are of
@@ -87,10 +87,10 @@ package struct ReportMerge {
     }
 
     /// Whether every job of the manifest is accounted for exactly once and rendered or up to date.
-    package var isComplete: Bool { problems.isEmpty }
+    public var isComplete: Bool { problems.isEmpty }
 
     /// The number of jobs with each status, every status named.
-    package var counts: [String: Int] {
+    public var counts: [String: Int] {
         var counts: [String: Int] = [:]
         for status in JobStatus.allCases { counts[status.rawValue] = 0 }
         for job in jobs { counts[job.status, default: 0] += 1 }

@@ -10,10 +10,10 @@ extension ReportPage {
     package static let generatorMark = "<meta name=\"generator\" content=\"slicevid report html\">"
 
     /// The page, as UTF-8.
-    package var html: Data { Data(text.utf8) }
+    public var html: Data { Data(text.utf8) }
 
     /// The page's text.
-    package var text: String {
+    public var text: String {
         var page = ""
         page.reserveCapacity(4096 + tiles.count * 900)
         let counts = self.counts

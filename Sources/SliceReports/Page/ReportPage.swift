@@ -9,7 +9,7 @@ import SliceMedia
 import SlicePipeline
 
 /// What `report html` and `batch --report PAGE.html` show: one tile per job of a report.
-package struct ReportPage {
+public struct ReportPage {
     /// The groups of tiles, in the order the page shows them.
     package enum Group: String, CaseIterable, Sendable {
         case failed, stopped, rendered, skipped, other

@@ -2,11 +2,7 @@
 // count; with --log-format json one object per job and one for the count.
 
 import Foundation
-import SliceBatch
-import SliceCampaign
-import SliceKit
-import SlicePipeline
-import SliceReports
+import Slicevid
 
 /// Prints a batch plan.
 enum BatchPlanView {

@@ -4,12 +4,7 @@
 // by side print from their own threads; Console keeps every event one whole line.
 
 import Foundation
-import SliceBatch
-import SliceCampaign
-import SliceKit
-import SliceMedia
-import SlicePipeline
-import SliceReports
+import Slicevid
 import Synchronization
 
 /// Prints a batch run's events.
