@@ -62,13 +62,25 @@ let package = Package(
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
         .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "CPlatform", "SliceKit"], swiftSettings: settings),
-        // Render window, ordering buffer, sinks, jobs.
+        // One render: the typed request, make, the render loop, sinks, atomic outputs and their
+        // sidecars. Knows no campaign: the campaign modules below import it, never the reverse.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),
+        // A campaign as written: manifests, job templates and placeholders, feeds, shards, and a
+        // job's fingerprint with the reasons it gives to render.
+        .target(name: "SliceCampaign", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        // What a campaign's runs report: the JSON report and its file, reports read back and
+        // merged (`report merge`), and the morning page (`report html`).
+        .target(name: "SliceReports", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline", "SliceCampaign"], swiftSettings: settings),
+        // Running a campaign: the lock, each job surveyed, run and journalled, the page's
+        // posters, `--check`, `--plan`, and orphans with `--prune`.
+        .target(name: "SliceBatch", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline", "SliceCampaign", "SliceReports"],
+                swiftSettings: settings),
         // The library's public face: a few calls and the types they take and return.
-        .target(name: "Slicevid", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline"], swiftSettings: settings),
+        .target(name: "Slicevid", dependencies: ["SliceKit", "SliceMedia", "SlicePipeline", "SliceCampaign", "SliceReports", "SliceBatch"],
+                swiftSettings: settings),
         // The command line: commands, their options, help, completions, logs. A library so
         // tests can parse command lines in-process.
-        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "SliceKit", "SliceMedia", "SlicePipeline", "CPlatform"],
+        .target(name: "SlicevidCLI", dependencies: ["Slicevid", "CPlatform"],
                 swiftSettings: settings),
         // The executable: only the entry point.
         .executableTarget(name: "slicevid", dependencies: ["SlicevidCLI"], swiftSettings: settings),
@@ -79,9 +91,20 @@ let package = Package(
                 swiftSettings: settings, linkerSettings: [.linkedLibrary("heif")]),
         .testTarget(name: "SliceKitTests", dependencies: ["SliceKit"], swiftSettings: settings),
         .testTarget(name: "SliceMediaTests", dependencies: ["SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
-        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"], swiftSettings: settings),
+        // A scratch folder with small stills and manifests written from dictionaries, for the
+        // render's tests and the campaign modules' tests alike.
+        .target(name: "ScratchFixtures", dependencies: ["SlicePipeline", "SliceMedia", "SliceKit"], path: "Tests/ScratchFixtures",
+                swiftSettings: settings),
+        .testTarget(name: "SlicePipelineTests", dependencies: ["SlicePipeline", "SliceCampaign", "SliceMedia", "SliceKit", "StillFixtures", "ScratchFixtures"],
+                    swiftSettings: settings),
+        .testTarget(name: "SliceCampaignTests", dependencies: ["SliceCampaign", "SlicePipeline", "SliceMedia", "SliceKit", "ScratchFixtures"],
+                    swiftSettings: settings),
+        .testTarget(name: "SliceReportsTests", dependencies: ["SliceReports", "SliceCampaign", "SlicePipeline", "SliceKit"], swiftSettings: settings),
+        .testTarget(name: "SliceBatchTests", dependencies: ["SliceBatch", "SliceReports", "SliceCampaign", "SlicePipeline", "SliceMedia", "SliceKit",
+                                                         "ScratchFixtures"],
+                    swiftSettings: settings),
         .testTarget(name: "LibraryTests", dependencies: ["Slicevid"], swiftSettings: settings),
-        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceMedia", "SliceKit", "StillFixtures"],
+        .testTarget(name: "slicevidTests", dependencies: ["SlicevidCLI", "SlicePipeline", "SliceCampaign", "SliceReports", "SliceBatch", "SliceMedia", "SliceKit", "StillFixtures"],
                     swiftSettings: settings),
     ]
 )

@@ -3,8 +3,11 @@
 // these very functions.
 
 import Foundation
+import SliceBatch
+import SliceCampaign
 import SliceKit
 import SlicePipeline
+import SliceReports
 
 extension Slicevid {
     /// Reads and checks the manifest at `path` completely: every job resolved, nothing run.
@@ -13,10 +16,30 @@ extension Slicevid {
     /// - Throws: `SlicevidError` naming the manifest, the job and the field.
     public static func manifest(at path: String,
                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(SlicevidError) -> Manifest {
-        let catalog = PresetCatalog.standard(environment: environment, executable: nil)
-        return try Manifest.load(path: path) { value throws(SlicevidError) in
-            do throws(PresetError) { return try catalog.load(value) } catch { throw SlicevidError(.usage, error.text) }
-        }
+        try manifest(at: path, presets: PresetCatalog.standard(environment: environment, executable: nil))
+    }
+
+    /// Reads and checks the manifest at `path` completely, its presets found in `presets`.
+    /// - Parameters:
+    ///   - presets: where the presets the manifest names are looked up (`presetCatalog()` for
+    ///     the lookup of the `slicevid` executable).
+    ///   - cancellation: stops reading a feed from standard input (the read throws `.interrupted`).
+    /// - Throws: `SlicevidError` naming the manifest, the job and the field; a preset that cannot
+    ///   be had is sorted as `SlicevidError(_: PresetError)` sorts it.
+    public static func manifest(at path: String, presets: PresetCatalog, cancellation: Cancellation = Cancellation()) throws(SlicevidError) -> Manifest {
+        try Manifest.load(path: path, presets: { value throws(SlicevidError) in try preset(value, in: presets) }, cancellation: cancellation)
+    }
+
+    /// Reads and checks a manifest from standard input (`slicevid batch -`): relative paths are
+    /// relative to the working folder, and its feeds cannot also come on standard input.
+    /// - Parameters:
+    ///   - presets: where the presets the manifest names are looked up.
+    ///   - cancellation: stops the read (it then throws `.interrupted`, naming the signal when a
+    ///     signal cancelled it).
+    /// - Throws: `SlicevidError` as `manifest(at:presets:cancellation:)` does; `.usage` for input
+    ///   larger than a manifest may be.
+    public static func manifestFromStandardInput(presets: PresetCatalog, cancellation: Cancellation = Cancellation()) throws(SlicevidError) -> Manifest {
+        try Manifest.loadStandardInput(presets: { value throws(SlicevidError) in try preset(value, in: presets) }, cancellation: cancellation)
     }
 
     /// Runs the jobs `request` selects, as `slicevid batch` does: the manifest locked against
@@ -75,4 +98,9 @@ extension BatchRequest {
                       reportPage: reportPage,
                       prune: prune, only: only, version: Slicevid.version)
     }
+}
+
+extension Manifest {
+    /// The fields a job's `transitions` entries may set, each pair its own.
+    public static var transitionFields: [SpecField] { ManifestJob.transitionFields }
 }

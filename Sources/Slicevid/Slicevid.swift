@@ -1,5 +1,6 @@
-// The library other Swift programs build on: slicevid's make, presets and batch, with the
-// types they take and return. Everything else in the package is `package`: free to change.
+// The library other Swift programs build on: slicevid's make, presets, batch, probe and reports,
+// with the types they take and return, every one of them re-exported here so `import Slicevid`
+// names it. Everything else in the package is `package`: free to change.
 
 @_exported import struct SliceKit.ErrorText
 @_exported import struct SliceKit.FrameRate
@@ -24,36 +25,54 @@
 @_exported import enum SliceKit.AudioOption
 @_exported import struct SliceKit.TransitionSpec
 @_exported import protocol SliceKit.Wording
+@_exported import struct SliceKit.PresetCatalog
+@_exported import struct SliceKit.Layout
+@_exported import struct SliceKit.LayoutError
+@_exported import enum SliceKit.SafeZone
+@_exported import struct SliceKit.PixelBox
+@_exported import enum SliceKit.Placeholders
+@_exported import struct SliceKit.CubicBezier
+@_exported import struct SliceKit.PennerCurve
+@_exported import struct SliceKit.PhysicalSpring
+@_exported import struct SliceKit.AudioValueError
 @_exported import enum SliceMedia.AudioCodec
+@_exported import struct SliceMedia.AudioStreamFacts
+@_exported import struct SliceMedia.MediaFacts
+@_exported import struct SliceMedia.ProbeReport
 @_exported import struct SliceMedia.CodecChoice
 @_exported import struct SliceMedia.EncoderSettings
 @_exported import struct SliceMedia.Sheet
 @_exported import struct SliceMedia.OptionValueError
 @_exported import enum SliceMedia.OutputOption
-@_exported import struct SlicePipeline.BatchReport
-@_exported import struct SlicePipeline.BatchRequest
-@_exported import enum SlicePipeline.BatchEvent
+@_exported import struct SliceReports.BatchReport
+@_exported import struct SliceBatch.BatchRequest
+@_exported import enum SliceBatch.BatchEvent
 @_exported import class SlicePipeline.Cancellation
-@_exported import struct SlicePipeline.JobCheck
-@_exported import struct SlicePipeline.JobPlan
-@_exported import struct SlicePipeline.JobResult
-@_exported import enum SlicePipeline.JobStatus
+@_exported import struct SliceBatch.JobCheck
+@_exported import struct SliceBatch.JobPlan
+@_exported import struct SliceReports.JobResult
+@_exported import enum SliceReports.JobStatus
 @_exported import enum SlicePipeline.MakeEvent
 @_exported import struct SlicePipeline.MakePlan
 @_exported import struct SlicePipeline.MakeReport
-@_exported import struct SlicePipeline.Manifest
+@_exported import struct SliceCampaign.Manifest
 @_exported import struct SlicePipeline.MakeRequest
-@_exported import struct SlicePipeline.Orphan
+@_exported import struct SliceReports.Orphan
+@_exported import struct SliceReports.ReportMerge
+@_exported import struct SliceReports.ReportPage
 @_exported import struct SlicePipeline.Output
-@_exported import struct SlicePipeline.RenderReason
-@_exported import struct SlicePipeline.Shard
+@_exported import struct SliceCampaign.RenderReason
+@_exported import struct SliceCampaign.Shard
 @_exported import struct SlicePipeline.SlicevidError
 @_exported import enum SlicePipeline.Stills
 @_exported import struct SlicePipeline.WrittenOutput
 import Foundation
+import SliceBatch
+import SliceCampaign
 import SliceKit
 import SliceMedia
 import SlicePipeline
+import SliceReports
 
 /// slicevid as a library: what `slicevid make`, `--preset` and `slicevid batch` do, called
 /// from Swift. The command line is this library's first client: it renders, locks, reports and
@@ -98,6 +117,30 @@ public enum Slicevid {
     public static func preset(_ value: String,
                               environment: [String: String] = ProcessInfo.processInfo.environment) throws(PresetError) -> Preset {
         try PresetCatalog.standard(environment: environment, executable: nil).load(value)
+    }
+
+    /// The preset `value` names in `catalog`, as `--preset` and a manifest's `preset` find it.
+    /// - Throws: `SlicevidError` naming the file and field, or listing the names there are;
+    ///   sorted as `SlicevidError(_: PresetError)` sorts it, wherever the preset was named.
+    public static func preset(_ value: String, in catalog: PresetCatalog) throws(SlicevidError) -> Preset {
+        do throws(PresetError) { return try catalog.load(value) } catch { throw SlicevidError(error) }
+    }
+
+    /// The presets the running program can name, looked up as the `slicevid` executable looks
+    /// them up: each folder of `$SLICEVID_PRESETS` (the process's own environment, each folder's
+    /// name byte for byte), then the presets installed beside the running executable
+    /// (`BIN/../share/slicevid/presets`, where `make install` puts them; the executable found
+    /// through /proc/self/exe, so a symlink to it does not count), then the built-in presets.
+    public static func presetCatalog() -> PresetCatalog {
+        // /proc/self/exe is the real binary even when run through a symlink (/usr/local/bin).
+        let executable = FileSystem.realpath("/proc/self/exe")
+            ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        // Folders' names byte for byte (`PathBytes`), as the command line's are.
+        var environment = ProcessInfo.processInfo.environment
+        if let folders = getenv("SLICEVID_PRESETS") {
+            environment["SLICEVID_PRESETS"] = PathBytes.text(UnsafeRawBufferPointer(start: folders, count: strlen(folders)))
+        }
+        return PresetCatalog.standard(environment: environment, executable: executable)
     }
 
     /// The program that decodes SVG, HEIC, AVIF and JPEG XL stills, whose decoders can abort

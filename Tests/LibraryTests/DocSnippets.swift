@@ -44,6 +44,15 @@ private func libraryCampaign() async throws {
     }
 }
 
+/// docs/library.md, "Reports and media read back".
+private func libraryReports() throws {
+    let merge = try Slicevid.mergeReports(["shard-0.json", "shard-1.json"], writingTo: "campaign.json")
+    if !merge.isComplete { merge.problems.forEach { print($0) } }
+    _ = try Slicevid.reportPage(of: "campaign.json", writingTo: "index.html")
+    let clip = try Slicevid.probe("out/promo.mp4")
+    print(clip.facts.codec, clip.facts.width, clip.facts.height, clip.facts.frames, clip.tag ?? "no tag")
+}
+
 /// docs/library.md, "Errors".
 private func libraryErrors() async throws {
     struct FormWording: Wording {

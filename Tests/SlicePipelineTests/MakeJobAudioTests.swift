@@ -3,10 +3,12 @@
 // `audio` layered like every other setting, and the bed's bytes and settings in the fingerprint.
 
 import Foundation
+import ScratchFixtures
 import SliceKit
 import SliceMedia
 import Synchronization
 import Testing
+@testable import SliceCampaign
 @testable import SlicePipeline
 
 @Suite("MakeJob audio")

@@ -3,6 +3,7 @@
 
 import Foundation
 import Glibc
+import ScratchFixtures
 import SliceKit
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@
 // usage errors for half-given sequences.
 
 import Foundation
+import ScratchFixtures
 import SliceKit
 import SliceMedia
 import Testing

@@ -3,6 +3,7 @@
 
 import Foundation
 import Glibc
+import ScratchFixtures
 import Testing
 @testable import SlicePipeline
 

@@ -4,6 +4,7 @@
 
 import Foundation
 import Glibc
+import ScratchFixtures
 import SliceKit
 import SliceMedia
 import Testing

@@ -4,6 +4,8 @@
 
 import Foundation
 import Testing
+@testable import SliceBatch
+@testable import SliceCampaign
 @testable import SlicePipeline
 @testable import SlicevidCLI
 

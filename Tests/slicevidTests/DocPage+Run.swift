@@ -3,7 +3,7 @@
 // commands wrote.
 
 import Foundation
-import SlicePipeline
+import SliceCampaign
 import Testing
 
 extension DocPage {

@@ -5,19 +5,19 @@
 import Foundation
 
 /// The preset folders, in lookup order, and the presets they and the binary hold.
-package struct PresetCatalog: Sendable {
+public struct PresetCatalog: Sendable {
     /// Folders searched for `NAME.json`, first match wins; folders that do not exist are
     /// skipped. The built-in presets come after all of them.
-    package let directories: [String]
+    public let directories: [String]
 
     /// A preset and where it was found.
-    package struct Entry: Sendable, Equatable {
-        package let preset: Preset
+    public struct Entry: Sendable, Equatable {
+        public let preset: Preset
         /// The file it was read from; nil for a built-in preset.
-        package let path: String?
+        public let path: String?
     }
 
-    package init(directories: [String]) {
+    public init(directories: [String]) {
         self.directories = directories
     }
 
@@ -27,7 +27,7 @@ package struct PresetCatalog: Sendable {
     /// - Parameters:
     ///   - environment: the process environment.
     ///   - executable: the running binary's path, symlinks resolved; nil if unknown.
-    package static func standard(environment: [String: String], executable: String?) -> PresetCatalog {
+    public static func standard(environment: [String: String], executable: String?) -> PresetCatalog {
         var directories = (environment["SLICEVID_PRESETS"] ?? "").split(separator: ":").map(String.init)
         if let executable {
             let binary = URL(fileURLWithPath: executable).deletingLastPathComponent()
@@ -46,7 +46,7 @@ package struct PresetCatalog: Sendable {
     /// `NAME.json` in `directories`, else the built-in preset of that name.
     /// - Throws: `PresetError` naming the file and field at fault, or, for an unknown name,
     ///   listing the available ones.
-    package func load(_ value: String) throws(PresetError) -> Preset {
+    public func load(_ value: String) throws(PresetError) -> Preset {
         if PresetCatalog.isPath(value) {
             return try PresetCatalog.read(path: value)
         }
@@ -63,7 +63,7 @@ package struct PresetCatalog: Sendable {
 
     /// Every preset a name can reach, one per name (the one `load` would return), sorted
     /// by name; files that fail to load are reported instead of listed.
-    package func all() -> (entries: [Entry], problems: [PresetError]) {
+    public func all() -> (entries: [Entry], problems: [PresetError]) {
         var entries: [String: Entry] = [:]
         var problems: [PresetError] = []
         // A broken file still wins its name: `load` would read it, never the built-in.

@@ -8,34 +8,34 @@ import Foundation
 import SliceKit
 
 /// What a media file holds, in the words `probe` and `make --dry-run` share.
-package struct MediaFacts: Sendable, Equatable {
+public struct MediaFacts: Sendable, Equatable {
     /// The file type: `mp4`, `mov`, `webm`, `mkv`, `gif`, `png`, `jpeg`, `webp`, `y4m`.
-    package var container: String
+    public package(set) var container: String
     /// libavcodec's codec name (`h264`, `hevc`, `vp9`, `av1`, `prores`, `ffv1`, `gif`, `png`,
     /// `mjpeg`, `webp`, `rawvideo`).
-    package var codec: String
+    public package(set) var codec: String
     /// `avcodec_profile_name` in lower case (`high`, `constrained baseline`, `main 10`, `hq`);
     /// nil for codecs without profiles.
-    package var profile: String?
+    public package(set) var profile: String?
     /// The pixel format the file holds (`pal8` for every GIF).
-    package var pixelFormat: String
-    package var alpha: Bool
-    package var width: Int
-    package var height: Int
+    public package(set) var pixelFormat: String
+    public package(set) var alpha: Bool
+    public package(set) var width: Int
+    public package(set) var height: Int
     /// Frames per second as an exact fraction; a GIF's is its frames over its length (its
     /// delays are whole centiseconds). Nil for stills and image sequences, which carry none.
-    package var frameRate: FrameRate?
-    package var frames: Int
+    public package(set) var frameRate: FrameRate?
+    public package(set) var frames: Int
     /// Seconds, to the millisecond; nil where `frameRate` is.
-    package var duration: Double?
+    public package(set) var duration: Double?
     /// Colour tags as FFmpeg names them (`bt709`, `iec61966-2-1`, `bt470bg`, `unknown`).
-    package var colorPrimaries: String
-    package var colorTransfer: String
-    package var colorSpace: String
+    public package(set) var colorPrimaries: String
+    public package(set) var colorTransfer: String
+    public package(set) var colorSpace: String
     /// `tv` (limited) or `pc` (full), or `unknown`.
-    package var colorRange: String
+    public package(set) var colorRange: String
     /// The first audio stream, if the file has one.
-    package var audio: AudioStreamFacts? = nil
+    public package(set) var audio: AudioStreamFacts? = nil
 
     package init(container: String, codec: String, profile: String?, pixelFormat: String, alpha: Bool, width: Int, height: Int,
                 frameRate: FrameRate?, frames: Int, duration: Double?, colors: (primaries: String, transfer: String, space: String, range: String)) {

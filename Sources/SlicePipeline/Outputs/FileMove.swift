@@ -8,9 +8,9 @@ import Glibc
 import SliceKit
 
 /// Moves files within one filesystem.
-enum FileMove {
+package enum FileMove {
     /// How a move ended.
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case moved
         /// Something is already at the destination; nothing was moved or replaced.
         case taken
@@ -20,7 +20,7 @@ enum FileMove {
 
     /// Moves `from` to `to` unless something is at `to`: renameat2(RENAME_NOREPLACE), or on
     /// filesystems that refuse it, link(2) then unlink(2), which fail the same way (EEXIST).
-    static func withoutReplacing(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
+    package static func withoutReplacing(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
         let moved = PathBytes.withCString(from) { from in PathBytes.withCString(to) { cplatform_renameat_noreplace(folder, from, $0) } }
         if moved == 0 { return .moved }
         let refusal = errno
@@ -45,7 +45,7 @@ enum FileMove {
 
     /// Moves `from` to `to`, replacing whatever is at `to` (rename(2): atomic, never
     /// following a symlink at either end).
-    static func replacing(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
+    package static func replacing(_ from: String, _ to: String, in folder: Int32 = AT_FDCWD) -> Outcome {
         FileSystem.renameat(folder, from, folder, to) == 0 ? .moved : .failed(text(errno))
     }
 

@@ -6,7 +6,7 @@ import SliceKit
 
 /// The frame names of a sequence output: `prefix`, the frame number zero-padded to `width`,
 /// `suffix`, in `folder`.
-struct FramePattern: Sendable, Equatable {
+package struct FramePattern: Sendable, Equatable {
     let folder: String
     let prefix: String
     let suffix: String

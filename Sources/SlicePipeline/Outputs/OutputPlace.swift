@@ -7,17 +7,17 @@ import Glibc
 import SliceKit
 
 /// An output path with its folder resolved through every symlink.
-struct OutputPlace {
+package struct OutputPlace {
     /// The path as given.
-    let path: String
+    package let path: String
     /// The folder, resolved (as given, standardised, when it does not exist yet).
-    let folder: String
+    package let folder: String
     /// The file name; for a sequence, its pattern.
-    let name: String
+    package let name: String
     /// A sequence's frame names, in the resolved folder; nil for a single file.
-    let frames: FramePattern?
+    package let frames: FramePattern?
 
-    init(_ path: String) {
+    package init(_ path: String) {
         self.path = path
         let url = URL(fileURLWithPath: path).standardizedFileURL
         name = url.lastPathComponent
@@ -27,7 +27,7 @@ struct OutputPlace {
     }
 
     /// Whether this output and `other` could write the same file.
-    func overlaps(_ other: OutputPlace) -> Bool {
+    package func overlaps(_ other: OutputPlace) -> Bool {
         guard folder == other.folder else { return false }
         switch (frames, other.frames) {
         case (nil, nil): return name == other.name

@@ -210,7 +210,7 @@ extension OutputRecord {
     /// slicevid wrote. A sidecar of slicevid 0.2.0 kept only the total size; while the files on
     /// disk still add up to it, their present stamps stand in (such a sidecar names no
     /// manifest, so it is never taken for an orphan's).
-    func licence(output: String, format: OutputFormat) -> Replacement {
+    package func licence(output: String, format: OutputFormat) -> Replacement {
         if !files.isEmpty {
             guard format.isSequence ? files.count == frames : files.count == 1 else {
                 return .recorded([], refusal: "its sidecar \(OutputRecord.named(output)) licenses nothing: it stamps \(files.count) files for \(format.isSequence ? "\(frames) frames" : "one file")")

@@ -36,17 +36,19 @@ package struct OutputRecord: Sendable, Equatable {
     /// Describes an output being committed.
     /// - Parameters:
     ///   - files: the stamps of its files, in frame order (one for a single file).
-    ///   - fingerprint: what produced it.
+    ///   - fingerprint: the hash of what produced it (a campaign's `Fingerprint.value`).
+    ///   - producedBy: the lines the hash was taken of.
     ///   - written: what it holds: frames, rate and seconds as written.
     ///   - manifest: the manifest that wrote it, as its report names it.
     ///   - job: the id of the job that wrote it.
-    package init(files: [FileStamp], fingerprint: Fingerprint, written: WrittenOutput, manifest: String? = nil, job: String? = nil) {
-        self.fingerprint = fingerprint.value
+    package init(files: [FileStamp], fingerprint: String, producedBy: [String], written: WrittenOutput, manifest: String? = nil,
+                 job: String? = nil) {
+        self.fingerprint = fingerprint
         bytes = files.reduce(0) { $0 + $1.bytes }
         frames = written.frames
         frameRate = written.frameRate?.description
         seconds = written.seconds
-        producedBy = fingerprint.lines
+        self.producedBy = producedBy
         self.files = files
         self.manifest = manifest
         self.job = job
@@ -130,7 +132,7 @@ package struct OutputRecord: Sendable, Equatable {
     }
 
     /// The size of `output` on disk, or nil when it (or any frame of a sequence) is missing.
-    static func bytesOnDisk(output: String, format: OutputFormat, frames: Int) -> Int? {
+    package static func bytesOnDisk(output: String, format: OutputFormat, frames: Int) -> Int? {
         let files = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
         var total = 0
         for file in files {

@@ -314,7 +314,7 @@ package final class OutputTarget: Sendable {
     }
 
     /// The file frame `index` of a sequence pattern is written to (`%05d` → zero-padded to 5).
-    static func frameName(pattern: String, index: Int) -> String {
+    package static func frameName(pattern: String, index: Int) -> String {
         guard let frames = FramePattern(pattern) else { return pattern }
         let folder = pattern.lastIndex(of: "/").map { String(pattern[...$0]) } ?? ""
         return folder + frames.name(index)

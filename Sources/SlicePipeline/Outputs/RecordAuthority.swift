@@ -15,7 +15,7 @@ package enum RecordAuthority {
     /// that only its owner may write, in a folder no other user can write to: owned by the
     /// running user (or root) and writable by its owner alone. A sticky folder that others may
     /// write (`/tmp`, mode 1777) is not safe: anyone can plant a record there.
-    static func problem(record: stat, folder: stat) -> String? {
+    package static func problem(record: stat, folder: stat) -> String? {
         let user = geteuid()
         if record.st_mode & S_IFMT != S_IFREG { return "it is not a regular file" }
         if record.st_uid != user { return "it is owned by uid \(record.st_uid), not this user (uid \(user))" }
@@ -29,7 +29,7 @@ package enum RecordAuthority {
     /// is not the running user's to replace or delete on a record's word, as a clause
     /// (`is owned by uid 65534, not this user (uid 0)`); nil when it is. A record never
     /// licenses another user's file, whatever its stamps say.
-    static func problem(licensed file: stat) -> String? {
+    package static func problem(licensed file: stat) -> String? {
         let user = geteuid()
         return file.st_uid == user ? nil : "is owned by uid \(file.st_uid), not this user (uid \(user))"
     }

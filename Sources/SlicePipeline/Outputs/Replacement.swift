@@ -20,7 +20,7 @@ package enum Replacement: Sendable {
     case recorded([FileStamp], refusal: String? = nil)
 
     /// What is at a path an output is about to take.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         /// Nothing is there.
         case free
         /// A file this licence lets the output replace or delete.
@@ -31,7 +31,7 @@ package enum Replacement: Sendable {
 
     /// Judges what is at `file`, frame `index` of the output (0 for a single file). Never
     /// follows a symlink: a link at an output path is judged as the link.
-    func verdict(_ file: String, index: Int) -> Verdict {
+    package func verdict(_ file: String, index: Int) -> Verdict {
         var info = stat()
         guard FileSystem.lstat(file, &info) == 0 else {
             return errno == ENOENT ? .free : .foreign("cannot be examined (\(String(cString: strerror(errno))))")

@@ -64,4 +64,16 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
         case .output: self.init(.outputFailed, ErrorText(error.description))
         }
     }
+
+    /// Sorts a preset that cannot be had into a category, the same wherever it is named (a
+    /// flag, a manifest, a library call): a file that is not a regular file or whose name is
+    /// too long is `.inputMissing`, one too large `.inputInvalid`, anything else (a missing
+    /// file, an unknown name, a bad field) `.usage`.
+    public init(_ error: PresetError) {
+        switch error.file {
+        case .notRegular, .nameTooLong: self.init(.inputMissing, error.text)
+        case .tooLarge: self.init(.inputInvalid, error.text)
+        case .missing, nil: self.init(.usage, error.text)
+        }
+    }
 }

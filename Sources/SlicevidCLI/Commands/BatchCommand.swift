@@ -2,10 +2,7 @@
 // idempotent, interruptible) and to spread over machines (`--shard`).
 
 import Foundation
-import SliceKit
-import SliceMedia
-import SlicePipeline
-import Slicevid
+@_spi(ProcessHost) import Slicevid
 
 /// Renders, or with `--check` validates, the jobs of a manifest.
 struct BatchCommand: ParsableCommand {
@@ -34,7 +31,7 @@ struct BatchCommand: ParsableCommand {
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
         plus the encoding settings (\(OutputOption.allCases.map(\.rawValue).joined(separator: ", "))); a job's image may be
         {"path": ..., "hold": seconds}; "audio" is the music bed: a path, "none", or {"file", "stream", "start", "loop",
-        "fade-in", "fade-out", "loudness", "volume"} (a preset's audio settings apply under it); "transitions" gives each pair its own \(ManifestJob.transitionFields.map(\.rawValue).joined(separator: ", ")).
+        "fade-in", "fade-out", "loudness", "volume"} (a preset's audio settings apply under it); "transitions" gives each pair its own \(Manifest.transitionFields.map(\.rawValue).joined(separator: ", ")).
         A job with "matrix": {"NAME": [values...], ...} stands for one job per combination: {NAME} is filled in every
         string of it, {id} with its id (write {{ and }} for literal braces); every name must appear in the id.
         A job with "rows": {"file": "products.csv", "key": "sku"} (a CSV or JSON Lines feed, - for stdin) stands for
@@ -65,15 +62,15 @@ struct BatchCommand: ParsableCommand {
     /// Runs the command through the library, as any client would.
     func run() -> ExitCode {
         let console = Console.shared
-        FFmpegLog.configure(verbose: options.verbose)
+        Slicevid.routeFFmpegLog(verbose: options.verbose)
         let log = LogWriter(console: console, format: options.logFormat, quiet: options.quiet)
         do {
             // Set before anything is read: a signal while a manifest or feed comes on stdin ends
             // the read with its line, and a run that follows is stopped by the same trap.
             let cancellation = ProcessHost.cancellation()
-            let resolve: PresetResolver = { value throws(SlicevidError) in try PresetLibrary.load(value) }
-            let manifest = options.manifest == "-" ? try Manifest.loadStandardInput(presets: resolve, cancellation: cancellation)
-                                                   : try Manifest.load(path: options.manifest, presets: resolve, cancellation: cancellation)
+            let presets = Slicevid.presetCatalog()
+            let manifest = options.manifest == "-" ? try Slicevid.manifestFromStandardInput(presets: presets, cancellation: cancellation)
+                                                   : try Slicevid.manifest(at: options.manifest, presets: presets, cancellation: cancellation)
             var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
                                            parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
                                            only: options.only, version: SlicevidTool.version)

@@ -2,8 +2,7 @@
 // count; with --log-format json one object per job and one for the count.
 
 import Foundation
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// Prints a batch plan.
 enum BatchPlanView {

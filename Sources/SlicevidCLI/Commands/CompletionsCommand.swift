@@ -1,8 +1,7 @@
 // `slicevid completions bash|zsh|fish`: a completion script for the shell, generated from the
 // command table, so every command and flag `--help` lists is completed and nothing else.
 
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// A shell slicevid writes completions for.
 enum Shell: String, CaseIterable {

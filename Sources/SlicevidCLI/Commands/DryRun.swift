@@ -1,9 +1,7 @@
 // `slicevid make --dry-run`: what each output would be, one line each (or one JSON object each
 // with --json), without rendering, in the words `probe` reads the written files back with.
 
-import SlicePipeline
-import SliceKit
-import SliceMedia
+import Slicevid
 
 /// Formats a make plan for stdout.
 enum DryRun {
@@ -12,7 +10,7 @@ enum DryRun {
         var outputs = plan.outputs.makeIterator()
         var lines: [String] = []
         for path in plan.paths {
-            guard path != OutputTarget.discard, let output = outputs.next() else {
+            guard path != Output.discardName, let output = outputs.next() else {
                 lines.append("\(path): render only (frames=\(plan.clip.frameCount))\n")
                 continue
             }
@@ -60,7 +58,7 @@ enum DryRun {
     static func json(_ plan: MakePlan) -> [String] {
         var outputs = plan.outputs.makeIterator()
         return plan.paths.map { path in
-            guard path != OutputTarget.discard, let output = outputs.next() else {
+            guard path != Output.discardName, let output = outputs.next() else {
                 return "{\"frames\":\(plan.clip.frameCount),\"path\":\"null\",\"render_only\":true}\n"
             }
             var extra: [String: Any] = ["encoder": output.encoder]

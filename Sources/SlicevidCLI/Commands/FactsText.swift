@@ -2,8 +2,7 @@
 // with spaces in double quotes), or one JSON object per file with the same facts.
 
 import Foundation
-import SliceKit
-import SliceMedia
+import Slicevid
 
 /// Formats media facts for stdout.
 enum FactsText {

@@ -1,7 +1,6 @@
 // `slicevid help [COMMAND]`: the overview, or one command's help, the same text `--help` prints.
 
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// Prints help for the tool or one of its commands.
 struct HelpCommand: ParsableCommand {

@@ -1,16 +1,13 @@
 // `slicevid make`: one transition video from two stills (or the built-in demo cards).
 
 import Foundation
-import SliceKit
-import SliceMedia
-import SlicePipeline
-import Slicevid
+@_spi(ProcessHost) import Slicevid
 
 /// Renders one clip.
 struct MakeCommand: ParsableCommand {
     /// The options `make` takes, declared once: parsing, help and the lookups all use these.
     enum Option {
-        static let from = OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(StillDecoder.acceptedFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards.")
+        static let from = OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(Slicevid.stillFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards.")
         static let to = OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still.")
         static let output = OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
                                        help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset).")
@@ -165,7 +162,7 @@ struct MakeCommand: ParsableCommand {
     /// Turns parsed flags into a render request.
     /// - Throws: `SlicevidError(.usage)` naming the flag.
     static func request(from arguments: ParsedArguments) throws(SlicevidError) -> MakeRequest {
-        let preset = try arguments.value(Option.preset).map { name throws(SlicevidError) in try PresetLibrary.load(name) }
+        let preset = try arguments.value(Option.preset).map { name throws(SlicevidError) in try Slicevid.preset(name, in: Slicevid.presetCatalog()) }
         var spec = preset?.spec ?? TransitionSpec()
         for (field, option) in Option.spec {
             guard let text = arguments.value(option) else { continue }
@@ -235,7 +232,7 @@ struct MakeCommand: ParsableCommand {
     /// Runs the command through the library, as any client would.
     func run() -> ExitCode {
         let console = Console.shared
-        FFmpegLog.configure(verbose: arguments.has(SharedOptions.verbose))
+        Slicevid.routeFFmpegLog(verbose: arguments.has(SharedOptions.verbose))
         let quiet = arguments.has(Option.quiet)
         let log = LogWriter(console: console, format: format, quiet: quiet,
                             wording: FlagWording(preset: arguments.value(Option.preset), given: arguments.given))

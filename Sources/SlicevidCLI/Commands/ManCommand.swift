@@ -1,6 +1,6 @@
 // `slicevid man`: the manual page, roff for man(1), generated from the command table.
 
-import SlicePipeline
+import Slicevid
 
 /// Prints the man page.
 struct ManCommand: ParsableCommand {

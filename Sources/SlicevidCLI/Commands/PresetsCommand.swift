@@ -1,7 +1,6 @@
 // `slicevid presets`: list the presets every source offers, or print one fully resolved as JSON.
 
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// Lists and shows presets.
 struct PresetsCommand: ParsableCommand {
@@ -48,7 +47,7 @@ struct PresetsCommand: ParsableCommand {
         case "show" where words.count == 2:
             do {
                 // JSON escapes every control character in its strings, so it prints as it is.
-                Console.shared.verbatim(try PresetLibrary.load(words[1]).json)
+                Console.shared.verbatim(try Slicevid.preset(words[1], in: Slicevid.presetCatalog()).json)
                 return .success
             } catch {
                 Console.shared.error("slicevid: error: \(error.message)\n")
@@ -63,7 +62,7 @@ struct PresetsCommand: ParsableCommand {
     /// A file that does not
     /// load is reported on stderr and makes the exit code 64, after the list.
     private static func list() -> ExitCode {
-        let (entries, problems) = PresetLibrary.catalog.all()
+        let (entries, problems) = Slicevid.presetCatalog().all()
         let width = entries.map(\.preset.name.count).max() ?? 0
         for entry in entries {
             let origin = "  (\(entry.path ?? "built in"))"

@@ -3,8 +3,7 @@
 // what it asked for with what it got.
 
 import Foundation
-import SliceMedia
-import SlicePipeline
+import Slicevid
 
 /// Describes existing media files.
 struct ProbeCommand: ParsableCommand {
@@ -44,24 +43,23 @@ struct ProbeCommand: ParsableCommand {
     func run() -> ExitCode {
         for path in arguments.positionals {
             do {
-                let info = try MediaReader.info(path: path)
-                let facts = info.facts(path: path)
+                let probe = try Slicevid.probe(path)
                 if arguments.has(Self.json) {
                     // JSON escapes every control character in its strings.
-                    Console.shared.verbatim(FactsText.json(path, facts, extra: ["tag": info.codecTag.isEmpty ? NSNull() : info.codecTag]))
+                    Console.shared.verbatim(FactsText.json(path, probe.facts, extra: ["tag": probe.tag ?? NSNull()]))
                 } else {
-                    Console.shared.output(Self.line(path, info, facts))
+                    Console.shared.output(Self.line(path, probe))
                 }
             } catch {
-                Console.shared.error("slicevid: error: \(SlicevidError(error).message)\n")
-                return ExitCode(SlicevidError(error).category)
+                Console.shared.error("slicevid: error: \(error.message)\n")
+                return ExitCode(error.category)
             }
         }
         return .success
     }
 
     /// `PATH: key=value …` for one file.
-    static func line(_ path: String, _ info: MediaInfo, _ facts: MediaFacts) -> String {
-        FactsText.line(path, facts.pairs(afterProfile: info.codecTag.isEmpty ? [] : [("tag", info.codecTag)]))
+    static func line(_ path: String, _ probe: ProbeReport) -> String {
+        FactsText.line(path, probe.facts.pairs(afterProfile: probe.tag.map { [("tag", $0)] } ?? []))
     }
 }

@@ -3,8 +3,7 @@
 // `slicevid report html campaign.json -o index.html`: the morning page, a tile per job.
 
 import Foundation
-import SliceKit
-import SlicePipeline
+@_spi(ProcessHost) import Slicevid
 
 /// Works on `batch --report` files.
 struct ReportCommand: ParsableCommand {
@@ -77,25 +76,13 @@ struct ReportCommand: ParsableCommand {
         if action == .html, reports.count > 1 {
             throw SlicevidError(.usage, "report html makes the page of one report; got \(reports.count) (merge the shards' reports first: slicevid report merge shard-*.json -o campaign.json)")
         }
-        guard output != "-" else { return }
-        // The merged report or page must not take the place of a report it is made from.
-        var target = stat()
-        guard FileSystem.lstat(output, &target) == 0 else { return }
-        for report in reports {
-            var source = stat()
-            if FileSystem.stat(report, &source) == 0, source.st_dev == target.st_dev, source.st_ino == target.st_ino {
-                throw SlicevidError(.usage, action == .merge
-                    ? "-o \(InputText.quoted(output)): is also one of the reports to merge (\(InputText.quoted(report))); write the merged report elsewhere"
-                    : "-o \(InputText.quoted(output)): is the report itself; write the page elsewhere (index.html)")
-            }
-        }
     }
 
     func run() -> ExitCode {
         // A stop signal ends the command at once, but never halfway through writing -o: the
         // handler waits for a write under way, so the file is whole or absent, with no temporary.
         SignalTrap.exitOnSignal { [action] signal in
-            OutputTarget.exclusively {}
+            Slicevid.exclusively {}
             return "slicevid: report \(action.rawValue) interrupted by \(signalName(signal))\n"
         }
         do throws(SlicevidError) {
@@ -109,10 +96,11 @@ struct ReportCommand: ParsableCommand {
     /// `report merge`.
     private func merge() throws(SlicevidError) -> ExitCode {
         let console = Console.shared
-        if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs) }
-        let merge = try ReportMerge(paths: reports)
-        let bytes = merge.json
+        // The merged report must not take the place of a report it is made from; the library
+        // checks that, and what -o may replace, before it reads the reports.
+        let merge = try Slicevid.mergeReports(reports, writingTo: output == "-" ? nil : output, force: force)
         if output == "-" {
+            let bytes = merge.json
             // Line by line: the layout's newlines stay; a string's DEL, C1 or U+2028 is escaped.
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             console.verbatim(lines.map { JSONText.escapingInvisibles(String($0)) }.joined(separator: "\n") + "\n")
@@ -120,8 +108,6 @@ struct ReportCommand: ParsableCommand {
             // says that alone (ProcessHost.exit: 74 and one line, or a quiet 141 for a
             // reader that went away), with no summary claiming it was written.
             if console.outputError != nil { return .success }
-        } else {
-            try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(bytes, to: output, force: force, setting: .outputs) }
         }
         for problem in merge.problems { console.error("slicevid: report merge: \(problem)\n") }
         if !quiet || !merge.isComplete { console.error("slicevid: report merge: \(Self.summary(merge, output: output))\n") }
@@ -130,17 +116,13 @@ struct ReportCommand: ParsableCommand {
 
     /// `report html`: the page of one report, written atomically (or to standard output).
     private func page() throws(SlicevidError) -> ExitCode {
-        if output != "-" { try BatchReport.checkReplaceable(output, force: force, setting: .outputs, form: .page) }
-        let target = output == "-" ? nil : URL(fileURLWithPath: output).standardizedFileURL.path
-        let made = try ReportPage(reportAt: reports[0], page: target)
+        // The page must not take the place of the report; the library checks that, and what -o
+        // may replace, before it reads the report.
+        let made = try Slicevid.reportPage(of: reports[0], writingTo: output == "-" ? nil : output, force: force)
         if output == "-" {
             Console.shared.verbatim(made.text)
             // A page that never arrived: the exit says so (74, or a quiet 141), no summary.
             if Console.shared.outputError != nil { return .success }
-        } else {
-            try OutputTarget.exclusively { () throws(SlicevidError) in
-                try BatchReport.write(made.html, to: output, force: force, setting: .outputs, form: .page)
-            }
         }
         if !quiet { Console.shared.error("slicevid: report html: \(Self.summary(made, output: output))\n") }
         return .success

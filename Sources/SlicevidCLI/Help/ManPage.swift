@@ -2,7 +2,7 @@
 // the specs that print `--help`, so the page and the tool cannot drift apart.
 
 import Foundation
-import SlicePipeline
+import Slicevid
 
 /// Writes `slicevid man`.
 struct ManPage {

@@ -4,9 +4,7 @@
 // by side print from their own threads; Console keeps every event one whole line.
 
 import Foundation
-import SliceKit
-import SliceMedia
-import SlicePipeline
+import Slicevid
 import Synchronization
 
 /// Prints a batch run's events.

@@ -4,8 +4,7 @@
 // are also where text from input (job ids, paths, values) is made safe: one event, one line.
 
 import Foundation
-import SliceKit
-import SliceMedia
+import Slicevid
 import Synchronization
 
 /// Serialised access to stderr and stdout.

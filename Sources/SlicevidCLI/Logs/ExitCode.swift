@@ -2,7 +2,7 @@
 // cron wrappers and schedulers can tell who has to act.
 
 import Glibc
-import SlicePipeline
+import Slicevid
 
 /// A process exit status.
 package enum ExitCode: Int32, CaseIterable {

@@ -2,7 +2,7 @@
 // (`--fps`, `-o clip.mp4`), and a value a preset gave as the preset's, since the user typed no
 // flag for it (`background of preset 'house.json'`).
 
-import SliceKit
+import Slicevid
 
 /// Names settings and outputs in the command line's words.
 struct FlagWording: Wording {

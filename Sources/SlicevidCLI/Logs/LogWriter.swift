@@ -3,8 +3,7 @@
 // One event is always one line, and every line goes through Console, so none interleave.
 
 import Foundation
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// The `--log-format` values.
 enum LogFormat: String, CaseIterable {

@@ -3,9 +3,7 @@
 // log shippers a JSON object per event. With -q, only the error that ends a run.
 
 import Foundation
-import SliceKit
-import SliceMedia
-import SlicePipeline
+import Slicevid
 import Synchronization
 
 /// Prints one make run's events.
@@ -75,9 +73,9 @@ final class MakeLog: Sendable {
         var written = report.written.makeIterator()
         for path in report.outputs {
             switch path {
-            case OutputTarget.discard:
+            case Output.discardName:
                 if log.format == .json { log.emit(["event": "rendered", "frames": report.frames]) } else { log.line("rendered \(frames(report.frames)), wrote nothing") }
-            case OutputTarget.standardOutput:
+            case Output.standardOutputName:
                 if log.format == .json { log.emit(["event": "wrote", "path": path, "frames": report.frames]) } else { log.line("wrote y4m to stdout (\(frames(report.frames)))") }
             default:
                 guard let output = written.next() else { continue }

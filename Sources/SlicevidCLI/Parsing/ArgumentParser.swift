@@ -2,7 +2,7 @@
 // options once, and both parsing and `--help` are generated from that declaration.
 
 import Foundation
-import SliceKit
+import Slicevid
 
 /// One option a command accepts.
 struct OptionSpec {

@@ -2,8 +2,7 @@
 // what the command line gave it, checks it (`validate`), then runs. The command table holds
 // them type-erased, so help, completions and the man page walk one list.
 
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// One `slicevid` command.
 protocol ParsableCommand: SendableMetatype {

@@ -2,8 +2,7 @@
 // "options group"): declared once, parsed once.
 
 import Foundation
-import SliceKit
-import SlicePipeline
+import Slicevid
 
 /// Declarations and parsing shared by `make` and `batch`.
 enum SharedOptions {

@@ -3,8 +3,6 @@
 
 import Foundation
 import Slicevid
-import SliceKit
-import SlicePipeline
 
 /// The top-level command table. `--help`, `help COMMAND`, the shell completions and the man
 /// page are all generated from it and from each command's `spec`.

@@ -6,9 +6,7 @@
 
 import Foundation
 import Glibc
-import SliceKit
-import SliceMedia
-import SlicePipeline
+@_spi(ProcessHost) import Slicevid
 
 /// The process `slicevid` runs in.
 package enum ProcessHost {
@@ -25,15 +23,15 @@ package enum ProcessHost {
     /// Sets the process up: main.swift's first call, before any file is opened. Started by
     /// itself as a decode helper (`arguments`), slicevid decodes one still and exits here.
     package static func start(_ arguments: [String]) {
-        DecodeHelper.serveIfAsked(arguments)
+        Slicevid.serveDecodeHelperIfAsked(arguments)
         StandardStreams.reopenClosedOnDevNull()
         // This very binary (/proc/self/exe names it even if its file is replaced mid-run)
         // decodes the stills whose decoders can abort, in helper processes.
-        DecodeHelper.executable = "/proc/self/exe"
+        Slicevid.decodeHelper = "/proc/self/exe"
         // A reader that goes away (`| head`) makes writes fail with EPIPE, which each writer
         // reports (`exit`), instead of killing slicevid before its temporaries are removed.
         signal(SIGPIPE, SIG_IGN)
-        FFmpegLog.configure(verbose: false)
+        Slicevid.routeFFmpegLog(verbose: false)
     }
 
     /// Routes SIGINT and SIGTERM to the cancellation it returns; a second one ends the process
@@ -57,6 +55,6 @@ package enum ProcessHost {
                 status = ExitCode.outputFailed.rawValue
             }
         }
-        OutputTarget.whenIdle { Glibc.exit(status) }
+        Slicevid.whenOutputsIdle { Glibc.exit(status) }
     }
 }

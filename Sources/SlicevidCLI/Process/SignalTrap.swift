@@ -5,8 +5,7 @@
 import CPlatform
 import Foundation
 import Glibc
-import SliceMedia
-import SlicePipeline
+@_spi(ProcessHost) import Slicevid
 import Synchronization
 
 /// Routes SIGINT/SIGTERM to a `Cancellation`.
@@ -70,11 +69,11 @@ enum SignalTrap {
             // temporary files go first (this runs on the trap's thread, not in the signal
             // handler, so it may), then the process, without unwinding.
             if received.add(1, ordering: .relaxed).newValue > 1 {
-                OutputTarget.discardAllUnfinished(signal: number, last: { lastWords(number) }, then: { _exit(128 + number) })
+                Slicevid.discardAllUnfinished(signal: number, last: { lastWords(number) }, then: { _exit(128 + number) })
             }
             cancellation.cancel(signal: number)
             // A write to a stalled `-o -` reader would otherwise never notice.
-            OutputFile.wakeAll()
+            Slicevid.wakeStalledWrites()
         }
         return cancellation
     }

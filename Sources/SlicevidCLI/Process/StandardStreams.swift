@@ -3,7 +3,7 @@
 // would get that number, and log lines written to "stderr" would land in it.
 
 import Glibc
-import SliceMedia
+import Slicevid
 import Synchronization
 
 /// The process's descriptors 0, 1 and 2.

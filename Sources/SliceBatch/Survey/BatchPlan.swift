@@ -1,0 +1,79 @@
+// `slicevid batch --plan`: what a run would do with each job, and why, without a lock and
+// without writing anything: up to date; will render, with every reason (a new or missing
+// output, a still whose bytes changed, a setting changed from what to what, another slicevid);
+// refused (a file slicevid did not write is at an output); or will fail (a still is missing).
+
+import SliceCampaign
+import SliceKit
+import SliceMedia
+import SlicePipeline
+
+/// What a run would do with one job.
+public struct JobPlan: Sendable {
+    /// The job's state as a run would find it.
+    public enum State: Sendable, Equatable {
+        /// Every output is there as its sidecar records; the run skips it.
+        case upToDate
+        /// The run renders it, for these reasons.
+        case willRender([RenderReason])
+        /// Something at an output path may not be replaced (the text names it); the job
+        /// fails with 73 unless `--force`.
+        case refused(String)
+        /// An input is missing or unreadable, or the job cannot be planned.
+        case willFail(String)
+
+        /// `up-to-date`, `will-render`, `refused`, `will-fail`: the JSON log's `state`.
+        public var name: String {
+            switch self {
+            case .upToDate: "up-to-date"
+            case .willRender: "will-render"
+            case .refused: "refused"
+            case .willFail: "will-fail"
+            }
+        }
+    }
+
+    public package(set) var id: String
+    public package(set) var state: State
+    /// Folders a render would create first.
+    public package(set) var folders: [String]
+}
+
+/// Plans a manifest's jobs without rendering, locking or writing.
+package enum BatchPlan {
+    /// The state of each selected job, in manifest order. Stills are hashed (read), not decoded
+    /// (`--check` decodes them); a layout's layers are drawn, as `--check` draws them.
+    package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
+        let hashes = InputHashes()
+        return request.selectedJobs.map { job in
+            let survey: JobSurvey
+            do throws(JobSurvey.Trouble) {
+                survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
+            } catch .failed(let reason) {
+                return JobPlan(id: job.id, state: .willFail(reason), folders: [])
+            } catch {
+                return JobPlan(id: job.id, state: .willFail("interrupted while hashing its stills"), folders: [])
+            }
+            if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
+            // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
+            // font has, text that does not fit) and its pictures drawn, without a frame.
+            do throws(SlicevidError) {
+                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
+            } catch where error.category != .outputBlocked {
+                return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
+            } catch {}
+            let licences = survey.replacements(force: request.force)
+            var folders: [String] = []
+            for output in job.outputPaths {
+                do throws(SlicevidError) {
+                    try OutputTarget.check(path: output, replacing: licences[output] ?? .nothing)
+                } catch {
+                    return JobPlan(id: job.id, state: error.category == .outputBlocked ? .refused(error.message(job.wording(run: request.runWording))) : .willFail(error.message(job.wording(run: request.runWording))),
+                                   folders: [])
+                }
+                folders += OutputTarget.missingFolders(of: output).filter { !folders.contains($0) }
+            }
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders)
+        }
+    }
+}

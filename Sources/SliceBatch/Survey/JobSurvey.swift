@@ -1,0 +1,248 @@
+// What a batch finds out about one job before rendering it: the fingerprint of each output,
+// the sidecars on disk, whether the job is up to date, and what each output may replace.
+// `batch` acts on it; `batch --check` reports it.
+
+import Dispatch
+import Glibc
+import SliceCampaign
+import SliceKit
+import SliceMedia
+import SlicePipeline
+import Synchronization
+
+/// One job of a batch, examined.
+struct JobSurvey {
+    /// One output of the job.
+    struct Output {
+        let path: String
+        let format: OutputFormat
+        /// Frames this output writes (a sequence's file count).
+        let frames: Int
+        let fingerprint: Fingerprint
+        /// The sidecar found beside it, whatever fingerprint it records.
+        let sidecar: OutputRecord.Reading
+        /// The sidecar's record, when it is one of the running user's: nothing else counts.
+        var record: OutputRecord? { sidecar.record }
+        /// How the job's layout names its layers, in drawing order, for reasons.
+        var layers: [String] = []
+
+        /// Whether the output on disk is what this run would write: present with its recorded
+        /// size, and a sidecar with this fingerprint.
+        var isUpToDate: Bool {
+            guard let record else { return false }
+            return record.fingerprint == fingerprint.value && record.describesDisk(output: path, format: format)
+        }
+
+        /// Why this output must render (empty when it is up to date).
+        /// - Parameter images: the job's still paths, to name one whose bytes changed.
+        func reasons(images: [String]) -> [RenderReason] {
+            let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
+            return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers)
+        }
+    }
+
+    /// Why a job could not be examined.
+    enum Trouble: Error {
+        /// An input is missing or unreadable, or the job cannot be planned; the text says why.
+        case failed(String)
+        /// The run was stopped while the stills were being hashed.
+        case stopped
+    }
+
+    let fingerprint: Fingerprint
+    let outputs: [Output]
+    /// The layout the job's last frame is drawn in for its page's poster (its first output's).
+    let canvas: PixelLayout
+    /// SHA-256 of the layout's font files as read and checked here (they are in
+    /// `fingerprint`): the job's render refuses a font that no longer has these bytes.
+    let layoutDigests: [String: String]
+    /// The job's stills, and its music bed, as they were when hashed: whether one changed
+    /// before the job's outputs were committed is looked at again then.
+    private let stills: [(path: String, stamp: InputStamp?)]
+    private let audio: (path: String, stamp: InputStamp?)?
+
+    /// Whether every output is up to date, so the job can be skipped.
+    var isUpToDate: Bool { outputs.allSatisfy(\.isUpToDate) }
+
+    /// Why the job renders, each reason once (a still that changed concerns every output):
+    /// empty when it is up to date, `forced` alone when only `--force` makes it render.
+    /// - Parameter wording: how the run's front end names `force`, the reason when it is the only one.
+    func reasons(images: [String], force: Bool, wording: any Wording) -> [RenderReason] {
+        var all: [RenderReason] = []
+        for output in outputs {
+            for reason in output.reasons(images: images) where !all.contains(reason) { all.append(reason) }
+        }
+        if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: wording.name(.force))) }
+        return all
+    }
+
+    /// What each output may replace: anything with `force`, else exactly the files its
+    /// sidecar records slicevid wrote, keyed by output path as `MakeRequest` takes them.
+    func replacements(force: Bool) -> [String: Replacement] {
+        var licences: [String: Replacement] = [:]
+        for output in outputs {
+            licences[output.path] = force ? .anything : output.sidecar.licence(output: output.path, format: output.format)
+        }
+        return licences
+    }
+
+    /// The inputs whose file is no longer the one hashed (replaced, rewritten or gone): their
+    /// positions among the stills, and whether the music bed is one of them.
+    func inputsChangedSinceHashing() -> (stills: [Int], audio: Bool) {
+        func changed(_ input: (path: String, stamp: InputStamp?)) -> Bool {
+            input.stamp == nil || InputStamp(path: input.path) != input.stamp
+        }
+        return (stills.indices.filter { changed(stills[$0]) }, audio.map(changed) ?? false)
+    }
+
+    /// Hashes the job's stills, plans its outputs and reads their sidecars.
+    /// - Throws: `Trouble.failed` for an unreadable still or an impossible output;
+    ///   `Trouble.stopped` when `cancellation` was set while hashing.
+    init(_ job: ManifestJob, version: String, hashes: InputHashes, cancellation: Cancellation) throws(Trouble) {
+        var imageHashes: [String] = []
+        for path in job.images {
+            let hash: String?
+            do throws(MediaError) {
+                hash = try hashes.hash(path, cancellation: cancellation)
+            } catch {
+                throw .failed(error.description)
+            }
+            guard let hash else { throw .stopped }
+            imageHashes.append(hash)
+        }
+        var audio: (settings: AudioSettings, hash: String)?
+        if let file = job.audio.file {
+            let hash: String?
+            do throws(MediaError) {
+                hash = try hashes.hash(file, cancellation: cancellation)
+            } catch {
+                throw .failed(error.description)
+            }
+            guard let hash else { throw .stopped }
+            audio = (job.audio, hash)
+        }
+        stills = job.images.map { ($0, hashes.stamp(of: $0)) }
+        self.audio = job.audio.file.map { ($0, hashes.stamp(of: $0)) }
+        // The plans say what each output would be; their facts are part of its fingerprint.
+        let planned: MakePlan
+        do {
+            planned = try MakeJob.plan(job.request(force: true, renderThreads: 1))
+        } catch {
+            // Planned with force: no run setting can be what went wrong.
+            throw Trouble.failed(error.message(job.wording(run: KeyWording())))
+        }
+        // The layout's fonts and images count by their bytes, as stills do; a font's are the
+        // ones the plan read and checked, which the job's render must find again.
+        var fileHashes = planned.layout?.fontDigests ?? [:]
+        layoutDigests = fileHashes
+        for file in planned.layout?.files ?? [] where fileHashes[file] == nil {
+            let hash: String?
+            do throws(MediaError) {
+                hash = try hashes.hash(file, cancellation: cancellation)
+            } catch {
+                throw .failed(error.description)
+            }
+            guard let hash else { throw .stopped }
+            fileHashes[file] = hash
+        }
+        fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
+            .adding(planned.layout, fileHashes: fileHashes)
+        canvas = planned.lastFrameLayout
+        outputs = planned.outputs.map { [fingerprint] plan in
+            Output(path: plan.path, format: plan.format, frames: plan.frameCount,
+                   fingerprint: fingerprint.output(plan), sidecar: OutputRecord.reading(for: plan.path),
+                   layers: planned.layout?.layers.map(\.name) ?? [])
+        }
+    }
+}
+
+/// What tells whether a file at a path is still the one that was read, without reading it:
+/// `stat` through links (a still may be a link) — device, inode, size, and the modification
+/// and status-change times, which a rewrite in place or a rename over it moves.
+struct InputStamp: Equatable, Sendable {
+    private let device: UInt64
+    private let inode: UInt64
+    private let bytes: Int64
+    private let modified: [Int]
+    private let changed: [Int]
+
+    /// nil when nothing can be examined at `path`.
+    init?(path: String) {
+        var info = stat()
+        guard FileSystem.stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        bytes = Int64(info.st_size)
+        modified = [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+        changed = [Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
+    }
+}
+
+/// SHA-256 of each input file, read once per run even when many jobs share a still, and
+/// jobs running side by side ask for it at the same moment: the second waits for the first.
+final class InputHashes: Sendable {
+    private struct State {
+        var known: [String: Result<String, MediaError>] = [:]
+        /// Each hashed file as it was just before its bytes were read.
+        var stamps: [String: InputStamp] = [:]
+        /// Files being hashed, and the group their hasher leaves when done.
+        var hashing: [String: DispatchGroup] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// What a caller of `hash` does next.
+    private enum Turn {
+        case known(Result<String, MediaError>)
+        case wait(DispatchGroup)
+        case hash(DispatchGroup)
+    }
+
+    /// The file at `path` as it was when `hash` began to read it; nil before that.
+    func stamp(of path: String) -> InputStamp? { state.withLock { $0.stamps[path] } }
+
+    /// The hex SHA-256 of the file at `path`, or nil when `cancellation` stopped it (which is
+    /// not remembered: a stopped hash is no result).
+    /// - Throws: `MediaError(.inputMissing)` when it is missing, unreadable or not a regular
+    ///   file (refused before a byte is read: a FIFO or `/dev/zero` would never end).
+    func hash(_ path: String, cancellation: Cancellation) throws(MediaError) -> String? {
+        while true {
+            let turn = state.withLock { state -> Turn in
+                if let known = state.known[path] { return .known(known) }
+                if let group = state.hashing[path] { return .wait(group) }
+                let group = DispatchGroup()
+                group.enter()
+                state.hashing[path] = group
+                return .hash(group)
+            }
+            switch turn {
+            case .known(let result):
+                return try result.get()
+            case .wait(let group):
+                // Another job is reading it; a signal must still stop this one promptly.
+                while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                    if cancellation.isCancelled { return nil }
+                }
+            case .hash(let group):
+                defer {
+                    state.withLock { _ = $0.hashing.removeValue(forKey: path) }
+                    group.leave()
+                }
+                let result: Result<String, MediaError>
+                do {
+                    try StillDecoder.checkReadable(path: path)
+                    // Noted before the first byte is read: a change while hashing shows too.
+                    let stamp = InputStamp(path: path)
+                    state.withLock { $0.stamps[path] = stamp }
+                    guard let hash = try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled }) else { return nil }
+                    result = .success(hash)
+                } catch {
+                    result = .failure(error)
+                }
+                state.withLock { $0.known[path] = result }
+                return try result.get()
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+// A layout's part of a job's fingerprint: the variant and safe zone, the bytes of every font and
+// image the layers use, and each layer as it is drawn at the job's frame size — where, on what,
+// its text with the variables filled, its look. One fact a line, so `--plan` can say exactly
+// what changed: `text of layer 2: '2,49 €' → '2,29 €'`.
+
+import SliceKit
+import SlicePipeline
+
+extension Fingerprint {
+    /// This fingerprint with the lines of `layout` (resolved for the job's frames) added.
+    /// - Parameter fileHashes: SHA-256 (hex) of each of the layout's files (`layout.files`), by path.
+    package func adding(_ layout: LayoutPlan?, fileHashes: [String: String]) -> Fingerprint {
+        guard let layout else { return self }
+        var lines = self.lines
+        lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(layout.safeZone?.rawValue ?? "none")")
+        for (index, file) in layout.files.enumerated() { lines.append("file \(index) \(fileHashes[file] ?? "unread")") }
+        for (index, layer) in layout.layers.enumerated() {
+            let number = index + 1
+            lines.append("layer \(number) place on=\(layer.placement.fingerprintText) box=\(layer.box.width)x\(layer.box.height)+\(layer.box.x)+\(layer.box.y)")
+            switch layer.content {
+            case .text(let text):
+                lines.append("layer \(number) text " + Fingerprint.oneLine(text.template))
+                lines.append("layer \(number) style " + text.fingerprintPairs.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            case .image(let path):
+                lines.append("layer \(number) image \(fileHashes[path] ?? "unread")")
+            }
+        }
+        return Fingerprint(lines: lines)
+    }
+
+    /// `text` on one line: backslashes and line breaks escaped, so it reads back unambiguously.
+    static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+    }
+}
+
+extension Layout.Placement {
+    /// `to`, `all`, `still-2`, `over(0-end,fade 0.5/0.5)`.
+    var fingerprintText: String {
+        switch self {
+        case .card(.from): "from"
+        case .card(.to): "to"
+        case .card(.all): "all"
+        case .card(.still(let index)): "still-\(index)"
+        case .over(let timing):
+            "over(\(timing.start.shortText)-\(timing.end.map(\.shortText) ?? "end"),fade \(timing.fadeIn.shortText)/\(timing.fadeOut.shortText))"
+        }
+    }
+}
+
+extension Layout.Text {
+    /// Every setting that changes the text's pixels, in a fixed order, lengths as drawn.
+    var fingerprintPairs: [(key: String, value: String)] {
+        var pairs: [(String, String)] = []
+        switch size {
+        case .pixels(let pixels): pairs.append(("size", pixels.shortText))
+        case .auto(let low, let high): pairs.append(("size", "auto(\(low.shortText)-\(high.shortText))"))
+        }
+        let plateText = plate.map { "\($0.color)/\($0.padding.shortText)/\($0.radius.shortText)" } ?? "-"
+        let outlineText = outline.map { "\($0.width.shortText)/\($0.color)" } ?? "-"
+        let shadowText = shadow.map { "\($0.x.shortText)/\($0.y.shortText)/\($0.blur.shortText)/\($0.color)" } ?? "-"
+        pairs.append(("fonts", fonts.joined(separator: ",")))
+        pairs.append(("family", family ?? "-"))
+        pairs.append(("weight", String(weight)))
+        pairs.append(("wrap", String(wrap)))
+        pairs.append(("max-lines", maxLines.map(String.init) ?? "-"))
+        pairs.append(("align", align.rawValue))
+        pairs.append(("valign", verticalAlign.rawValue))
+        pairs.append(("line-height", lineHeight?.shortText ?? "-"))
+        pairs.append(("color", color.description))
+        pairs.append(("plate", plateText))
+        pairs.append(("outline", outlineText))
+        pairs.append(("shadow", shadowText))
+        pairs.append(("ellipsis", String(ellipsis)))
+        pairs.append(("language", language))
+        return pairs
+    }
+}
