@@ -79,7 +79,8 @@ public enum Slicevid {
     /// only when every one of them is complete.
     /// - Parameters:
     ///   - request: the stills (or the demo cards), the transition, the outputs.
-    ///   - cancellation: cancel it to stop; the run then throws an `.interrupted` error.
+    ///   - cancellation: cancel it to stop; the run then throws a `.cancelled` error
+    ///     (`.interrupted(signal:)` when it was cancelled with a signal).
     ///   - events: progress, from any thread.
     /// - Throws: `SlicevidError`; its `category` says who has to act.
     public static func make(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),

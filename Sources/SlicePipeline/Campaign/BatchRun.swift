@@ -198,7 +198,7 @@ package enum BatchRun {
             }
             done.wait()
         }
-        return journal.report(signal: cancellation.signal)
+        return journal.report(stop: cancellation.stop)
     }
 
     /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
@@ -218,8 +218,8 @@ package enum BatchRun {
         } catch .failed(let reason) {
             return finish(.failed, error: reason)
         } catch {
-            let signal = signalName(cancellation.signal ?? SIGINT)
-            return finish(.interrupted, error: "interrupted by \(signal) while hashing its stills; nothing of it was written")
+            let stop = cancellation.stop ?? .caller
+            return finish(.interrupted, error: "\(stop.words) while hashing its stills; nothing of it was written")
         }
         journal.update(at: index) { $0.fingerprint = survey.fingerprint.value }
         // The report page's poster, for a job that writes no picture of its own: written after
@@ -288,7 +288,7 @@ package enum BatchRun {
             }
             journal.update(at: index) { $0.clipSeconds = report.clipSeconds }
         } catch {
-            if case .interrupted = error.category { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
+            if error.category.isStop { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
             return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }
         return withPoster(.rendered, rendered: lastFrame)

@@ -202,6 +202,8 @@ extension ExitCode {
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
         case .interrupted(let signal): self.init(signal: signal)
+        // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
+        case .cancelled: self = .interrupted
         }
     }
 }
