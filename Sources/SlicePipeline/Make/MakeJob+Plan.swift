@@ -65,6 +65,22 @@ extension MakeJob {
                         audio: audio, layout: layout)
     }
 
+    /// What a dry run checks of the stills, which `plan` leaves to the render: each one a
+    /// regular file this process may read, whose header (and container) a decoder would take;
+    /// the first one refused, in the words and category of the render's refusal. Decodes nothing.
+    /// - Throws: `SlicevidError`: `.inputMissing`, `.inputInvalid`, or `.unavailable` for a
+    ///   still that needs a decode helper when none is set up.
+    package static func checkStillHeaders(_ request: MakeRequest) throws(SlicevidError) {
+        var seen: Set<String> = []
+        for path in request.stills.paths where seen.insert(path).inserted {
+            do {
+                try StillDecoder.checkHeader(path: path)
+            } catch {
+                throw SlicevidError(error)
+            }
+        }
+    }
+
     /// The part of `plan` that reads no file: the settings checked and each output's encoding
     /// decided against its codec (a crf out of range, a speed the encoder does not take), so a
     /// manifest can refuse such a job when it is read.
