@@ -45,6 +45,7 @@
 @_exported import struct SlicePipeline.Shard
 @_exported import struct SlicePipeline.SlicevidError
 @_exported import enum SlicePipeline.Stills
+@_exported import struct SlicePipeline.ThreadBudget
 @_exported import struct SlicePipeline.WrittenOutput
 import Foundation
 import SliceKit

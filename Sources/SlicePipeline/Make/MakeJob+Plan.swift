@@ -109,6 +109,7 @@ extension MakeJob {
                 var plan = try EncodingPlan.resolve(path: output.path, format: format, runWide: request.encoder,
                                                     own: output.settings, clip: clip, catalog: request.catalog)
                 plan.verbose = request.verbose
+                plan.threads = request.threads.encoderThreads(width: plan.width, height: plan.height)
                 if request.audio.file != nil { plan = try plan.carryingAudio(own: output.settings, runWide: request.encoder) }
                 plans.append(plan)
             } catch {
