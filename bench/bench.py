@@ -213,18 +213,23 @@ class Bench:
         t = median(small, 0)
         self.row("make 320x180 2 s clip -> mp4, wall s", f"{t:.3f}", "-", "-", "< 0.3 s", t < 0.3)
 
+    def campaign(self, name, jobs, size):
+        """A manifest of `jobs` clips of `size` (1 s hold, 1 s transition, one MP4 each) in
+        NAME.json, outputs in NAME/; returns the batch command that re-renders all of it."""
+        a, b = self.stills(size)
+        manifest = os.path.join(self.work, f"{name}.json")
+        with open(manifest, "w") as handle:
+            json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
+                       "jobs": [{"id": "clip-{n}", "matrix": {"n": list(range(jobs))}, "seed": "{n}",
+                                 "images": [a, b], "outputs": os.path.join(self.work, name, "{id}.mp4")}]}, handle)
+        return [self.binary, "batch", manifest, "--force", "--quiet"]
+
     # 6. A campaign of many small clips: jobs side by side (--parallel, default) against one
     # after another (--parallel 1), the only difference between the two runs.
     def parallel_batch(self, jobs=16, size="640x360", target=1.3):
         """A 16-job 640x360 campaign (1 s hold, 1 s transition, one MP4 each), every run
         re-rendering all of it (--force)."""
-        a, b = self.stills(size)
-        manifest = os.path.join(self.work, "campaign.json")
-        with open(manifest, "w") as handle:
-            json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
-                       "jobs": [{"id": "clip-{n}", "matrix": {"n": list(range(jobs))}, "seed": "{n}",
-                                 "images": [a, b], "outputs": os.path.join(self.work, "campaign", "{id}.mp4")}]}, handle)
-        batch = [self.binary, "batch", manifest, "--force", "--quiet"]
+        batch = self.campaign("campaign", jobs, size)
         default = lambda: run(batch)
         one = lambda: run(batch + ["--parallel", "1"])
         side, single = alternate(self.runs, default, one)
@@ -244,13 +249,7 @@ class Bench:
         row means nothing."""
         cores = self.cores or os.cpu_count()
         jobs = max(4, cores)
-        a, b = self.stills(size)
-        manifest = os.path.join(self.work, "memory.json")
-        with open(manifest, "w") as handle:
-            json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
-                       "jobs": [{"id": "clip-{n}", "matrix": {"n": list(range(jobs))}, "seed": "{n}",
-                                 "images": [a, b], "outputs": os.path.join(self.work, "memory", "{id}.mp4")}]}, handle)
-        batch = [self.binary, "batch", manifest, "--force", "--quiet"]
+        batch = self.campaign("memory", jobs, size)
         default, full, one = alternate(runs, lambda: run(batch), lambda: run(batch + ["--parallel", str(min(cores, 64))]),
                                        lambda: run(batch + ["--parallel", "1"]))
         m_default, m_full, m_one = median(default, 1), median(full, 1), median(one, 1)
