@@ -3,7 +3,8 @@
 peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
-                              [--tools DIR] [--markdown] [--only start-up|parallel-batch|audio-bed|over-layers|layout]
+                              [--tools DIR] [--markdown] [--cores N]
+                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -71,8 +72,10 @@ def median(values, index):
 
 
 class Bench:
-    def __init__(self, binary, tools, runs, encode_runs, render_runs, work):
+    def __init__(self, binary, tools, runs, encode_runs, render_runs, work, cores=None):
         self.binary = binary
+        # Cores to plan for instead of this machine's (SLICEVID_CORES), for parallel-memory.
+        self.cores = cores
         self.tools = tools
         self.runs = runs
         self.encode_runs = encode_runs
@@ -210,18 +213,23 @@ class Bench:
         t = median(small, 0)
         self.row("make 320x180 2 s clip -> mp4, wall s", f"{t:.3f}", "-", "-", "< 0.3 s", t < 0.3)
 
+    def campaign(self, name, jobs, size):
+        """A manifest of `jobs` clips of `size` (1 s hold, 1 s transition, one MP4 each) in
+        NAME.json, outputs in NAME/; returns the batch command that re-renders all of it."""
+        a, b = self.stills(size)
+        manifest = os.path.join(self.work, f"{name}.json")
+        with open(manifest, "w") as handle:
+            json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
+                       "jobs": [{"id": "clip-{n}", "matrix": {"n": list(range(jobs))}, "seed": "{n}",
+                                 "images": [a, b], "outputs": os.path.join(self.work, name, "{id}.mp4")}]}, handle)
+        return [self.binary, "batch", manifest, "--force", "--quiet"]
+
     # 6. A campaign of many small clips: jobs side by side (--parallel, default) against one
     # after another (--parallel 1), the only difference between the two runs.
     def parallel_batch(self, jobs=16, size="640x360", target=1.3):
         """A 16-job 640x360 campaign (1 s hold, 1 s transition, one MP4 each), every run
         re-rendering all of it (--force)."""
-        a, b = self.stills(size)
-        manifest = os.path.join(self.work, "campaign.json")
-        with open(manifest, "w") as handle:
-            json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
-                       "jobs": [{"id": "clip-{n}", "matrix": {"n": list(range(jobs))}, "seed": "{n}",
-                                 "images": [a, b], "outputs": os.path.join(self.work, "campaign", "{id}.mp4")}]}, handle)
-        batch = [self.binary, "batch", manifest, "--force", "--quiet"]
+        batch = self.campaign("campaign", jobs, size)
         default = lambda: run(batch)
         one = lambda: run(batch + ["--parallel", "1"])
         side, single = alternate(self.runs, default, one)
@@ -229,6 +237,31 @@ class Bench:
         ratio = t_single / t_side
         self.row(f"batch {jobs} jobs {size} -> mp4, --parallel default vs 1, wall s", f"{t_side:.2f}",
                  f"{t_single:.2f} (--parallel 1)", f"{ratio:.2f}x", f">= {target}x faster", ratio >= target)
+
+    # 11. Big machines keep their memory: a 1080p campaign of one job per core, at the default
+    # --parallel, at --parallel = cores and one job at a time. Each output's encoder threads come
+    # from the cores and its frame, not --parallel, so memory grows with the jobs at once only.
+    def parallel_memory(self, size="1920x1080", runs=3, memory_target=2.5, wall_target=1.10):
+        """Peak RSS of the default against one job at a time (the issue's bound: 2.5x), and at
+        --parallel = cores (information); wall time of the default against --parallel = cores,
+        which fills the machine with jobs (within 10 %). `--cores N` (SLICEVID_CORES) plans for
+        N cores on this machine: the memory rows then show what N cores would hold, the wall
+        row means nothing."""
+        cores = self.cores or os.cpu_count()
+        jobs = max(4, cores)
+        batch = self.campaign("memory", jobs, size)
+        default, full, one = alternate(runs, lambda: run(batch), lambda: run(batch + ["--parallel", str(min(cores, 64))]),
+                                       lambda: run(batch + ["--parallel", "1"]))
+        m_default, m_full, m_one = median(default, 1), median(full, 1), median(one, 1)
+        label = f"batch {jobs} jobs {size} -> mp4" + (f" (SLICEVID_CORES={cores} on {os.cpu_count()} cores)" if self.cores else "")
+        self.row(f"{label}, peak RSS at --parallel default vs 1 (MiB)", f"{m_default:.0f}", f"{m_one:.0f} (--parallel 1)",
+                 f"{m_default / m_one:.2f}x", f"<= {memory_target}x", m_default / m_one <= memory_target)
+        self.row(f"{label}, peak RSS at --parallel {cores} (= cores) vs 1 (MiB)", f"{m_full:.0f}", f"{m_one:.0f} (--parallel 1)",
+                 f"{m_full / m_one:.2f}x", "information", None)
+        t_default, t_full = median(default, 0), median(full, 0)
+        self.row(f"{label}, wall s at --parallel default vs {cores} (= cores)", f"{t_default:.2f}", f"{t_full:.2f} (--parallel {cores})",
+                 f"{t_default / t_full:.3f}x", f"<= {wall_target}x" if not self.cores else "information",
+                 t_default / t_full <= wall_target if not self.cores else None)
 
     # 8. The music bed: a 1080p clip with a song under it (decoded, fitted, loudness-normalised,
     # AAC-encoded and interleaved) against the same clip silent.
@@ -343,8 +376,15 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", choices=["start-up", "parallel-batch", "audio-bed", "over-layers", "layout"], help="run this case alone")
+    parser.add_argument("--only", choices=["start-up", "parallel-batch", "parallel-memory", "audio-bed", "over-layers", "layout"],
+                        help="run this case alone")
+    parser.add_argument("--cores", type=int, help="plan for this many cores (SLICEVID_CORES) in parallel-memory: its memory rows "
+                        "then show what a machine of that size would hold; its wall row means nothing")
     args = parser.parse_args()
+    if args.cores is not None:
+        if not 1 <= args.cores <= 4096:
+            parser.error("--cores must be 1-4096")
+        os.environ["SLICEVID_CORES"] = str(args.cores)
     for name in ("runs", "encode_runs", "render_runs"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -358,11 +398,12 @@ def main():
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="slicevid-bench-") as work:
-        bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work)
+        bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work, cores=args.cores)
         if args.only:
-            {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "audio-bed": bench.audio_bed,
-             "over-layers": bench.over_layers, "layout": bench.layout_end_to_end}[args.only]()
-            runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1}.get(args.only, args.runs)
+            {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "parallel-memory": bench.parallel_memory,
+             "audio-bed": bench.audio_bed, "over-layers": bench.over_layers, "layout": bench.layout_end_to_end}[args.only]()
+            runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1,
+                    "parallel-memory": 3}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
             return
@@ -377,6 +418,7 @@ def main():
         bench.fixed_cost()
         bench.startup()
         bench.parallel_batch()
+        bench.parallel_memory()
         bench.audio_bed()
         bench.over_layers()
         bench.layout_end_to_end()

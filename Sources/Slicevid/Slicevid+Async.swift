@@ -8,7 +8,7 @@ import SlicePipeline
 import Synchronization
 
 extension Slicevid {
-    /// Renders one clip; cancelling the calling Task stops it (`.interrupted`, nothing left
+    /// Renders one clip; cancelling the calling Task stops it (`.cancelled`, nothing left
     /// under an output's name).
     public static func make(_ request: MakeRequest) async throws(SlicevidError) -> MakeReport {
         try await start(request).report
@@ -103,7 +103,8 @@ public final class SlicevidRun<Event: Sendable, Report: Sendable>: AsyncSequence
         AsyncIterator(events: events.makeAsyncIterator(), cancellation: cancellation)
     }
 
-    /// Asks the run to stop as soon as it can; `report` then throws `.interrupted`.
+    /// Asks the run to stop as soon as it can; `report` then throws `.cancelled` (a batch's
+    /// report says `.cancelled` instead).
     public func cancel() {
         cancellation.cancel()
     }

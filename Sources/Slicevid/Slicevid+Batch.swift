@@ -90,13 +90,16 @@ extension BatchRequest {
     ///     `index.html`).
     ///   - prune: delete, after the jobs, what the manifest wrote for jobs it no longer has.
     ///   - only: render only the jobs with these feed keys, or whose ids match these globs.
+    ///   - threads: the cores the jobs share (their render threads by default, each output's
+    ///     encoder threads); this machine's by default.
     /// - Throws: `SlicevidError(.usage)` for a number out of range, a pattern of `only` no job
     ///   matches, `prune` with a shard or a manifest read from standard input.
     public init(manifest: Manifest, shard: Shard = .all, force: Bool = false, parallel: Int? = nil, renderThreads: Int? = nil,
-                reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = []) throws(SlicevidError) {
+                reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = [],
+                threads: ThreadBudget = .machine) throws(SlicevidError) {
         try self.init(manifest: manifest, shard: shard, force: force, renderThreads: renderThreads, parallel: parallel, reportFile: reportFile,
                       reportPage: reportPage,
-                      prune: prune, only: only, version: Slicevid.version)
+                      prune: prune, only: only, version: Slicevid.version, threads: threads)
     }
 }
 

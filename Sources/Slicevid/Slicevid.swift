@@ -65,6 +65,7 @@
 @_exported import struct SliceCampaign.Shard
 @_exported import struct SlicePipeline.SlicevidError
 @_exported import enum SlicePipeline.Stills
+@_exported import struct SlicePipeline.ThreadBudget
 @_exported import struct SlicePipeline.WrittenOutput
 import Foundation
 import SliceBatch
@@ -90,10 +91,14 @@ public enum Slicevid {
 
     /// What `request` would write, checked completely without decoding a still, rendering a
     /// frame or creating anything (`slicevid make --dry-run`): its layout's text is set, so a
-    /// character no font has or text that does not fit is refused here too.
+    /// character no font has or text that does not fit is refused here too, and each still is
+    /// read as far as its header, so a missing, unreadable or unrecognised still, or one larger
+    /// than slicevid decodes, is refused as the render would refuse it. Data damaged past a
+    /// still's header is found only by decoding it (the render, `check`).
     /// - Throws: `SlicevidError`; its `category` says who has to act.
     public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
         let plan = try MakeJob.plan(request)
+        try MakeJob.checkStillHeaders(request)
         _ = try plan.layout?.draw()
         return plan
     }
@@ -102,7 +107,8 @@ public enum Slicevid {
     /// only when every one of them is complete.
     /// - Parameters:
     ///   - request: the stills (or the demo cards), the transition, the outputs.
-    ///   - cancellation: cancel it to stop; the run then throws an `.interrupted` error.
+    ///   - cancellation: cancel it to stop; the run then throws a `.cancelled` error
+    ///     (`.interrupted(signal:)` when it was cancelled with a signal).
     ///   - events: progress, from any thread.
     /// - Throws: `SlicevidError`; its `category` says who has to act.
     public static func make(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),

@@ -53,6 +53,21 @@ private func libraryReports() throws {
     print(clip.facts.codec, clip.facts.width, clip.facts.height, clip.facts.frames, clip.tag ?? "no tag")
 }
 
+/// docs/library.md, "Several renders at once".
+private func librarySeveralRenders() async throws {
+    let machine = ThreadBudget.machine                   // or ThreadBudget(cores: 8): a container's share
+    let clips = ["a", "b", "c", "d"]
+    try await withThrowingTaskGroup(of: MakeReport.self) { group in
+        for name in clips {
+            var request = try MakeRequest(stills: .pair(from: "\(name).jpg", to: "end.png"), outputs: [.file("\(name).mp4")],
+                                          renderThreads: machine.renderThreads(sharedBy: clips.count))
+            request.threads = machine                    // each encoder's threads: from the cores and its frame
+            group.addTask { try await Slicevid.make(request) }
+        }
+        for try await report in group { print(report.written.map(\.path)) }
+    }
+}
+
 /// docs/library.md, "Errors".
 private func libraryErrors() async throws {
     struct FormWording: Wording {

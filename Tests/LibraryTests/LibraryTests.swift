@@ -73,10 +73,12 @@ struct LibraryTests {
             outcomes.append(.failure(error))
         }
         for outcome in outcomes {
-            guard case .failure(let error as SlicevidError) = outcome, case .interrupted = error.category else {
-                Issue.record("a cancelled render did not stop: \(outcome)")
+            // Stopped by its caller, and said so: no signal was sent, so none is named.
+            guard case .failure(let error as SlicevidError) = outcome, error.category == .cancelled else {
+                Issue.record("a cancelled render did not stop as cancelled: \(outcome)")
                 continue
             }
+            #expect(error.message == "cancelled by the caller; no output was written", "\(error.message)")
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(left == ["a.mp4", "b.webm"], "\(left)")
@@ -166,6 +168,26 @@ struct LibraryTests {
             return (object["job"] as? String ?? "", object["status"] as? String ?? "")
         }
         #expect(Dictionary(uniqueKeysWithValues: cliFinished) == ["a": "skipped", "b": "skipped"])
+    }
+
+    @Test("a batch its caller cancels reports the cancellation, never a signal nobody sent")
+    func cancelledBatch() throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        let manifest = try folder.campaign()
+        let cancellation = Cancellation()
+        // Cancelled as the first job starts rendering: that job stops, the second never starts.
+        let report = try Slicevid.batch(try BatchRequest(manifest: try Slicevid.manifest(at: manifest), parallel: 1,
+                                                         reportFile: folder.path + "/r.json"), cancellation: cancellation) { event in
+            if case .jobRendering = event { cancellation.cancel() }
+        }
+        #expect(report.outcome == .cancelled && report.signal == nil && report.isCancelled)
+        #expect(report.jobs.map(\.status) == [.interrupted, .pending])
+        #expect(report.jobs[0].error == "cancelled by the caller; no output was written", "\(report.jobs[0].error ?? "")")
+        #expect(report.jobs[1].error == "not started: the run was cancelled by the caller", "\(report.jobs[1].error ?? "")")
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/r.json"))) as? [String: Any])
+        #expect(file["status"] as? String == "interrupted" && file["signal"] is NSNull, "\(file)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.png"))
     }
 
     @Test("the library and the command line take the same lock: each is refused while the other renders")

@@ -34,7 +34,7 @@ import Testing
         journal.begin(manifest.jobs[1], at: 1)
         journal.committed(manifest.jobs[1].outputPaths[0], record: record, at: 1)
 
-        let report = journal.report(signal: SIGTERM)
+        let report = journal.report(stop: .signal(SIGTERM))
         #expect(report.jobs.map(\.status) == [.rendered, .interrupted, .pending])
         #expect(report.jobs[1].error == "interrupted by SIGTERM; 1 of its 2 outputs were written")
         #expect(report.jobs[1].outputs.map { $0.record != nil } == [true, false])
@@ -42,7 +42,7 @@ import Testing
 
         // Every output of the job under way in place: it is rendered, whatever comes next.
         journal.committed(manifest.jobs[1].outputPaths[1], record: record, at: 1)
-        #expect(journal.report(signal: SIGINT).jobs.map(\.status) == [.rendered, .rendered, .pending])
+        #expect(journal.report(stop: .signal(SIGINT)).jobs.map(\.status) == [.rendered, .rendered, .pending])
     }
 
     @Test func jobsRunningSideBySideAreReportedInManifestOrder() throws {
@@ -60,7 +60,7 @@ import Testing
         journal.begin(manifest.jobs[1], at: 1)
         journal.finish(at: 2, .skipped, error: nil)
         journal.finish(at: 1, .failed, error: "broken")
-        let report = journal.report(signal: SIGINT)
+        let report = journal.report(stop: .signal(SIGINT))
         #expect(report.jobs.map(\.id) == ["a", "b", "c", "d"])
         #expect(report.jobs.map(\.status) == [.interrupted, .failed, .skipped, .pending])
         #expect(report.jobs[1].error == "broken")

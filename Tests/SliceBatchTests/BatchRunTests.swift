@@ -176,28 +176,3 @@ import Testing
         #expect(scratch.files().filter { $0.contains("report") } == ["report.json"])
     }
 }
-
-@Suite struct DefaultParallelTests {
-    private func jobs(_ sizes: [String]) throws -> [ManifestJob] {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let path = try scratch.json("m.json", ["jobs": sizes.enumerated().map { index, size in
-            ["id": "j\(index)", "size": size, "images": ["a.png", "b.png"], "outputs": ["j\(index).mp4"]]
-        }])
-        return try Manifest.load(path: path, presets: testPresets).jobs
-    }
-
-    @Test func oneJobPerCoreUpTo720pAndFewerForLargerFrames() throws {
-        let small = try jobs(Array(repeating: "640x360", count: 16))
-        #expect(BatchRequest.defaultParallel(for: small, cores: 2) == 2)
-        #expect(BatchRequest.defaultParallel(for: small, cores: 32) == 16, "never more than the jobs")
-        #expect(BatchRequest.defaultParallel(for: try jobs(["1280x720", "1280x720"]), cores: 2) == 2)
-        let hd = try jobs(Array(repeating: "1920x1080", count: 40))
-        #expect(BatchRequest.defaultParallel(for: hd, cores: 2) == 1)
-        #expect(BatchRequest.defaultParallel(for: hd, cores: 32) == 10)
-        // The largest frame decides for the whole batch.
-        #expect(BatchRequest.defaultParallel(for: try jobs(["640x360", "3840x2160", "640x360"]), cores: 8) == 1)
-        #expect(BatchRequest.defaultParallel(for: [], cores: 8) == 1)
-        #expect(BatchRequest.defaultParallel(for: small, cores: 1) == 1)
-    }
-}

@@ -114,7 +114,7 @@ struct CommandLineHouseTests {
         try withScratchFolder { folder in
             try writeFile(folder + "/m.json", Data(#"{"jobs": [{"id": "a", "images": ["a.png", "b.png"], "outputs": ["a.mp4"]}]}"#.utf8))
             let manifest = try Manifest.load(path: folder + "/m.json") { _ throws(SlicevidError) in throw SlicevidError(.usage, "no presets") }
-            let request = try BatchRequest(manifest: manifest, version: "test", cores: 96)
+            let request = try BatchRequest(manifest: manifest, version: "test", threads: try ThreadBudget(cores: 96))
             #expect(request.renderThreads == 64 && request.parallel == 1)
             _ = try request.selectedJobs[0].request(renderThreads: request.renderThreads)
         }

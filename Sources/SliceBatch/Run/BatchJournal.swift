@@ -80,15 +80,15 @@ package final class BatchJournal: Sendable {
     /// The report as things stand, jobs in manifest order: finished jobs as they ended; jobs
     /// under way interrupted, or rendered when every output of theirs is already in place (or as
     /// they ended, while their page poster is made); the others pending.
-    /// - Parameter signal: the signal that stopped the run, if one did.
-    package func report(signal: Int32?) -> BatchReport {
+    /// - Parameter stop: what stopped the run (a signal or the caller), if anything did.
+    package func report(stop: Stop?) -> BatchReport {
         let selected = request.selectedJobs
         let (finished, running) = state.withLock { ($0.finished, $0.running) }
         let jobs = selected.enumerated().map { position, job in
             if let result = finished[position] { return result }
             guard let current = running[position] else {
                 return JobResult(id: job.id, status: .pending, outputs: job.outputPaths.map { OutputResult(path: $0) },
-                                 seconds: 0, error: "not started: the run was interrupted", index: indices[position], row: job.row)
+                                 seconds: 0, error: stop == .caller ? "not started: the run was cancelled by the caller" : "not started: the run was interrupted", index: indices[position], row: job.row)
             }
             var result = current.result
             let written = result.outputs.filter { $0.record != nil }.count
@@ -96,14 +96,15 @@ package final class BatchJournal: Sendable {
             // A job whose outcome was decided (its page poster under way) ended as it says.
             let decided = [JobStatus.rendered, .skipped].contains(result.status)
             result.status = decided ? result.status : done ? .rendered : .interrupted
-            result.error = decided || done ? nil : "interrupted by \(signalName(signal ?? SIGINT)); "
+            result.error = decided || done ? nil : "\((stop ?? .caller).words); "
                 + (written == 0 ? "nothing of it was written" : "\(written) of its \(result.outputs.count) outputs were written")
             result.seconds = (ContinuousClock.now - current.started).seconds
             return result
         }
         var report = BatchReport(manifest: request.manifest.reportName, digest: digest, version: request.version, shard: request.shard,
                                  force: request.force, started: started, seconds: (ContinuousClock.now - clock).seconds,
-                                 jobs: jobs, signal: signal)
+                                 jobs: jobs, signal: stop?.signal)
+        report.isCancelled = stop == .caller
         report.prune = request.prune
         return report
     }

@@ -47,7 +47,7 @@ extension BatchRun {
         // A second signal ends the process at once, but not before the report: finished jobs
         // as they ended, the ones under way interrupted, the rest pending.
         let lastWords = LastWords.register { signal in
-            events(.finished(writingReport(journal.report(signal: signal), request: request)))
+            events(.finished(writingReport(journal.report(stop: .signal(signal)), request: request)))
         }
         var report = run(request, cancellation: cancellation, journal: journal, events: events)
         // What the manifest wrote for jobs it no longer has, found (and with --prune deleted)

@@ -21,6 +21,9 @@ public struct BatchRequest: Sendable {
     public var force: Bool
     /// Render threads per job (the command line's `--jobs`).
     public private(set) var renderThreads: Int
+    /// The cores shared among the jobs side by side: their render threads by default, and each
+    /// output's encoder threads (which do not depend on `parallel`, so neither do the bytes).
+    public private(set) var threads: ThreadBudget
     /// Jobs rendered at once.
     public private(set) var parallel: Int
     /// Where the JSON report is written (atomically, also on a second signal); nil for none.
@@ -46,9 +49,10 @@ public struct BatchRequest: Sendable {
     /// A run of `manifest`'s jobs in `shard`.
     /// - Parameters:
     ///   - parallel: jobs at once, within `parallelRange`; nil chooses from the cores and the
-    ///     largest frame (`defaultParallel`).
+    ///     frames the jobs encode (`defaultParallel`).
     ///   - renderThreads: render threads per job, within `MakeRequest.renderThreadsRange`; nil
     ///     shares the cores among the jobs at once.
+    ///   - threads: the cores shared out; this machine's by default.
     ///   - reportFile: where the JSON report goes.
     ///   - reportPage: where its HTML page goes (and the posters, beside it).
     ///   - prune: delete what the manifest wrote for jobs it no longer has.
@@ -57,7 +61,7 @@ public struct BatchRequest: Sendable {
     ///   that matches no job, `prune` with a shard or a manifest on standard input.
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
                  reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = [], version: String,
-                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(SlicevidError) {
+                 threads: ThreadBudget = .machine) throws(SlicevidError) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
@@ -76,17 +80,18 @@ public struct BatchRequest: Sendable {
             throw SlicevidError(.usage, "\(setting: .only) \(InputText.quoted(pattern)): no job has this feed key, and no job id matches it")
         }
         let selected = manifest.jobs.filter { BatchRequest.selects($0, shard: shard, only: only) }
-        let parallel = parallel ?? BatchRequest.defaultParallel(for: selected, cores: cores)
+        self.threads = threads
+        let parallel = parallel ?? BatchRequest.defaultParallel(for: selected, threads: threads)
         guard BatchRequest.parallelRange.contains(parallel) else {
             throw SlicevidError(.usage, "\(setting: .parallel): \(parallel) is not a whole number \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound)")
         }
         self.parallel = parallel
         let range = MakeRequest.renderThreadsRange
-        let threads = renderThreads ?? min(range.upperBound, max(1, cores / parallel))
-        guard range.contains(threads) else {
-            throw SlicevidError(.usage, "\(setting: .renderThreads): \(threads) must be \(range.lowerBound)–\(range.upperBound)")
+        let render = renderThreads ?? threads.renderThreads(sharedBy: parallel)
+        guard range.contains(render) else {
+            throw SlicevidError(.usage, "\(setting: .renderThreads): \(render) must be \(range.lowerBound)–\(range.upperBound)")
         }
-        self.renderThreads = threads
+        self.renderThreads = render
     }
 
     /// The folder the report page's posters go into (`index.files` beside `index.html`), absolute
@@ -113,17 +118,14 @@ public struct BatchRequest: Sendable {
     /// The parallel values accepted.
     public static let parallelRange = 1...64
 
-    /// The pixels of a frame one job is given a core for: 1280x720. x264 and libvpx keep about
-    /// one core busy on frames this size; larger frames spread over more cores themselves.
-    package static let pixelsPerCore = 1280 * 720
-
-    /// Jobs at once when none is asked for: the cores divided by the cores the largest frame
-    /// among `jobs` wants (one per `pixelsPerCore`, rounded up), at least 1 and at most the
-    /// number of jobs. 640x360 on 2 cores: 2; 1920x1080 on 2 cores: 1; on 32: 10.
-    package static func defaultParallel(for jobs: [ManifestJob], cores: Int) -> Int {
-        guard let largest = jobs.map({ $0.spec.width * $0.spec.height }).max() else { return 1 }
-        let coresPerJob = max(1, (largest + pixelsPerCore - 1) / pixelsPerCore)
-        return max(1, min(jobs.count, parallelRange.upperBound, cores / coresPerJob))
+    /// Jobs at once when none is asked for: as many as `threads` lets jobs of the largest
+    /// encoding among `jobs` run side by side (`ThreadBudget.jobsSideBySide`: the cores shared
+    /// one per 1280x720 of frame, and no more jobs than keep three 1920x1080 frames in their
+    /// encoders), at least 1 and at most the number of jobs. A job with an MP4 and a WebM
+    /// encodes its frame twice. 640x360 on 2 cores: 2; 1920x1080 on 2 cores: 1, on 32: 3.
+    package static func defaultParallel(for jobs: [ManifestJob], threads: ThreadBudget) -> Int {
+        guard let largest = jobs.map(\.encodedPixels).max() else { return 1 }
+        return max(1, min(jobs.count, parallelRange.upperBound, threads.jobsSideBySide(pixels: largest)))
     }
 }
 
@@ -201,7 +203,7 @@ package enum BatchRun {
             }
             done.wait()
         }
-        return journal.report(signal: cancellation.signal)
+        return journal.report(stop: cancellation.stop)
     }
 
     /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
@@ -221,8 +223,8 @@ package enum BatchRun {
         } catch .failed(let reason) {
             return finish(.failed, error: reason)
         } catch {
-            let signal = signalName(cancellation.signal ?? SIGINT)
-            return finish(.interrupted, error: "interrupted by \(signal) while hashing its stills; nothing of it was written")
+            let stop = cancellation.stop ?? .caller
+            return finish(.interrupted, error: "\(stop.words) while hashing its stills; nothing of it was written")
         }
         journal.update(at: index) { $0.fingerprint = survey.fingerprint.value }
         // The report page's poster, for a job that writes no picture of its own: written after
@@ -249,7 +251,7 @@ package enum BatchRun {
         events(.jobRendering(id: job.id, position: position, count: count, reasons: reasons))
         var render: MakeRequest
         do {
-            render = try job.request(force: request.force, renderThreads: request.renderThreads)
+            render = try job.request(force: request.force, renderThreads: request.renderThreads, threads: request.threads)
         } catch {
             return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }
@@ -294,7 +296,7 @@ package enum BatchRun {
             }
             journal.update(at: index) { $0.clipSeconds = report.clipSeconds }
         } catch {
-            if case .interrupted = error.category { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
+            if error.category.isStop { return finish(.interrupted, error: error.message(job.wording(run: request.runWording))) }
             return finish(.failed, error: error.message(job.wording(run: request.runWording)))
         }
         return withPoster(.rendered, rendered: lastFrame)

@@ -26,6 +26,14 @@ package struct ManifestJob: Sendable {
     /// Whether one of its outputs is a picture (a poster or a storyboard): the report page shows
     /// that one, and makes no poster of its own for the job.
     package var writesPicture: Bool { outputs.contains { $0.format?.isStill == true } }
+    /// The frame pixels its encoders hold: the frame's, once for each output that encodes the
+    /// clip at its size (MP4, WebM, MOV, MKV, a PNG sequence; a GIF is small, y4m and pictures
+    /// are not encoded as a clip), at least once. How many such jobs run side by side by default
+    /// depends on it: an encoder's look-ahead holds frames of its size.
+    package var encodedPixels: Int {
+        let clips = outputs.filter { [.mp4, .webm, .mov, .mkv, .pngSequence].contains($0.format) }.count
+        return spec.width * spec.height * max(1, clips)
+    }
     package let encoder: EncoderSettings
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
     package let audio: AudioSettings
@@ -60,12 +68,15 @@ package struct ManifestJob: Sendable {
     ///   - force: replace whatever is at the outputs (`batch --force`); otherwise an output
     ///     replaces only what the request's `replacements` allow (a batch sets them from its
     ///     sidecars).
-    ///   - jobs: render threads.
+    ///   - renderThreads: render threads.
+    ///   - threads: the cores its encoders take their thread counts from.
     /// - Throws: `SlicevidError(.usage)` for render threads out of range.
-    package func request(force: Bool = false, renderThreads: Int = MakeRequest.defaultRenderThreads) throws(SlicevidError) -> MakeRequest {
+    package func request(force: Bool = false, renderThreads: Int = MakeRequest.defaultRenderThreads,
+                         threads: ThreadBudget = .machine) throws(SlicevidError) -> MakeRequest {
         let stills: Stills = images.count == 2 ? .pair(from: images[0], to: images[1]) : .sequence(images)
         var request = try MakeRequest(stills: stills, outputs: outputs, spec: spec, encoder: encoder, audio: audio, force: force,
                                       renderThreads: renderThreads)
+        request.threads = threads
         request.sequence = sequence
         request.layout = cards.layout
         // A layout's {name} takes the job's feed columns and matrix names; its own vars win.

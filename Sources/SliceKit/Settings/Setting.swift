@@ -43,6 +43,8 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
     public static let outputs = Setting("outputs", kind: .outputs)
     public static let renderThreads = Setting("jobs", kind: .run)
     public static let parallel = Setting("parallel", kind: .run)
+    /// The cores a run shares out among its jobs, render threads and encoders.
+    public static let cores = Setting("cores", kind: .run)
     public static let shard = Setting("shard", kind: .run)
     public static let report = Setting("report", kind: .run)
     public static let force = Setting("force", kind: .run)

@@ -114,6 +114,11 @@ package struct EncodingPlan: Sendable {
     let ticksPerSecond: Int?
     /// A storyboard's grid; nil for every other output.
     package let sheet: Sheet?
+    /// Threads the encoder runs (`ThreadBudget.encoderThreads`, from the cores and this
+    /// output's frame): libavcodec's `thread_count`, or the encoder's own setting where it has
+    /// one (`EncodingPlan+Threads.swift`). x264, x265 and libvpx write other bytes with another
+    /// count, so it is never left to the encoder, which would take every core.
+    package var threads = 1
     /// The encoder's own logging is let through (`--verbose`): decided per run, since
     /// libavcodec's log level is one for the whole process.
     package var verbose = false

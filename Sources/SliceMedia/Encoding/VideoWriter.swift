@@ -43,6 +43,9 @@ package final class VideoWriter {
     /// Number of frames handed to the encoder so far.
     package var framesWritten: Int { written }
 
+    /// The opened encoder's `thread_count`, as libavcodec kept it.
+    package var encoderThreadCount: Int { Int(codec.pointer.pointee.thread_count) }
+
     /// Whether frames go to the encoder in place, wrapped rather than copied: when no
     /// conversion is needed and the encoder copies its input while it is being sent
     /// (`VideoCodec.copiesInputOnSend`). Saves a frame-sized copy per frame, which at 1080p is
@@ -120,9 +123,10 @@ package final class VideoWriter {
         settings.pointee.time_base = timeBase
         settings.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
         settings.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        // libavcodec's default is one thread; 0 lets each encoder use every core (libvpx and
-        // libaom otherwise run single-threaded whatever row-mt says).
-        settings.pointee.thread_count = 0
+        // The plan's count, never 0 ("every core"): jobs side by side would each take the whole
+        // machine (x264's own choice is 1.5 threads a core, each holding frames), and x264, x265
+        // and libvpx write other bytes with another count.
+        settings.pointee.thread_count = plan.threadCount
         switch plan.colorTags {
         case .bt709Limited:
             // Playback-safe tags: BT.709 primaries, transfer and matrix, limited range.
@@ -149,9 +153,12 @@ package final class VideoWriter {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         try set(plan.codecOptions, in: &options)
-        if plan.encoder == "libx265" {
-            // x265 prints its banner and settings straight to stderr unless told not to.
-            try set([("x265-params", "log-level=" + (plan.verbose ? "warning" : "none"))], in: &options)
+        // x265 prints its banner and settings straight to stderr unless told not to.
+        let logging = plan.encoder == "libx265" ? [("log-level", plan.verbose ? "warning" : "none")] : []
+        let parameters = logging + plan.threadParameters
+        if !parameters.isEmpty {
+            let key = plan.encoder == "libx265" ? "x265-params" : "svtav1-params"
+            try set([(key, parameters.map { "\($0.0)=\($0.1)" }.joined(separator: ":"))], in: &options)
         }
         try codec.open(options: &options, subject: "\(path) (\(plan.encoder))")
         try refuseLeftovers(options, of: plan.encoder)

@@ -92,6 +92,33 @@ extension StillDecoder {
         try decode(path: path, isCancelled: isCancelled).picture
     }
 
+    /// The checks a still meets before any decoder runs, for a dry run: a regular file this
+    /// process may read; a declared size within the limits, TIFF strips and WebP chunks that fit;
+    /// a container libavformat's still demuxers open, holding a picture; and, for a still whose
+    /// decoder runs in a helper, a helper set up. A still of a format it knows is not decoded and
+    /// no helper is started, so data damaged past its header (and what only a helper's decoder
+    /// finds) passes; a file that starts like no image is decoded, since only a decode says
+    /// whether FFmpeg reads it anyway (by its name's extension, say).
+    /// - Throws: `MediaError`, of the kind and with the words a decode would refuse it with.
+    package static func checkHeader(path: String) throws(MediaError) {
+        let file = try InputFile(path: path)
+        if case .helper(let format) = StillRoute(file) { return try IsolatedDecode.requireHelper(path: path, format: format) }
+        let header = StillHeader(reading: file)
+        guard header.format != nil else {
+            if try decode(file, header: header, raster: nil, inHelper: false, isCancelled: { false }) == nil {
+                try IsolatedDecode.requireHelper(path: path, format: "image")
+            }
+            return
+        }
+        let (demuxer, _, stream, decoder) = try openPicture(file, header: header, isCancelled: { false })
+        // The stream is the demuxer's: it lives as long as the demuxer does.
+        defer { withExtendedLifetime(demuxer) {} }
+        if StillRoute.needsHelper(decoder.pointee.id) {
+            return try IsolatedDecode.requireHelper(path: path, format: header.format?.rawValue ?? "image")
+        }
+        try checkDeclaredSize(stream, path: path)
+    }
+
     /// The first picture of `file`, decoded strictly by FFmpeg; nil when its decoder runs
     /// only in a helper and this process is not one (`inHelper`).
     /// - Parameter options: the decoder's own options (an SVG's size).
@@ -99,39 +126,12 @@ extension StillDecoder {
                                          isCancelled: @escaping @Sendable () -> Bool,
                                          options: [(String, String)] = []) throws(MediaError) -> Frame? {
         let path = file.path
-        // Made only when thrown: listing what this build decodes asks libheif, a library load
-        // a run of good stills should not pay.
-        var notAnImage: MediaError {
-            MediaError(.inputInvalid, subject: path, message: "is not a readable image (accepted: \(StillHeader.Format.names))")
-        }
+        var notAnImage: MediaError { Self.refusal(notAnImage: path) }
         let stopped = MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped")
-        func damaged(_ reason: String) -> MediaError {
-            MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt (\(reason))")
-        }
-        // Size first: nothing about a still too large to decode is worth reading further.
-        if let size = header.size { try StillLimits.check(width: size.width, height: size.height, path: path) }
-        if let tiff = header.tiff, let problem = tiff.strippedPictureProblem(in: file) { throw damaged(problem) }
-        if let problem = header.webp?.problem { throw damaged(problem) }
-        // The picture is the RIFF chunk: FFmpeg reads it alone (see WebPContainer).
-        if let webp = header.webp { file.pictureEnd = webp.end }
-        if isCancelled() { throw stopped }
-
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(file: file, formats: StillHeader.Format.demuxers)
-        } catch {
-            if isCancelled() { throw stopped }
-            // No FFmpeg code: the demuxer's own refusal, worded already.
-            if error.code == nil { throw error }
-            throw header.format == nil ? notAnImage : damaged("libavformat: \(FFmpegLog.quoted(error.message))")
-        }
-        guard let (streamIndex, stream, decoder) = demuxer.bestVideoStream() else { throw notAnImage }
+        func damaged(_ reason: String) -> MediaError { Self.refusal(damaged: path, reason) }
+        let (demuxer, streamIndex, stream, decoder) = try openPicture(file, header: header, isCancelled: isCancelled)
         if !inHelper && StillRoute.needsHelper(decoder.pointee.id) { return nil }
-        let parameters = stream.pointee.codecpar.pointee
-        // Containers that carry the size (AVIF's) are checked before the decoder starts too.
-        if parameters.width > 0 || parameters.height > 0 {
-            try StillLimits.check(width: Int(parameters.width), height: Int(parameters.height), path: path)
-        }
+        try checkDeclaredSize(stream, path: path)
         let codec = try CodecContext(codec: decoder, subject: path)
         guard avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar) >= 0 else { throw notAnImage }
         let decoderName = String(cString: decoder.pointee.name)
@@ -210,6 +210,52 @@ extension StillDecoder {
             guard sent >= 0 else { throw refusal(sent) }
             if let error = log.firstError { throw damaged("\(decoderName) decoder: \(error)") }
         }
+    }
+
+    /// `file`'s container opened and the stream of its picture found, after the checks its
+    /// header allows: the declared size first (nothing about a still too large to decode is
+    /// worth reading further), then TIFF strips and WebP chunks. Nothing is decoded.
+    private static func openPicture(_ file: InputFile, header: StillHeader, isCancelled: @escaping @Sendable () -> Bool) throws(MediaError)
+        -> (demuxer: Demuxer, index: Int32, stream: UnsafeMutablePointer<AVStream>, decoder: UnsafePointer<AVCodec>) {
+        let path = file.path
+        let stopped = MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped")
+        if let size = header.size { try StillLimits.check(width: size.width, height: size.height, path: path) }
+        if let tiff = header.tiff, let problem = tiff.strippedPictureProblem(in: file) { throw refusal(damaged: path, problem) }
+        if let problem = header.webp?.problem { throw refusal(damaged: path, problem) }
+        // The picture is the RIFF chunk: FFmpeg reads it alone (see WebPContainer).
+        if let webp = header.webp { file.pictureEnd = webp.end }
+        if isCancelled() { throw stopped }
+
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(file: file, formats: StillHeader.Format.demuxers)
+        } catch {
+            if isCancelled() { throw stopped }
+            // No FFmpeg code: the demuxer's own refusal, worded already.
+            if error.code == nil { throw error }
+            throw header.format == nil ? refusal(notAnImage: path) : refusal(damaged: path, "libavformat: \(FFmpegLog.quoted(error.message))")
+        }
+        guard let (index, stream, decoder) = demuxer.bestVideoStream() else { throw refusal(notAnImage: path) }
+        return (demuxer, index, stream, decoder)
+    }
+
+    /// Containers that carry the picture's size (AVIF's) are checked before a decoder starts.
+    private static func checkDeclaredSize(_ stream: UnsafeMutablePointer<AVStream>, path: String) throws(MediaError) {
+        let parameters = stream.pointee.codecpar.pointee
+        if parameters.width > 0 || parameters.height > 0 {
+            try StillLimits.check(width: Int(parameters.width), height: Int(parameters.height), path: path)
+        }
+    }
+
+    /// A file no still decoder reads. Made only when thrown: listing what this build decodes
+    /// asks libheif, a library load a run of good stills should not pay.
+    private static func refusal(notAnImage path: String) -> MediaError {
+        MediaError(.inputInvalid, subject: path, message: "is not a readable image (accepted: \(StillHeader.Format.names))")
+    }
+
+    /// A still whose data is damaged, for `reason`.
+    private static func refusal(damaged path: String, _ reason: String) -> MediaError {
+        MediaError(.inputInvalid, subject: path, message: "is truncated or corrupt (\(reason))")
     }
 
     /// Every check the decoder has, on. Errors explode (the decoder returns them instead of

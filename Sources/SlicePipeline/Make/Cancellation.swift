@@ -3,6 +3,7 @@
 // run ends with: the interruption for a stop, the error for a failure.
 
 import Glibc
+import SliceKit
 import Synchronization
 
 /// The name a user knows a stop signal by (`SIGINT`, `SIGTERM`), for messages and reports.
@@ -11,6 +12,36 @@ package func signalName(_ signal: Int32) -> String {
     case SIGINT: "SIGINT"
     case SIGTERM: "SIGTERM"
     default: "signal \(signal)"
+    }
+}
+
+/// Why a run stopped before its end, when it was asked to: a stop signal, or the program that
+/// called the library (a cancelled Task, `SlicevidRun.cancel()`, a `Cancellation` cancelled
+/// without a signal), which is never worded as a signal nobody sent.
+package enum Stop: Sendable, Equatable {
+    case signal(Int32)
+    case caller
+
+    /// `interrupted by SIGINT`, `cancelled by the caller`: how messages and reports say it.
+    package var words: String {
+        switch self {
+        case .signal(let signal): "interrupted by \(signalName(signal))"
+        case .caller: "cancelled by the caller"
+        }
+    }
+
+    /// The category an error of a run stopped this way has.
+    package var category: SlicevidError.Category {
+        switch self {
+        case .signal(let signal): .interrupted(signal: signal)
+        case .caller: .cancelled
+        }
+    }
+
+    /// The signal, if a signal stopped the run.
+    package var signal: Int32? {
+        if case .signal(let signal) = self { return signal }
+        return nil
     }
 }
 
@@ -53,5 +84,19 @@ public final class Cancellation: Sendable {
     public var signal: Int32? {
         let value = flag.load(ordering: .relaxed)
         return value > 0 ? value : parent?.signal
+    }
+
+    /// Why the run was asked to stop (a signal, here or at the parent, or the caller); nil when
+    /// it was not, or stopped only for its own failure.
+    package var stop: Stop? {
+        if let signal { return .signal(signal) }
+        return isStopped ? .caller : nil
+    }
+
+    /// The error a run asked to stop ends with: `interrupted by SIGINT` or `cancelled by the
+    /// caller`, then `what` (`; no output was written`).
+    package func stopError(_ what: ErrorText) -> SlicevidError {
+        let stop = stop ?? .caller
+        return SlicevidError(stop.category, "\(stop.words)\(what)")
     }
 }

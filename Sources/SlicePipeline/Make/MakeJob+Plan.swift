@@ -76,6 +76,22 @@ extension MakeJob {
                         paths: paths, foldersToCreate: folders, audio: audio, layout: layout)
     }
 
+    /// What a dry run checks of the stills, which `plan` leaves to the render: each one a
+    /// regular file this process may read, whose header (and container) a decoder would take;
+    /// the first one refused, in the words and category of the render's refusal. Decodes nothing.
+    /// - Throws: `SlicevidError`: `.inputMissing`, `.inputInvalid`, or `.unavailable` for a
+    ///   still that needs a decode helper when none is set up.
+    package static func checkStillHeaders(_ request: MakeRequest) throws(SlicevidError) {
+        var seen: Set<String> = []
+        for path in request.stills.paths where seen.insert(path).inserted {
+            do {
+                try StillDecoder.checkHeader(path: path)
+            } catch {
+                throw SlicevidError(error)
+            }
+        }
+    }
+
     /// The part of `plan` that reads no file: the settings checked and each output's encoding
     /// decided against its codec (a crf out of range, a speed the encoder does not take), so a
     /// manifest can refuse such a job when it is read.
@@ -104,6 +120,7 @@ extension MakeJob {
                 var plan = try EncodingPlan.resolve(path: output.path, format: format, runWide: request.encoder,
                                                     own: output.settings, clip: clip, catalog: request.catalog)
                 plan.verbose = request.verbose
+                plan.threads = request.threads.encoderThreads(width: plan.width, height: plan.height)
                 if request.audio.file != nil { plan = try plan.carryingAudio(own: output.settings, runWide: request.encoder) }
                 plans.append(plan)
             } catch {

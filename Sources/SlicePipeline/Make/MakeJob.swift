@@ -144,8 +144,9 @@ package enum MakeJob {
         }
     }
 
+    /// The error of a render asked to stop: by a signal (`interrupted by SIGINT`) or by the
+    /// program that called the library (`cancelled by the caller`).
     static func interrupted(_ cancellation: Cancellation) -> SlicevidError {
-        let signal = cancellation.signal ?? SIGINT
-        return SlicevidError(.interrupted(signal: signal), "interrupted by \(signalName(signal)); no output was written")
+        cancellation.stopError("; no output was written")
     }
 }

@@ -34,6 +34,11 @@ public struct MakeRequest: Sendable {
     public var force: Bool
     /// Threads that render frames. Output is the same for any number.
     public private(set) var renderThreads: Int
+    /// The cores each output's encoder takes its thread count from (`ThreadBudget
+    /// .encoderThreads`): this machine's by default. The count depends on the cores and the
+    /// output's frame alone, so renders side by side write what one alone writes; x264, x265
+    /// and libvpx write other bytes for another core count.
+    public var threads: ThreadBudget = .machine
     /// What each output may replace when `force` is off, by output path; an output not listed
     /// may replace nothing. A batch licenses exactly what its sidecars record.
     package var replacements: [String: Replacement] = [:]

@@ -24,6 +24,17 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
         case busy
         /// Stopped by a signal.
         case interrupted(signal: Int32)
+        /// Stopped by the program that called the library: a cancelled Task, `cancel()`, or a
+        /// `Cancellation` cancelled without a signal.
+        case cancelled
+
+        /// Whether the run was asked to stop (a signal or its caller) rather than failing.
+        package var isStop: Bool {
+            switch self {
+            case .interrupted, .cancelled: true
+            default: false
+            }
+        }
     }
 
     public let category: Category

@@ -92,6 +92,8 @@ public struct BatchReport: Sendable {
         case allFailed
         /// SIGINT or SIGTERM stopped the run.
         case interrupted(signal: Int32)
+        /// The program that called the library stopped the run (a cancelled Task, `cancel()`).
+        case cancelled
     }
 
     /// The version of the report's layout, `schema` in the JSON: 2 added the manifest's
@@ -112,6 +114,8 @@ public struct BatchReport: Sendable {
     public var jobs: [JobResult]
     /// The signal that stopped the run, if one did.
     public var signal: Int32?
+    /// Whether the program that called the library stopped the run (no signal did).
+    public var isCancelled = false
     /// The report file, once written there.
     public var reportFile: String?
     /// Why the report file (or its page) could not be written, when it could not.
@@ -135,6 +139,7 @@ public struct BatchReport: Sendable {
 
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }
+        if isCancelled { return .cancelled }
         let failed = count(.failed)
         if failed == 0 { return .success }
         return failed == jobs.count ? .allFailed : .someFailed
@@ -149,7 +154,8 @@ public struct BatchReport: Sendable {
         case .success: "ok"
         case .someFailed: "some-failed"
         case .allFailed: "all-failed"
-        case .interrupted: "interrupted"
+        // A stop by the caller is an interruption too, with no signal named.
+        case .interrupted, .cancelled: "interrupted"
         }
     }
 

@@ -12,7 +12,7 @@ struct BatchCommand: ParsableCommand {
         static let plan = OptionSpec("plan", help: "Say what a run would do with each job and why: up to date, will render (new or missing output, which still or setting changed from what to what, another slicevid version), refused (a file slicevid did not write is at an output) or will fail. Takes no lock, writes nothing.")
         static let report = OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM). A FILE ending .html (or .htm) is the report's page instead, one self-contained file with a tile per job: the JSON report goes beside it (index.json for index.html), and a small poster of each job that writes no .jpg, .png or .webp of its own into a folder beside it (index.files).")
         static let shard = OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or ")).")
-        static let parallel = OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720; 1 renders one job after another). Output files are the same for any N.")
+        static let parallel = OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720, and no more jobs than keep three 1920x1080 frames in their encoders; 1 renders one job after another). Each output's encoder threads come from the cores and its frame, not N, so output files are the same for any N.")
         static let force = OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record.")
         static let jobs = OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value.")
         static let quiet = OptionSpec("quiet", short: "q", help: "Print only failures and the summary, in every log format.")
@@ -73,7 +73,7 @@ struct BatchCommand: ParsableCommand {
                                                    : try Slicevid.manifest(at: options.manifest, presets: presets, cancellation: cancellation)
             var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
                                            parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
-                                           only: options.only, version: SlicevidTool.version)
+                                           only: options.only, version: SlicevidTool.version, threads: options.threads)
             request.verbose = options.verbose
             request.runWording = FlagWording()
             if options.check || options.plan {
@@ -149,6 +149,8 @@ struct BatchOptions {
     var jobs: Int?
     /// Jobs at once; nil chooses from the cores and the frame size.
     var parallel: Int?
+    /// The cores shared out (`$SLICEVID_CORES`, else the machine's).
+    var threads: ThreadBudget
     var quiet: Bool
     /// `--verbose`: FFmpeg's own warnings too.
     var verbose: Bool
@@ -181,6 +183,7 @@ struct BatchOptions {
             }
             return value
         }
+        threads = try SharedOptions.threads()
         quiet = arguments.has(BatchCommand.Option.quiet)
         verbose = arguments.has(SharedOptions.verbose)
         prune = arguments.has(BatchCommand.Option.prune)
@@ -200,6 +203,8 @@ extension ExitCode {
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
         case .interrupted(let signal): self.init(signal: signal)
+        // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
+        case .cancelled: self = .interrupted
         }
     }
 }

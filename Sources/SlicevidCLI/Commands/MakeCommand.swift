@@ -190,7 +190,8 @@ struct MakeCommand: ParsableCommand {
                 throw SlicevidError(.usage, "--\(option.rawValue): \(error.message)")
             }
         }
-        let jobs = try SharedOptions.jobs(from: arguments)
+        let threads = try SharedOptions.threads()
+        let jobs = try SharedOptions.jobs(from: arguments, threads: threads)
         let texts = arguments.all(Option.output)
         guard texts.count <= MakeRequest.maxOutputs else {
             throw SlicevidError(.usage, "-o: \(texts.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
@@ -201,6 +202,7 @@ struct MakeCommand: ParsableCommand {
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
         request.verbose = arguments.has(SharedOptions.verbose)
+        request.threads = threads
         request.layout = try (arguments.value(Option.layout) ?? preset?.layout).map { path throws(SlicevidError) in
             do throws(LayoutError) { return try Layout.load(path: path) } catch { throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text) }
         }

@@ -41,6 +41,8 @@ struct ManPage {
         lines += [
             ".SH ENVIRONMENT", ".TP", ".B SLICEVID_PRESETS",
             text("Colon-separated folders searched for NAME.json when --preset NAME is given, before the installed and the built-in presets."),
+            ".TP", ".B \(SharedOptions.coresVariable)",
+            text("The cores make and batch share out (\(ThreadBudget.coresRange.lowerBound)–\(ThreadBudget.coresRange.upperBound)), instead of the processors the process may run on: render threads, jobs side by side, and each output's encoder threads, which x264, x265 and libvpx write other bytes for. Set it to a container's CPU quota, or to one number on every machine of a farm for the same bytes everywhere."),
             ".TP", ".B \(Shard.indexVariables.joined(separator: ", "))",
             text("Read by batch --shard auto/N for K, with \(Shard.schedulers.compactMap(\.count).joined(separator: ", ")) (and SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_MAX) for N with --shard auto."),
             ".SH FILES", ".TP", ".I <binary dir>/../share/slicevid/presets",

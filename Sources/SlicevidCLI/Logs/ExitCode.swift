@@ -42,6 +42,8 @@ package enum ExitCode: Int32, CaseIterable {
         case .outputFailed: self = .outputFailed
         case .busy: self = .busy
         case .interrupted(let signal): self.init(signal: signal)
+        // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
+        case .cancelled: self = .interrupted
         }
     }
 

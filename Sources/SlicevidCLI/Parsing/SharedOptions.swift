@@ -14,12 +14,29 @@ enum SharedOptions {
 
     /// `-j, --jobs N`.
     static let jobs = OptionSpec("jobs", short: "j", value: "N",
-                                 help: "Render threads, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the number of cores, at most \(MakeRequest.renderThreadsRange.upperBound)). Output is identical for any value.")
+                                 help: "Render threads, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the number of cores, or $\(coresVariable), at most \(MakeRequest.renderThreadsRange.upperBound)). Output is identical for any value.")
 
-    /// The `--jobs` value, or the cores (at most the most accepted) when it is not given.
+    /// The `--jobs` value, or the cores of `threads` (at most the most accepted) when it is not
+    /// given.
     /// - Throws: `SlicevidError(.usage)` naming `--jobs` and the accepted range.
-    static func jobs(from arguments: ParsedArguments) throws(SlicevidError) -> Int {
-        try arguments.value(jobs).map(renderThreads) ?? MakeRequest.defaultRenderThreads
+    static func jobs(from arguments: ParsedArguments, threads: ThreadBudget) throws(SlicevidError) -> Int {
+        try arguments.value(jobs).map(renderThreads) ?? threads.renderThreads(sharedBy: 1)
+    }
+
+    /// The environment variable that tells slicevid how many cores to share out, when the
+    /// machine's count is not what it may use (a container's CPU quota), or to make a farm of
+    /// machines of different sizes write the same bytes.
+    static let coresVariable = "SLICEVID_CORES"
+
+    /// The cores `make` and `batch` share out: `$SLICEVID_CORES` when set (and not empty), else
+    /// the processors this process may run on.
+    /// - Throws: `SlicevidError(.usage)` naming the variable and what it accepts.
+    static func threads(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SlicevidError) -> ThreadBudget {
+        guard let text = environment[coresVariable], !text.isEmpty else { return .machine }
+        guard let cores = Int(text), ThreadBudget.coresRange.contains(cores) else {
+            throw SlicevidError(.usage, "\(coresVariable): \(InputText.quoted(text)) is not a whole number \(ThreadBudget.coresRange.lowerBound)–\(ThreadBudget.coresRange.upperBound)")
+        }
+        return try ThreadBudget(cores: cores)
     }
 
     /// A `--jobs` value, checked.

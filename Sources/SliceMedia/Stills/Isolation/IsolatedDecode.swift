@@ -31,15 +31,24 @@ enum IsolatedDecode {
         }
     }
 
+    /// Refuses a still of `format` (decoded only in a helper) when no helper is set up, as a
+    /// decode would; a dry run asks this instead of starting one.
+    /// - Throws: `MediaError(.unavailable)` naming the setting that sets one up.
+    static func requireHelper(path: String, format: String) throws(MediaError) {
+        if DecodeHelper.current.executable == nil { throw noHelper(path: path, format: format) }
+    }
+
+    private static func noHelper(path: String, format: String) -> MediaError {
+        MediaError(.unavailable, subject: path,
+                   message: "is \(format), which slicevid decodes only in a decode helper process, and none is set up (Slicevid.decodeHelper: a slicevid executable)")
+    }
+
     private static func run<T>(_ task: HelperRequest.Task, file: InputFile, format: String, raster: StillDecoder.Raster?,
                                isCancelled: () -> Bool,
                                read: (HelperReply, Int32, Int) throws(MediaError) -> T) throws(MediaError) -> T {
         let path = file.path
         let configuration = DecodeHelper.current
-        guard let executable = configuration.executable else {
-            throw MediaError(.unavailable, subject: path,
-                             message: "is \(format), which slicevid decodes only in a decode helper process, and none is set up (Slicevid.decodeHelper: a slicevid executable)")
-        }
+        guard let executable = configuration.executable else { throw noHelper(path: path, format: format) }
         let stopped = MediaError(.inputInvalid, subject: path, message: "not decoded: the run was stopped")
         if isCancelled() { throw stopped }
         let answer = cplatform_memory_file("slicevid-answer")
