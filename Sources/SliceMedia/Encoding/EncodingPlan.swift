@@ -119,6 +119,10 @@ package struct EncodingPlan: Sendable {
     /// one (`EncodingPlan+Threads.swift`). x264, x265 and libvpx write other bytes with another
     /// count, so it is never left to the encoder, which would take every core.
     package var threads = 1
+
+    /// The threads the encoder runs for a clip, nil for a picture (written on one): worth
+    /// showing in a plan, since x264's, x265's and libvpx's bytes depend on it.
+    package var clipThreads: Int? { writesPicture || isStill ? nil : threads }
     /// The encoder's own logging is let through (`--verbose`): decided per run, since
     /// libavcodec's log level is one for the whole process.
     package var verbose = false

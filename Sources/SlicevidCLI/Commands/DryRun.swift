@@ -15,16 +15,10 @@ enum DryRun {
                 continue
             }
             let loudness = output.audio == nil ? nil : plan.audio?.loudness.map { ("loudness", $0.plainSeconds) }
-            let threads = threads(output).map { [(key: "threads", value: String($0))] } ?? []
+            let threads = output.clipThreads.map { [(key: "threads", value: String($0))] } ?? []
             lines.append(FactsText.line(path, output.summary + (loudness.map { [$0] } ?? []) + threads))
         }
         return lines
-    }
-
-    /// The threads the output's encoder runs, for a clip (a picture is written on one): worth
-    /// showing, since x264's, x265's and libvpx's bytes depend on it (and it on the cores).
-    private static func threads(_ output: EncodingPlan) -> Int? {
-        output.writesPicture || output.isStill ? nil : output.threads
     }
 
     /// The line on stderr saying what would be rendered (and which folders made), after the
@@ -73,7 +67,7 @@ enum DryRun {
             if let sheet = output.sheet { extra["sheet"] = sheet.description }
             for (key, value) in output.audioSettings { extra[key] = value }
             if output.audio != nil, let loudness = plan.audio?.loudness { extra["loudness"] = loudness }
-            if let threads = threads(output) { extra["threads"] = threads }
+            if let threads = output.clipThreads { extra["threads"] = threads }
             return FactsText.json(path, output.facts, extra: extra)
         }
     }

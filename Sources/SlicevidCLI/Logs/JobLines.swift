@@ -2,7 +2,7 @@
 // or a size too big for a frame is the same line for every job of that layout and aspect (12 to
 // 36 in a campaign), so such a line names how many jobs it stops and the first few of them.
 
-import SliceKit
+import Slicevid
 
 /// Jobs' lines as `--check`, `--plan` and a run's summary print them.
 enum JobLines {

@@ -4,9 +4,13 @@
 // stream), and that count — so the bytes — does not follow `--parallel`.
 
 import Foundation
+import ScratchFixtures
+import SliceCampaign
 import SliceKit
 import SliceMedia
+import SliceReports
 import Testing
+@testable import SliceBatch
 @testable import SlicePipeline
 
 @Suite("the thread budget")
