@@ -18,7 +18,7 @@ let publicTypes: [Any.Type] = [
     TransitionSpec.self, SpecField.self, SpecError.self, Easing.self, EasingParseError.self, CubicBezier.self, PennerCurve.self,
     PhysicalSpring.self, FitMode.self, Focus.self, RGBAColor.self, StripDirection.self, StripDivision.self, FrameRate.self,
     // Layouts: text and logos on the cards and over the frames.
-    Layout.self, LayoutError.self, SafeZone.self, PixelBox.self, Placeholders.self,
+    Layout.self, LayoutError.self, SafeZone.self, PixelBox.self, Placeholders.self, ThreadBudget.self,
     // Encoding and the music bed.
     EncoderSettings.self, CodecChoice.self, OutputOption.self, OptionValueError.self, Sheet.self, AudioSettings.self,
     AudioOption.self, AudioCodec.self, AudioValueError.self,

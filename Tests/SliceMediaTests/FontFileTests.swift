@@ -5,6 +5,7 @@
 
 import Foundation
 import SliceKit
+import Synchronization
 import Testing
 @testable import SliceMedia
 
@@ -60,14 +61,21 @@ struct FontFileTests {
             let expected = try TextRenderer.render(hello(pristine)).picture
             // Once Pango has laid the text out in Brand.ttf, and before its sizes are tried and its
             // glyphs drawn, the file becomes a much smaller font under the same name and inode.
+            // The process's mappings are read there too, while the face is surely open (later, a
+            // test beside this one may have had the engine drop its faces).
+            let mapsDuringDrawing = Mutex("")
             TextDrawing.afterFirstLayout.withLock { hook in
-                hook = { [self] in try? rewrite(brand, with: VariableTestFont.bytes) }
+                hook = { [self] in
+                    try? rewrite(brand, with: VariableTestFont.bytes)
+                    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+                    mapsDuringDrawing.withLock { $0 = maps }
+                }
             }
             defer { TextDrawing.afterFirstLayout.withLock { $0 = nil } }
             let drawn = try TextRenderer.render(hello(brand)).picture
             // FreeType maps the font files it opens; the one under the name was never opened,
             // only its sealed copy in memory, so no rewrite can fault under a mapping.
-            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            let maps = mapsDuringDrawing.withLock { $0 }
             let mapsBrand = maps.contains(brand), mapsCopies = maps.contains("/memfd:slicevid-font")
             #expect(!mapsBrand)
             #expect(mapsCopies)
