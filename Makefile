@@ -110,8 +110,9 @@ fuzz: build
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 # The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it); jq runs
-# the docs' report one-liners; Debian's chromium opens the report page headless
-# (ReportPageBrowserTests).
+# the docs' report one-liners; man shows the man page as docs/install.md does; Debian's chromium
+# opens the report page headless (ReportPageBrowserTests). InstallStepsTests checks that every
+# program, library, header and font the code, the tests and the docs' commands use comes with these.
 # Each run is bounded by packaging/run-suite.py: one that has not ended by then fails, naming
 # the tests still running and every process with its state and kernel stack, instead of
 # hanging until CI gives up. The browser tests run after the rest, alone: on this project's
@@ -123,6 +124,7 @@ test: deps recipe-check-tools
 	$(call tool,ffmpeg,ffmpeg)
 	$(call tool,pango-view,pango1.0-tools)
 	$(call tool,jq,jq)
+	$(call tool,man,man-db)
 	$(call tool,chromium,chromium)
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) packaging/run-suite.py --bound $(SUITE_BOUND) --name 'the suite' -- --skip-build --skip ReportPageBrowserTests
