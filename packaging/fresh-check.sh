@@ -128,7 +128,7 @@ run() {
   echo "fresh-check: make $1 (log: $cache/$1.log)"
   if ! in_root sh -c "cd /root/slicevid && make $1" >"$cache/$1.log" 2>&1; then
     tail -60 "$cache/$1.log" >&2
-    echo "fresh-check: make $1 failed after $(elapsed "$began") in a fresh Debian 12 root" >&2
+    echo "fresh-check: make $1 failed after $(elapsed "$began") in a fresh Debian 12 root (set-up $setup${times[*]:+, ${times[*]}})" >&2
     exit 1
   fi
   times+=("make $1 $(elapsed "$began")")
