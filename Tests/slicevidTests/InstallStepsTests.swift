@@ -55,11 +55,11 @@ struct InstallStepsTests {
 
     @Test("the programs a docs line starts are read as a shell reads them")
     func programsOfADocsLine() {
-        #expect(SuiteNeeds.programs(in: "FOO=1 jq -r '.a | .b' x | sort -u; man -l - && \"$EDITOR\" f || exit") == ["jq", "sort", "man"])
-        #expect(SuiteNeeds.programs(in: "slicevid probe \"$(printf 'a|b'; gzip -c x)\" | wc -l  # cat") == ["slicevid", "gzip", "wc"])
-        #expect(SuiteNeeds.programs(in: "{ printf x; head -c 1 /dev/urandom; } > song.wav 2>&1") == ["head"])
-        #expect(SuiteNeeds.programs(in: "for k in 0 1; do K=$k bash examples/x.sh || exit; done") == ["bash"])
-        #expect(SuiteNeeds.programs(in: "examples/x.sh \"$(date)\" after; x=$(tr a b) mkdir y") == ["date", "mkdir", "tr"])
+        #expect(ShellCommands.programs(in: "FOO=1 jq -r '.a | .b' x | sort -u; man -l - && \"$EDITOR\" f || exit") == ["jq", "sort", "man"])
+        #expect(ShellCommands.programs(in: "slicevid probe \"$(printf 'a|b'; gzip -c x)\" | wc -l  # cat") == ["slicevid", "gzip", "wc"])
+        #expect(ShellCommands.programs(in: "{ printf x; head -c 1 /dev/urandom; } > song.wav 2>&1") == ["head"])
+        #expect(ShellCommands.programs(in: "for k in 0 1; do K=$k bash examples/x.sh || exit; done") == ["bash"])
+        #expect(ShellCommands.programs(in: "examples/x.sh \"$(date)\" after; x=$(tr a b) mkdir y") == ["date", "mkdir", "tr"])
     }
 
     @Test("each default font comes from the package DefaultFonts names")

@@ -1,7 +1,7 @@
 // Every file the build, slicevid and the suite take from the machine, found where the code names
 // it rather than listed by hand: the headers the C targets include, the libraries they link,
 // the libraries slicevid opens at run time (read from this process's own mappings once it has
-// opened them), the fonts, and the programs the tests and `make test` run.
+// opened them), the fonts, and the programs the tests, the docs' commands and `make test` run.
 
 import CAVFilter
 import CHeif
@@ -128,61 +128,9 @@ enum SuiteNeeds {
                 return false
             }.flatMap { block in
                 DocPage.numberedCommands(of: block).flatMap { line, command in
-                    programs(in: command).filter { $0 != "slicevid" }.map { onPath($0, reason: "run by \(page.path):\(line)") }
+                    ShellCommands.programs(in: command).filter { $0 != "slicevid" }.map { onPath($0, reason: "run by \(page.path):\(line)") }
                 }
             }
-        }
-    }
-
-    /// Words a shell treats itself: keywords (dropped, the command follows), builtins.
-    static let keywords: Set<String> = ["!", "{", "}", "do", "done", "elif", "else", "fi", "if", "then", "time", "until", "while"]
-    static let builtins: Set<String> = [".", ":", "[", "cd", "command", "echo", "eval", "exec", "exit", "export", "false", "printf",
-                                        "pwd", "read", "return", "set", "shift", "source", "test", "trap", "true", "type", "unset", "wait"]
-
-    /// The programs one shell line starts: the first word of each command of its lists,
-    /// pipelines and `$( )` (in double quotes too), after any `NAME=value` assignments; quotes
-    /// are respected, and a variable or a path (`$EDITOR`, `examples/x.sh`) is not a program
-    /// to install.
-    static func programs(in line: String) -> [String] {
-        var commands: [[String]] = [[]], current = 0, word = "", quote: Character? = nil, previous: Character = " "
-        // At each open `$(`: the quoting and the command to go back to at its `)`.
-        var resumes: [(quote: Character?, command: Int)] = []
-        func endWord() { if !word.isEmpty { commands[current].append(word); word = "" } }
-        func begin() { endWord(); commands.append([]); current = commands.count - 1 }
-        func open() { word.removeLast(); resumes.append((quote, current)); begin(); quote = nil }
-        for character in line {
-            defer { previous = character }
-            if quote == "'" {
-                if character == "'" { quote = nil } else { word.append(character) }
-            } else if quote == "\"" {
-                if character == "\"" { quote = nil } else { word.append(character) }
-                if character == "(", previous == "$" { open() }
-            } else {
-                switch character {
-                case "'", "\"": quote = character
-                case "#" where word.isEmpty: endWord(); return Self.starts(of: commands)
-                case " ", "\t": endWord()
-                case "&" where previous == ">" || previous == "<": word.append(character)
-                case "(" where previous == "$": word.append(character); open()
-                case ")" where !resumes.isEmpty: endWord(); (quote, current) = resumes.removeLast()
-                case "|", ";", "&", "(", ")", "`": begin()
-                default: word.append(character)
-                }
-            }
-        }
-        endWord()
-        return Self.starts(of: commands)
-    }
-
-    /// The program of each command: its first word once assignments and keywords are dropped.
-    static func starts(of commands: [[String]]) -> [String] {
-        commands.compactMap { words in
-            let rest = words.drop { $0.contains("=") && !$0.hasPrefix("=") || keywords.contains($0) }
-            guard let first = rest.first, !["for", "case", "select", "in"].contains(first) else { return nil }
-            let program = first.hasPrefix("$") ? first : String(first.trimmingCharacters(in: CharacterSet(charactersIn: "{}")))
-            guard !program.isEmpty, !program.hasPrefix("$"), !program.contains("/"), !builtins.contains(program),
-                  program.first.map({ $0.isLetter }) == true else { return nil }
-            return program
         }
     }
 
@@ -198,7 +146,7 @@ enum SuiteNeeds {
     /// Paths written as string literals in the tests' sources (this file and its peers left out,
     /// which name paths only to look for them).
     static func literals(matching pattern: Regex<(Substring, Substring)>) throws -> [(path: String, file: String)] {
-        let own: Set<String> = ["SuiteNeeds.swift", "DebianPackages.swift", "MakeInstalls.swift", "InstallStepsTests.swift"]
+        let own: Set<String> = ["SuiteNeeds.swift", "DebianPackages.swift", "MakeInstalls.swift", "ShellCommands.swift", "InstallStepsTests.swift"]
         return try sourceFiles(under: ["Tests"], endings: [".swift"]).filter { !own.contains(URL(fileURLWithPath: $0).lastPathComponent) }
             .flatMap { file in
                 try String(contentsOfFile: root + "/" + file, encoding: .utf8).matches(of: pattern).map { (String($0.output.1), file) }
