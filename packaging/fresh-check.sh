@@ -103,6 +103,19 @@ ln -s pts/ptmx "$root/dev/ptmx"
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$root/dev/shm"
 mkdir -p "$root$toolchain"
 mount --bind "$toolchain" "$root$toolchain" && mount -o remount,ro,bind "$root$toolchain"
+# pip's local find-links folders (a wheel cache) come along read-only, so the copied
+# configuration means there what it means here.
+links=${PIP_FIND_LINKS:-}
+for conf in /etc/pip.conf /etc/xdg/pip/pip.conf "$HOME/.config/pip/pip.conf" "$HOME/.pip/pip.conf"; do
+  if [ -f "$conf" ]; then links+=" $(sed -n 's/^[[:space:]]*find-links[[:space:]]*=[[:space:]]*//p' "$conf")"; fi
+done
+for folder in $links; do
+  folder=${folder#file://}
+  if [ "${folder#/}" != "$folder" ] && [ -d "$folder" ] && ! mountpoint -q "$root$folder"; then
+    mkdir -p "$root$folder"
+    mount --bind "$folder" "$root$folder" && mount -o remount,ro,bind "$root$folder"
+  fi
+done
 mount --bind "$cache/apt" "$root/var/cache/apt/archives"
 mkdir -p "$root/var/cache/apt/archives/partial"
 in_root() {

@@ -1,9 +1,9 @@
 // The README promises that `make demo` and `make test` work on a fresh Debian 12 machine with
 // Swift 6: every package the build, slicevid and the suite need must be one the Makefile
 // installs (or one they depend on, or one the machine starts with). `make fresh-check` proves
-// it in a real fresh root in half an hour or more; this is the check every `make test` can
-// afford. It caught nothing before 0.3's font fix only because nobody had written it: with
-// DEV_PACKAGES expanded before FONT_PACKAGES was defined, make never installed the fonts.
+// it in a real fresh root in most of an hour; this is the check every `make test` can afford.
+// It fails on the mistake that made a fresh machine fail 81 tests: DEV_PACKAGES expanded
+// before FONT_PACKAGES was defined, so make never installed the default fonts.
 
 import Foundation
 import SliceMedia
@@ -72,7 +72,7 @@ struct InstallStepsTests {
 
     @Test("a Makefile that would not install a package fails the check, naming what goes missing",
           arguments: [
-              ("FONT_PACKAGES defined after DEV_PACKAGES expanded it (0.3's bug)", "/NotoSans-Regular.ttf", "fonts-noto-core"),
+              ("FONT_PACKAGES defined after DEV_PACKAGES expanded it (the fonts' old bug)", "/NotoSans-Regular.ttf", "fonts-noto-core"),
               ("libheif-dev left out of DEV_PACKAGES", "/libheif/heif.h", "libheif-dev"),
               ("chromium no longer installed by make test", "/chromium", "chromium"),
               ("jq no longer installed by make test (the docs' jq blocks would be skipped)", "/jq", "jq"),
