@@ -13,6 +13,13 @@ FONT_PACKAGES := fonts-noto-core fonts-ipaexfont-gothic
 FONT_FILES := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
 DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev \
 	libpango1.0-dev libcairo2-dev libfontconfig-dev $(FONT_PACKAGES)
+# What a fresh machine has before the README's commands, as `make fresh-check` builds it: Debian
+# 12's required packages (debootstrap's minbase), make, and the Swift toolchain's prerequisites
+# (swift.org's list for Debian 12; the toolchain itself is the README's prerequisite). Everything
+# else `make demo` and `make test` need they install; InstallStepsTests checks that they do.
+SWIFT_PREREQUISITES := binutils-gold gcc git libc6-dev libcurl4-openssl-dev libedit-dev libicu-dev libncurses-dev \
+	libpython3-dev libsqlite3-dev libstdc++-12-dev libxml2-dev pkg-config tzdata uuid-dev
+FRESH_MACHINE := make $(SWIFT_PREREQUISITES)
 RELEASE := .build/release/slicevid
 # The man page and completion scripts, written by the release binary from its own command specs.
 GENERATED := .build/share
@@ -25,7 +32,7 @@ tool = @command -v $(1) >/dev/null 2>&1 || { echo "make: installing $(2) (for $(
 CC      ?= cc
 BENCH_TOOLS := .build/bench/framecopy .build/bench/floor .build/bench/orders .build/bench/overlays
 
-.PHONY: all deps build debug demo test recipe-check-tools bench fuzz install uninstall install-check deb deb-check cluster-check image gallery clean
+.PHONY: all deps build debug demo test recipe-check-tools bench fuzz install uninstall install-check deb deb-check fresh-check cluster-check image gallery clean
 
 all: build
 
@@ -103,8 +110,9 @@ fuzz: build
 
 # The whole suite. The debug build comes first so the CLI tests find .build/debug/slicevid.
 # The ffmpeg CLI is a peer one colour test compares against (slicevid never runs it); jq runs
-# the docs' report one-liners; Debian's chromium opens the report page headless
-# (ReportPageBrowserTests).
+# the docs' report one-liners; man shows the man page as docs/install.md does; Debian's chromium
+# opens the report page headless (ReportPageBrowserTests). InstallStepsTests checks that every
+# program, library, header and font the code, the tests and the docs' commands use comes with these.
 # Each run is bounded by packaging/run-suite.py: one that has not ended by then fails, naming
 # the tests still running and every process with its state and kernel stack, instead of
 # hanging until CI gives up. The browser tests run after the rest, alone: on this project's
@@ -116,6 +124,7 @@ test: deps recipe-check-tools
 	$(call tool,ffmpeg,ffmpeg)
 	$(call tool,pango-view,pango1.0-tools)
 	$(call tool,jq,jq)
+	$(call tool,man,man-db)
 	$(call tool,chromium,chromium)
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) packaging/run-suite.py --bound $(SUITE_BOUND) --name 'the suite' -- --skip-build --skip ReportPageBrowserTests
@@ -162,6 +171,19 @@ deb-check: deb
 	$(call tool,debootstrap,debootstrap)
 	$(call tool,ffprobe,ffmpeg)
 	packaging/deb-check.sh $(DEB)
+
+# The README's two commands, `make demo` then `make test`, in a fresh Debian 12 root (debootstrap
+# minbase plus FRESH_MACHINE, the host's toolchain mounted read-only, a fresh clone of HEAD), as a
+# new contributor's machine runs them; the root is removed afterwards. Needs root and Debian's
+# mirror; run it before a change to any install step stops (docs/development.md).
+fresh-check:
+	$(call tool,debootstrap,debootstrap)
+	SWIFT=$(SWIFT) FRESH_MACHINE='$(FRESH_MACHINE)' packaging/fresh-check.sh
+
+# Prints a variable as make sees it at its use (after the whole Makefile is read), for the tests:
+# make -s print-FRESH_MACHINE.
+print-%:
+	@echo '$($*)'
 
 # Runs examples/slurm/campaign.sbatch on a one-node Slurm cluster (Debian's munge, slurmctld,
 # slurmd, installed when missing; configured in a temporary folder on loopback, removed after):
