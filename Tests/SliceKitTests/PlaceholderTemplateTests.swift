@@ -1,6 +1,6 @@
 // The one placeholder grammar: literal braces, nested placeholders filled inner first, values
-// placed as data (never read again as a template), every stray brace refused, the format seam
-// refusing formats until there are some, and the path rule on each value placed in a path.
+// placed as data (never read again as a template), every stray brace refused, formats read at the
+// seam, and the path rule on each value placed in a path.
 
 import Glibc
 import Testing
@@ -48,14 +48,15 @@ import Testing
         #expect(Placeholders.problem(.malformed(shown)).hasSuffix("and {{ or }} for a literal brace"))
     }
 
-    @Test("a format is read as one and refused where formats will be added: the seam, not formats")
+    @Test("a format is read as one, filled inner first, and written for the locale {locale} names")
     func formatSeam() throws {
         let template = try PlaceholderTemplate(parsing: "{price|currency:{currency}}")
         #expect(template.single?.format != nil)
-        #expect(throws: Placeholders.Failure.format(placeholder: "{price|currency:{currency}}", format: "currency:EUR")) {
-            try Placeholders.fill("{price|currency:{currency}}", values: ["price": "24.99", "currency": "EUR"])
+        #expect(try Placeholders.fill("{price|currency:{currency}}", values: ["price": "24.99", "currency": "EUR", "locale": "en-IE"]) == "€24.99")
+        #expect(throws: Placeholders.Failure.format(placeholder: "{price|currency:{currency}}", format: "currency:euro")) {
+            try Placeholders.fill("{price|currency:{currency}}", values: ["price": "24.99", "currency": "euro", "locale": "en-IE"])
         }
-        #expect(Placeholders.problem(.format(placeholder: "{p|x}", format: "x")).contains("this version of slicevid has no formats"))
+        #expect(Placeholders.problem(.format(placeholder: "{p|x}", format: "x")).contains("a format is number"))
     }
 
     @Test("the names a fill asks for: nested ones and the names they make")

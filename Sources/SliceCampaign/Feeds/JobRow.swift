@@ -18,11 +18,29 @@ package struct JobRow: Sendable, Equatable {
     package struct Value: Sendable, Equatable {
         package let column: String
         package let text: String
+        /// What the job's formats wrote of it (`24,99 €` for `24.99`), in order: what `--plan`
+        /// shows when it changes. Empty where the job places it as it is.
+        package var shown: [String] = []
+
+        package init(column: String, text: String, shown: [String] = []) {
+            self.column = column
+            self.text = text
+            self.shown = shown
+        }
     }
 
     /// The row with only the values of `columns`, in the feed's order.
     func keeping(_ columns: Set<String>) -> JobRow {
         JobRow(feed: feed, line: line, key: key, values: values.filter { columns.contains($0.column) })
+    }
+
+    /// The row with what formats wrote of its values (`shown`, by column).
+    func showing(_ shown: [String: [String]]) -> JobRow {
+        JobRow(feed: feed, line: line, key: key, values: values.map { value in
+            var value = value
+            value.shown = shown[value.column] ?? []
+            return value
+        })
     }
 
     init(feed: Feed, row: Feed.Row) {

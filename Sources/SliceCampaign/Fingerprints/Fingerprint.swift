@@ -37,7 +37,11 @@ package struct Fingerprint: Sendable, Equatable {
         if let audio {
             lines.append((["audio \(audio.hash)"] + audio.settings.pairs.map { "\($0.key)=\($0.value)" }).joined(separator: " "))
         }
-        lines += row.map { "row \($0.column) \(Fingerprint.rowValue($0.text))" }
+        // A value a format wrote carries what it wrote (`row price "24.99" as "24,99 €"`), so
+        // `--plan` can show a change as the clip shows it.
+        lines += row.map { value in
+            "row \(value.column) \(Fingerprint.rowValue(value.text))" + (value.shown.isEmpty ? "" : " as " + value.shown.map(Fingerprint.rowValue).joined(separator: " "))
+        }
         for (pair, segment) in sequence.segments.enumerated() {
             let fields = SpecField.allCases.map { "\($0.rawValue)=\(segment.text(of: $0))" }
             lines.append("transition \(pair) " + fields.joined(separator: " "))
@@ -109,6 +113,33 @@ package struct Fingerprint: Sendable, Equatable {
     /// The text of a string `quoted` wrote; nil when `literal` is not one.
     static func unquoted(_ literal: some StringProtocol) -> String? {
         (try? JSONSerialization.jsonObject(with: Data(literal.utf8), options: [.fragmentsAllowed])) as? String
+    }
+
+    /// The words of a `row` line's value, `"24.99" as "24,99 €"`: each a string `quoted` wrote,
+    /// a `sha256:` word, or `as`. A quoted word ends at its first quote not escaped.
+    static func rowWords(_ text: Substring) -> [Substring] {
+        var words: [Substring] = []
+        var rest = text
+        while let first = rest.first {
+            if first == " " {
+                rest = rest.dropFirst()
+                continue
+            }
+            var end = rest.index(after: rest.startIndex)
+            if first == "\"" {
+                var escaped = false
+                while end < rest.endIndex, escaped || rest[end] != "\"" {
+                    escaped = !escaped && rest[end] == "\\"
+                    end = rest.index(after: end)
+                }
+                end = end < rest.endIndex ? rest.index(after: end) : end
+            } else {
+                end = rest.firstIndex(of: " ") ?? rest.endIndex
+            }
+            words.append(rest[..<end])
+            rest = rest[end...]
+        }
+        return words
     }
 
     /// SHA-256 of the lines (each ending in a newline), as 64 hex digits.

@@ -215,17 +215,21 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `price '12,50 €' → '11,90 €'` for each used value of the feed row that differs, in the
-    /// order of the new lines (a column no longer used reads `→ unset`).
+    /// order of the new lines (a column no longer used reads `→ unset`); a value a format wrote
+    /// as the clip shows it (`price '24,99 €' → '22,99 €'` for 24.99 → 22.99 in de-DE).
     static func rowChanges(from old: [String], to new: [String]) -> [RenderReason] {
-        func values(_ lines: [String]) -> [(column: String, text: String)] {
+        /// Each line's column, its value, and its value as the clip shows it.
+        func values(_ lines: [String]) -> [(column: String, text: (raw: String, shown: String))] {
             lines.compactMap { line in
                 let rest = line.dropFirst("row ".count)
                 guard let space = rest.firstIndex(of: " ") else { return nil }
-                let value = rest[rest.index(after: space)...]
-                // A long value is kept as its SHA-256 alone: the reason says so, not what it was.
-                if value.hasPrefix("sha256:") { return (String(rest[..<space]), "a long value (\(value.prefix(19))…)") }
-                guard let text = Fingerprint.unquoted(value) else { return nil }
-                return (String(rest[..<space]), text)
+                // `"24.99"`, or `"24.99" as "24,99 €"`: the words after `as` are what formats wrote.
+                let words = Fingerprint.rowWords(rest[rest.index(after: space)...])
+                guard let raw = words.first.flatMap(Self.rowText) else { return nil }
+                guard words.count > 2, words[1] == "as" else { return (String(rest[..<space]), (raw, raw)) }
+                let shown = words.dropFirst(2).compactMap(Self.rowText)
+                guard shown.count == words.count - 2 else { return nil }
+                return (String(rest[..<space]), (raw, shown.joined(separator: " / ")))
             }
         }
         let (was, now) = (values(old), values(new))
@@ -234,11 +238,21 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         let wasValues = Dictionary(was, uniquingKeysWith: { first, _ in first })
         let nowValues = Dictionary(now, uniquingKeysWith: { first, _ in first })
         return columns.compactMap { column in
-            let (from, to) = (wasValues[column], nowValues[column])
+            let (wasText, nowText) = (wasValues[column], nowValues[column])
+            // As the clip shows it; as the feed holds it when that is all that differs (24.991 → 24.994).
+            let shownDiffers = wasText?.shown != nowText?.shown
+            let (from, to) = shownDiffers ? (wasText?.shown, nowText?.shown) : (wasText?.raw, nowText?.raw)
             guard from != to else { return nil }
             return RenderReason(kind: .valueChanged, field: column, from: from, to: to,
                                 description: "\(column) \(from.map(InputText.quoted) ?? "unset") → \(to.map(InputText.quoted) ?? "unset")")
         }
+    }
+
+    /// A word of a `row` line as a reason shows it: the text, or for a long value, that it was one.
+    private static func rowText(_ word: Substring) -> String? {
+        // A long value is kept as its SHA-256 alone: the reason says so, not what it was.
+        if word.hasPrefix("sha256:") { return "a long value (\(word.prefix(19))…)" }
+        return Fingerprint.unquoted(word)
     }
 
     /// `field A → B` for each `key=value` that differs between two lines of the same kind.

@@ -156,10 +156,13 @@ public struct Manifest: Sendable {
                                 defaultVariables: defaults.cards.variables) { expanded throws(SlicevidError) in
                 var job = try ManifestJob(expanded.object, index: index, manifest: path, defaults: defaults, context: &context)
                 job.variables = expanded.variables
-                // The row's values the job uses, and no others, are part of its fingerprint.
-                job.row = expanded.row?.keeping(expanded.names(usedBy: job.layoutNames))
                 let reader = ManifestReader(manifest: path, place: ManifestReader.place(ofJob: job.id))
-                try job.checkLayoutPaths(reader: reader)
+                let layoutShown = try job.checkLayoutValues(reader: reader, origins: expanded.origins)
+                // The row's values the job uses, and no others, are part of its fingerprint, with
+                // what its formats wrote of them.
+                let layoutNames = job.layoutNames
+                job.row = expanded.row?.keeping(expanded.names(usedBy: layoutNames))
+                    .showing(expanded.shown(usedBy: layoutNames).merging(layoutShown) { own, layout in own + layout.filter { !own.contains($0) } })
                 let origin = "jobs[\(index)]" + (expanded.combination.map { " (\($0))" } ?? "")
                 if let first = ids[job.id] {
                     throw reader.error("id", "used by \(first) and \(origin); ids must be unique")

@@ -72,23 +72,46 @@ extension ManifestReader {
 
 extension ManifestJob {
     /// Refuses a value its layout would place in an image's path that the path rule refuses
-    /// (`logos/{brand}.png` with a brand of `../../private/x`), as the manifest is read, as a
-    /// value in `images` is: a feed's data never names a picture outside the layout's folders.
-    /// Other layout problems (a variable with no value, a safe zone) are the job's, at its plan.
+    /// (`logos/{brand}.png` with a brand of `../../private/x`), and one its formats cannot write
+    /// (`{price|currency:EUR}` with a price of `24,99`), as the manifest is read, as a value in
+    /// `images` is: a feed's data never names a picture outside the layout's folders, and a bad
+    /// cell is named by its place in the feed. Other layout problems (a variable with no value,
+    /// a safe zone) are the job's, at its plan.
+    /// - Parameter origins: where each value came from (`products.csv:7:3, column price`).
+    /// - Returns: what its formats wrote, by the name whose value they wrote.
     /// - Throws: `SlicevidError(.usage)` naming the job, the layout and the layer.
-    func checkLayoutPaths(reader: ManifestReader) throws(SlicevidError) {
-        guard let layout = cards.layout else { return }
+    func checkLayoutValues(reader: ManifestReader, origins: [String: String]) throws(SlicevidError) -> [String: [String]] {
+        guard let layout = cards.layout else { return [:] }
         let values = variables.merging(cards.variables) { _, own in own }
+        var shown: [String: [String]] = [:]
         for layer in layout.layers(forWidth: spec.width, height: spec.height).layers {
-            guard case .image(let path) = layer.content else { continue }
+            let kind = if case .image = layer.content { "image" } else { "text" }
+            let place = "\(InputText.quoted(layout.file)): \(layer.name): \(kind)"
             do {
-                _ = try Placeholders.fill(path: path, values: values)
+                switch layer.content {
+                case .image(let path): _ = try Placeholders.fill(path: path, values: values)
+                case .text(let text):
+                    _ = try PlaceholderTemplate(parsing: text.template).fill(value: { reference throws(Placeholders.Failure) -> String in
+                        guard let value = values[reference.name] else { throw .missing(reference.name) }
+                        return value
+                    }, refusing: { $0 }, formatted: { name, text in
+                        if !(shown[name]?.contains(text) ?? false) { shown[name, default: []].append(text) }
+                    })
+                }
             } catch .path(let placeholder, let value, let problem) {
-                throw reader.error("layout", "\(InputText.quoted(layout.file)): \(layer.name): image: \(InputText.excerpt(placeholder)) is \(InputText.quoted(value)): \(problem)")
+                throw reader.error("layout", "\(place): \(InputText.excerpt(placeholder)) is \(InputText.quoted(value)): \(problem)")
+            } catch .value(let placeholder, let name, let value, let locale, let problem) {
+                // A var's own value came from the manifest; a column's or matrix value's from its origin.
+                let origin = cards.variables[name] == nil ? origins[name] : nil
+                throw reader.error("layout", "\(place): " + JobPlaceholders.valueProblem(placeholder: placeholder, value: value, origin: origin,
+                                                                                              locale: locale, problem: problem))
+            } catch .locale(let placeholder, let locale, let problem) {
+                throw reader.error("layout", "\(place): " + Placeholders.problem(.locale(placeholder: placeholder, locale: locale, problem: problem)))
             } catch {
                 continue
             }
         }
+        return shown
     }
 
     /// The names its layout's layers use at its frame size (the variant it draws), nested

@@ -23,6 +23,10 @@ package struct JobPlaceholders {
     /// The names the value of each of the job's vars used: a var counts only where a layout
     /// uses it.
     package private(set) var variableUses: [String: [String]] = [:]
+    /// The text each format wrote, by the name whose value it wrote (`price`: `24,99 €`), in the
+    /// job's fields (but `vars`); and in each var's value.
+    package private(set) var shown: [String: [String]] = [:]
+    package private(set) var variableShown: [String: [String: [String]]] = [:]
 
     package init(values: [String: Any] = [:], id: String? = nil, origins: [String: String] = [:]) {
         self.values = values
@@ -61,13 +65,14 @@ package struct JobPlaceholders {
     private mutating func fillVariables(_ value: Any, field: String, reader: ManifestReader) throws(SlicevidError) -> Any {
         guard let variables = value as? [String: Any] else { return try fill(value, field: field, reader: reader) }
         var filled: [String: Any] = [:]
-        let fieldsUsed = used
+        let (fieldsUsed, fieldsShown) = (used, shown)
         for (name, item) in variables {
-            used = []
+            (used, shown) = ([], [:])
             filled[name] = try fill(item, field: "\(field).\(InputText.excerpt(name))", reader: reader)
             variableUses[name] = used
+            variableShown[name] = shown
         }
-        used = fieldsUsed
+        (used, shown) = (fieldsUsed, fieldsShown)
         return filled
     }
 
@@ -137,6 +142,7 @@ package struct JobPlaceholders {
         let path = Self.isPath(field)
         var raw: Any?
         let filled: String
+        var written: [(name: String, text: String)] = []
         do throws(Refusal) {
             filled = try template.fill(placing: path ? .path : .text, value: { reference throws(Refusal) -> String in
                 do throws(SlicevidError) {
@@ -145,7 +151,7 @@ package struct JobPlaceholders {
                     throw .job(error)
                 }
                 return Self.written(raw!)
-            }, refusing: { .grammar($0) })
+            }, refusing: { .grammar($0) }, formatted: { written.append(($0, $1)) })
         } catch {
             switch error {
             case .job(let error): throw error
@@ -153,9 +159,13 @@ package struct JobPlaceholders {
                 let name = used.last ?? ""
                 let origin = name == "id" ? "the job's id" : origins[name].map { "from \($0)" } ?? "its value"
                 throw reader.error(field, "\(InputText.excerpt(placeholder)) is \(InputText.quoted(value)) (\(origin)): \(problem)")
+            case .grammar(.value(let placeholder, let name, let value, let locale, let problem)):
+                // The feed's cell (`products.csv:7:3`) and the locale the value was to be written for.
+                throw reader.error(field, Self.valueProblem(placeholder: placeholder, value: value, origin: origins[name], locale: locale, problem: problem))
             case .grammar(let failure): throw reader.error(field, Placeholders.problem(failure))
             }
         }
+        for (name, text) in written where !(shown[name]?.contains(text) ?? false) { shown[name, default: []].append(text) }
         // A field that is one placeholder takes a number as a number: "crf": "{crf}".
         if let single = template.single, single.format == nil, !path, let raw, SpecField.jsonNumberText(raw) != nil {
             return raw
@@ -173,10 +183,20 @@ package struct JobPlaceholders {
             return id
         }
         if let value = values[name] { return value }
+        if reference.isLocale {
+            throw reader.error(field, "\(InputText.excerpt(reference.written)) writes its value for a locale, and this job has no {\(name)}; "
+                + "give it a matrix value or a feed column named \(name) (de-DE, en-IE), or write the format in the layout, where a var named \(name) serves too")
+        }
         let names = values.keys.sorted().map { "{\($0)}" } + (id == nil ? [] : ["{id}"])
         let known = names.count <= 12 ? names.joined(separator: ", ") : names.prefix(12).joined(separator: ", ") + " and \(names.count - 12) more"
         let made = reference.written == "{\(name)}" ? "" : " (made by \(InputText.excerpt(reference.written)))"
         throw reader.error(field, "{\(InputText.excerpt(name))}\(made) is not a placeholder of this job (it has \(known.isEmpty ? "none" : known)); write {{ and }} for literal braces")
+    }
+
+    /// A value its format cannot write, named by where it came from: `{price|currency:EUR} is
+    /// '24,99' (from products.csv:7:3, column price) for the locale de-DE, which is not a number; …`.
+    package static func valueProblem(placeholder: String, value: String, origin: String?, locale: String, problem: String) -> String {
+        "\(InputText.excerpt(placeholder)) is \(InputText.quoted(value))\(origin.map { " (from \($0))" } ?? "") for the locale \(locale), which \(problem)"
     }
 
     /// Why a fill stopped: a job's own refusal, or one of the grammar's.

@@ -25,6 +25,12 @@ struct JobTemplate {
         /// The names its fields used (but `vars`), and the names each var's value used.
         var used: [String] = []
         var variableUses: [String: [String]] = [:]
+        /// What formats wrote, by the name whose value they wrote: in its fields (but `vars`),
+        /// and in each var's value.
+        var shown: [String: [String]] = [:]
+        var variableShown: [String: [String: [String]]] = [:]
+        /// Where each value came from, for errors: `products.csv:7:3, column price`.
+        var origins: [String: String] = [:]
 
         /// The names the job uses: its fields', and those of the vars and names its layout uses
         /// (`layoutNames`; a var wins over a column of the same name, as it does on the clip).
@@ -34,6 +40,15 @@ struct JobTemplate {
                 if let own = variableUses[name] { names.formUnion(own) } else { names.insert(name) }
             }
             return names
+        }
+
+        /// What formats wrote in its fields and in the vars its layout uses, by name.
+        func shown(usedBy layoutNames: [String]) -> [String: [String]] {
+            var all = shown
+            for name in layoutNames {
+                for (column, texts) in variableShown[name] ?? [:] { all[column, default: []] += texts.filter { !(all[column]?.contains($0) ?? false) } }
+            }
+            return all
         }
     }
 
@@ -161,7 +176,8 @@ struct JobTemplate {
                 let jobRow = row.flatMap { row in feed.map { feed in JobRow(feed: feed, row: row) } }
                 let variables = placeholders.values.mapValues(JobPlaceholders.written)
                 try body(Expanded(object: filled, combination: combinationText, row: jobRow, variables: variables,
-                                  used: placeholders.used, variableUses: placeholders.variableUses))
+                                  used: placeholders.used, variableUses: placeholders.variableUses, shown: placeholders.shown,
+                                  variableShown: placeholders.variableShown, origins: placeholders.origins))
             }
         }
     }

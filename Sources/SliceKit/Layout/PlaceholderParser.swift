@@ -78,9 +78,13 @@ struct PlaceholderParser {
     }
 
     /// A name is name characters and nested placeholders (what they make is checked when they
-    /// are filled); a format, when asked for, is not empty.
+    /// are filled); a format, when asked for, is not empty, and one written out is one slicevid
+    /// has (one with placeholders is checked when they are filled).
     private func check(name: [Part], format: [Part]?, written: String) throws(Placeholders.Failure) {
         guard !name.isEmpty, format.map({ !$0.isEmpty }) ?? true else { throw .malformed(written) }
+        if let format, format.count == 1, case .text(let text) = format[0], ValueFormat(parsing: text) == nil {
+            throw .format(placeholder: written, format: text)
+        }
         if name.count == 1, case .text(let text) = name[0] {
             guard Placeholders.isName(text) else { throw .malformed(written) }
             return

@@ -10,6 +10,8 @@
 // `{{` and `}}` are literal braces outside a placeholder; inside one, `{` opens a nested
 // placeholder and `}` closes. Any other brace is an error, so a brace never reaches a file name
 // or a clip by accident. A value is data: it is placed as it is and never read as a template.
+// A format (`{price|currency:EUR}`) asks for `{locale}` as a placeholder of its own would, so
+// the locale is found, counted as used and refused by the same rule as any name.
 
 /// A template, parsed.
 package struct PlaceholderTemplate: Sendable, Equatable {
@@ -39,6 +41,9 @@ package struct PlaceholderTemplate: Sendable, Equatable {
         package var written: String
         /// Whether its value becomes part of another placeholder's name rather than of the text.
         package var isNested: Bool
+        /// Whether it is the locale a format asks for (`name` is `locale`, `written` the
+        /// placeholder with the format).
+        package var isLocale = false
     }
 
     /// Where the filled text goes: a value placed in a path is held to `PathValue`'s rule.
@@ -74,18 +79,21 @@ package struct PlaceholderTemplate: Sendable, Equatable {
     /// The text with every placeholder filled, inner ones first.
     /// - Parameters:
     ///   - placement: a path holds each value placed in it to `PathValue`'s rule.
-    ///   - value: the value of a name (called for nested placeholders too, inner first).
+    ///   - value: the value of a name (called for nested placeholders too, inner first, and for
+    ///     `locale` when a format asks for it).
     ///   - refusing: the caller's error for a failure of the grammar's own rules.
+    ///   - formatted: told each value a format wrote: the name whose value it is, and the text.
     /// - Throws: what `value` throws; `refusing(.notAName)` when nested values make no name,
-    ///   `.format` for a format, `.path` for a value a path may not take.
+    ///   `.format`, `.locale` or `.value` for a format, `.path` for a value a path may not take.
     package func fill<E: Error>(placing placement: Placement = .text, value: (Reference) throws(E) -> String,
-                                refusing: (Placeholders.Failure) -> E) throws(E) -> String {
+                                refusing: (Placeholders.Failure) -> E,
+                                formatted: (_ name: String, _ text: String) -> Void = { _, _ in }) throws(E) -> String {
         var result = ""
         for part in parts {
             switch part {
             case .text(let text): result += text
             case .placeholder(let placeholder):
-                let placed = try Self.resolve(placeholder, isNested: false, value: value, refusing: refusing)
+                let placed = try Self.resolve(placeholder, isNested: false, formats: true, value: value, refusing: refusing, formatted: formatted)
                 if placement == .path, let problem = PathValue.problem(placed) {
                     throw refusing(.path(placeholder: placeholder.written, value: placed, problem: problem))
                 }
@@ -95,14 +103,18 @@ package struct PlaceholderTemplate: Sendable, Equatable {
         return result
     }
 
-    /// The names a fill asks for, in order, each once (nested ones and the names they make);
-    /// a name with no value in `values` is listed and fills as nothing.
+    /// The names a fill asks for, in order, each once (nested ones and the names they make,
+    /// and `locale` where a format asks for it); a name with no value in `values` is listed and
+    /// fills as nothing. Formats are not applied: a value one would refuse hides no name after it.
     package func names(with values: [String: String]) -> [String] {
         var names: [String] = []
-        _ = try? fill(value: { reference throws(Placeholders.Failure) -> String in
+        let value = { (reference: Reference) throws(Placeholders.Failure) -> String in
             if !names.contains(reference.name) { names.append(reference.name) }
             return values[reference.name] ?? ""
-        }, refusing: { $0 })
+        }
+        for case .placeholder(let placeholder) in parts {
+            _ = try? Self.resolve(placeholder, isNested: false, formats: false, value: value, refusing: { $0 }, formatted: { _, _ in })
+        }
         return names
     }
 
@@ -120,14 +132,18 @@ package struct PlaceholderTemplate: Sendable, Equatable {
         return names
     }
 
-    private static func resolve<E: Error>(_ placeholder: Placeholder, isNested: Bool, value: (Reference) throws(E) -> String,
-                                          refusing: (Placeholders.Failure) -> E) throws(E) -> String {
+    /// The value `placeholder` places; with `formats` false, its raw value even where it asks
+    /// for a format (the locale is still asked for).
+    private static func resolve<E: Error>(_ placeholder: Placeholder, isNested: Bool, formats: Bool, value: (Reference) throws(E) -> String,
+                                          refusing: (Placeholders.Failure) -> E,
+                                          formatted: (String, String) -> Void) throws(E) -> String {
         func text(of parts: [Part]) throws(E) -> String {
             var text = ""
             for part in parts {
                 switch part {
                 case .text(let piece): text += piece
-                case .placeholder(let inner): text += try resolve(inner, isNested: true, value: value, refusing: refusing)
+                case .placeholder(let inner):
+                    text += try resolve(inner, isNested: true, formats: formats, value: value, refusing: refusing, formatted: formatted)
                 }
             }
             return text
@@ -137,8 +153,13 @@ package struct PlaceholderTemplate: Sendable, Equatable {
         let format = try placeholder.format.map { parts throws(E) in try text(of: parts) }
         let raw = try value(Reference(name: name, format: format, written: placeholder.written, isNested: isNested))
         guard let format else { return raw }
+        let locale = try value(Reference(name: Placeholders.localeName, format: nil, written: placeholder.written, isNested: true,
+                                         isLocale: true))
+        guard formats else { return raw }
         do {
-            return try Placeholders.format(raw, as: format, placeholder: placeholder.written)
+            let written = try Placeholders.format(raw, as: format, locale: locale, name: name, placeholder: placeholder.written)
+            formatted(name, written)
+            return written
         } catch {
             throw refusing(error)
         }

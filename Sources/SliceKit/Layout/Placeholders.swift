@@ -1,8 +1,9 @@
 // `{name}` placeholders, filled by one rule wherever they appear: a layout's text and image
 // paths (with `--var name=…`, a manifest's `vars`, a feed's columns) and a manifest job's fields
 // (`JobPlaceholders`). The grammar is `PlaceholderTemplate`'s: `{{` and `}}` write literal
-// braces, `{name_{locale}}` fills the inner placeholder first, and a placeholder with no value
-// or a stray brace is an error naming it, never a gap or a brace in a campaign's text.
+// braces, `{name_{locale}}` fills the inner placeholder first, `{price|currency:EUR}` writes the
+// value for the locale `{locale}` names (`ValueFormat`), and a placeholder with no value or a
+// stray brace is an error naming it, never a gap or a brace in a campaign's text.
 
 /// Fills placeholders.
 public enum Placeholders {
@@ -16,8 +17,15 @@ public enum Placeholders {
         /// A nested placeholder whose values make no name: `{name_{locale}}` with a locale of
         /// `e n` names `name_e n`.
         case notAName(placeholder: String, name: String)
-        /// A placeholder asking for a format (`{price|currency:EUR}`), which this version has not.
+        /// A placeholder asking for a format slicevid has not (`{price|curency:EUR}`).
         case format(placeholder: String, format: String)
+        /// A placeholder with a format where `{locale}` has no value: a format writes for a locale.
+        case noLocale(placeholder: String)
+        /// A format's locale that is none slicevid knows (`de-DX`).
+        case locale(placeholder: String, locale: String, problem: String)
+        /// A value its format cannot write (`24,99` for `currency:EUR`): which placeholder, the
+        /// name whose value it is, the value, the locale, and why.
+        case value(placeholder: String, name: String, value: String, locale: String, problem: String)
         /// A value placed in a path that the path rule refuses (`PathValue`).
         case path(placeholder: String, value: String, problem: String)
     }
@@ -44,20 +52,40 @@ public enum Placeholders {
     private static func fill(_ template: String, values: [String: String], placing: PlaceholderTemplate.Placement) throws(Failure) -> String {
         guard template.contains("{") || template.contains("}") else { return template }
         return try PlaceholderTemplate(parsing: template).fill(placing: placing, value: { reference throws(Failure) -> String in
-            guard let value = values[reference.name] else { throw .missing(reference.name) }
+            guard let value = values[reference.name] else {
+                throw reference.isLocale ? .noLocale(placeholder: reference.written) : .missing(reference.name)
+            }
             return value
         }, refusing: { $0 })
     }
 
-    /// A value written with a format: the one place formats (`{price|currency:EUR}`,
-    /// `{until|date:long}`) are to be added. This version has none, so any is refused.
+    /// The name whose value is the locale a format writes for: `{locale}`'s, wherever the
+    /// format is (a matrix value, a feed column, a layout's variable).
+    package static let localeName = "locale"
+
+    /// A value written with a format: the one place formats are applied (`ValueFormat`).
     /// - Parameters:
     ///   - value: the placeholder's value, as text.
     ///   - format: what followed `|`, its own placeholders filled.
+    ///   - locale: the value of `{locale}`.
+    ///   - name: the name whose value it is, for the message.
     ///   - placeholder: the placeholder as written, for the message.
-    /// - Throws: `.format`.
-    package static func format(_ value: String, as format: String, placeholder: String) throws(Failure) -> String {
-        throw .format(placeholder: placeholder, format: format)
+    /// - Throws: `.format` for a format slicevid has not, `.locale` for a locale it does not
+    ///   know, `.value` for a value the format cannot write.
+    package static func format(_ value: String, as format: String, locale: String, name: String,
+                               placeholder: String) throws(Failure) -> String {
+        guard let format = ValueFormat(parsing: format) else { throw .format(placeholder: placeholder, format: format) }
+        let written: FormatLocale
+        do {
+            written = try FormatLocale(locale)
+        } catch {
+            throw .locale(placeholder: placeholder, locale: locale, problem: error.description)
+        }
+        do {
+            return try format.write(value, locale: written)
+        } catch {
+            throw .value(placeholder: placeholder, name: name, value: value, locale: written.tag, problem: error.description)
+        }
     }
 
     /// A variable's name: letters, digits, `_` and `-`, at most 64, starting with a letter or `_`.
@@ -82,7 +110,13 @@ public enum Placeholders {
         case .notAName(let placeholder, let name):
             "\(InputText.excerpt(placeholder)) makes the name \(InputText.quoted(name)), which is not a placeholder name (a letter or _, then letters, digits, _ or -)"
         case .format(let placeholder, let format):
-            "\(InputText.excerpt(placeholder)) asks for the format \(InputText.quoted(format)); this version of slicevid has no formats, so a placeholder is {name} alone"
+            "\(InputText.excerpt(placeholder)) asks for the format \(InputText.quoted(format)); a format is \(ValueFormat.accepted)"
+        case .noLocale(let placeholder):
+            "\(InputText.excerpt(placeholder)) writes its value for a locale, and {\(localeName)} has no value here; give it one (de-DE, en-IE)"
+        case .locale(let placeholder, let locale, let problem):
+            "\(InputText.excerpt(placeholder)): the locale \(InputText.quoted(locale)) \(problem)"
+        case .value(let placeholder, _, let value, let locale, let problem):
+            "\(InputText.excerpt(placeholder)) is \(InputText.quoted(value)) for the locale \(locale), which \(problem)"
         case .path(let placeholder, let value, let problem):
             "\(InputText.excerpt(placeholder)) is \(InputText.quoted(value)): \(problem)"
         }

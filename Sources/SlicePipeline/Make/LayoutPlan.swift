@@ -105,6 +105,8 @@ package struct LayoutPlan: Sendable, Equatable {
                     return path ? try Placeholders.fill(path: template, values: variables) : try Placeholders.fill(template, values: variables)
                 } catch .missing(let name) {
                     throw refusal("{\(InputText.excerpt(name))} has no value; give one with \(setting: .variable(name))")
+                } catch .noLocale(let placeholder) {
+                    throw refusal("\(path ? "image" : "text"): \(InputText.excerpt(placeholder)) writes its value for a locale; give one with \(setting: .variable(Placeholders.localeName)) (de-DE, en-IE)")
                 } catch {
                     throw refusal("\(path ? "image" : "text"): \(Placeholders.problem(error))")
                 }
