@@ -54,6 +54,7 @@
 @_exported import enum SliceReports.JobStatus
 @_exported import enum SlicePipeline.MakeEvent
 @_exported import struct SlicePipeline.MakePlan
+@_exported import struct SlicePipeline.FramePattern
 @_exported import struct SlicePipeline.MakeReport
 @_exported import struct SliceCampaign.Manifest
 @_exported import struct SlicePipeline.MakeRequest

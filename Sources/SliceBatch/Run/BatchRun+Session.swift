@@ -36,10 +36,10 @@ extension BatchRun {
         case .acquired(let held):
             lock = held
         case .busy(let file, let holder):
-            let by = holder.map { "another slicevid batch (pid \($0))" } ?? "another slicevid batch"
+            let by = holder.map { "another batch (pid \($0))" } ?? "another batch"
             throw SlicevidError(.busy, "\(manifest): \(by) is rendering it (lock \(file)); nothing done, try again later")
         case .busyUnderAnotherName:
-            throw SlicevidError(.busy, "\(manifest): another slicevid batch is rendering this file under another name (a hard link to it); nothing done, try again later")
+            throw SlicevidError(.busy, "\(manifest): another batch is rendering this file under another name (a hard link to it); nothing done, try again later")
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -57,7 +57,7 @@ extension BatchRun {
             report.orphans = request.prune ? Orphan.prune(orphans, unsettledFeeds: request.manifest.unsettledFeeds) : orphans
         }
         // Whole even if a second signal comes meanwhile: it waits, then rewrites it.
-        OutputTarget.exclusively { () -> Void in report = writingReport(report, request: request) }
+        WholeWrites.exclusively { () -> Void in report = writingReport(report, request: request) }
         withExtendedLifetime(lastWords) {}
         events(.finished(report))
         return report

@@ -290,7 +290,7 @@ package enum BatchRun {
                 case .createdFolder(let folder): events(.folderCreated(id: job.id, position: position, count: count, path: folder))
                 case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
-                case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs))
+                case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs.compactMap(\.path)))
                 case .started, .audioReady: break
                 }
             }

@@ -168,8 +168,8 @@ public struct Manifest: Sendable {
                     throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
                 }
                 ids[job.id] = origin
-                for output in job.outputPaths {
-                    let place = OutputPlace(output)
+                for place in job.outputs.compactMap({ OutputPlace($0.destination) }) {
+                    let output = place.path
                     if let other = claims.conflict(with: place) {
                         let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
                         let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)

@@ -22,7 +22,7 @@ package struct ManifestJob: Sendable {
     /// The outputs (at least one), each with its absolute path and its own options.
     package let outputs: [Output]
     /// The outputs' absolute paths, in order.
-    package var outputPaths: [String] { outputs.map(\.path) }
+    package var outputPaths: [String] { outputs.compactMap(\.destination.path) }
     /// Whether one of its outputs is a picture (a poster or a storyboard): the report page shows
     /// that one, and makes no poster of its own for the job.
     package var writesPicture: Bool { outputs.contains { $0.format?.isStill == true } }
@@ -233,9 +233,17 @@ package struct ManifestJob: Sendable {
             do throws(SlicevidError) {
                 // Split from its options before its placeholders were filled (`JobPlaceholders`).
                 if let argument = item as? OutputArgument, !argument.path.isEmpty {
-                    parsed = try Output(argument, streams: false)
+                    try ManifestJob.refuseStreams(argument.path)
+                    parsed = try Output(argument)
                 } else if let text = item as? String, !text.isEmpty {
-                    parsed = try Output(parsing: text, streams: false)
+                    let argument: OutputArgument
+                    do {
+                        argument = try OutputArgument(parsing: text)
+                    } catch {
+                        throw SlicevidError(.usage, error.text)
+                    }
+                    try ManifestJob.refuseStreams(argument.path)
+                    parsed = try Output(argument)
                 } else {
                     throw SlicevidError(.usage, "expected a path")
                 }
@@ -244,13 +252,24 @@ package struct ManifestJob: Sendable {
             }
             let output: Output
             do {
-                output = try Output.file(context.absolute(parsed.path), settings: parsed.settings)
+                output = try Output.file(context.absolute(parsed.destination.path ?? ""), settings: parsed.settings)
             } catch {
                 throw reader.error("outputs[\(position)]", error)
             }
-            guard !outputs.contains(where: { $0.path == output.path }) else { throw reader.error("outputs", "\(parsed.path) is given twice") }
+            guard !outputs.contains(where: { $0.destination == output.destination }) else {
+                throw reader.error("outputs", "\(parsed.destination.path ?? "") is given twice")
+            }
             outputs.append(output)
         }
         return outputs
+    }
+}
+
+extension ManifestJob {
+    /// Refuses the command line's words for standard output and no output as a job's output: a
+    /// batch writes files, for jobs that run unattended and are skipped by their records.
+    static func refuseStreams(_ path: String) throws(SlicevidError) {
+        guard path == "-" || path == "null" else { return }
+        throw SlicevidError(.usage, "\(InputText.quoted(path)) is standard output or no output, which only a single render writes; a batch job writes files")
     }
 }

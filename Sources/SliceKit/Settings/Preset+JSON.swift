@@ -61,7 +61,7 @@ extension Preset {
                     throw PresetError("\(source): description: wrong type: expected a string, got \(Preset.typeName(value))")
                 }
                 guard !text.unicodeScalars.contains(where: InputText.needsEscape) else {
-                    throw PresetError("\(source): description: must be one line of text without control characters (it is listed by 'slicevid presets')")
+                    throw PresetError("\(source): description: must be one line of text without control characters (it is one line of the preset list)")
                 }
                 summary = text
                 continue

@@ -114,8 +114,8 @@ extension MakeJob {
         let plan = SequencePlan(spec: sequence)
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
-        let outputs = planned.paths
-        let silent = request.audio.file == nil ? [] : planned.silentPaths
+        let outputs = planned.destinations
+        let silent = request.audio.file == nil ? [] : planned.silentOutputs
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.renderThreads, window: request.window)
         // The pass whose outputs use the most frames goes first and draws every frame; the
         // others draw only the frames their outputs use (a poster's one, a GIF's subsample).

@@ -9,6 +9,11 @@ import SliceKit
 
 /// Finds and creates the missing folders above an output.
 enum OutputFolder {
+    /// Held while folders are made and a temporary put in them, and while empty ones a failed
+    /// run made are removed: one job never removes a folder another is about to fill. Taken
+    /// after `WholeWrites.lock` and before `OutputTarget.unfinished` when more than one is held.
+    static let changes = ConcernLock("folders")
+
     /// What creating an output's folder takes.
     struct Plan: Equatable {
         /// The deepest part of the path that exists (`.` for a relative path none of which does).

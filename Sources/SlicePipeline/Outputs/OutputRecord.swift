@@ -133,7 +133,11 @@ package struct OutputRecord: Sendable, Equatable {
 
     /// The size of `output` on disk, or nil when it (or any frame of a sequence) is missing.
     package static func bytesOnDisk(output: String, format: OutputFormat, frames: Int) -> Int? {
-        let files = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
+        bytesOnDisk(files: format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output])
+    }
+
+    /// The size of `files` on disk together, or nil when any is missing.
+    static func bytesOnDisk(files: [String]) -> Int? {
         var total = 0
         for file in files {
             guard let stamp = FileStamp(path: file) else { return nil }

@@ -117,8 +117,8 @@ public struct MakeRequest: Sendable {
         for output in outputs where output.destination != .discard {
             guard seen.insert(output.destination).inserted else {
                 throw SlicevidError(.usage, output.destination == .standardOutput
-                                    ? "\(output: output.path): given twice; standard output carries one stream"
-                                    : "\(output: output.path): given twice")
+                                    ? "\(output: output.destination): given twice; standard output carries one stream"
+                                    : "\(output: output.destination): given twice")
             }
         }
         self.outputs = outputs

@@ -101,7 +101,7 @@ extension ReportPage {
         let orphans = (report["orphans"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
         let pruned = orphans.filter { $0["pruned"] as? Bool == true }.count
         if orphans.count > pruned {
-            lines.append("\(orphans.count - pruned) output\(orphans.count - pruned == 1 ? "" : "s") of jobs the manifest no longer has (orphans; batch --prune deletes them)")
+            lines.append("\(orphans.count - pruned) output\(orphans.count - pruned == 1 ? "" : "s") of jobs the manifest no longer has (orphans; a run that prunes deletes them)")
         }
         if pruned > 0 { lines.append("\(pruned) orphaned output\(pruned == 1 ? " was" : "s were") pruned") }
         guard !lines.isEmpty else { return "" }

@@ -145,7 +145,7 @@ public struct ReportPage {
     ///   `.inputInvalid` for a file that is not a report, `.usage` for another schema.
     package init(reportAt path: String, page: String?) throws(SlicevidError) {
         let object = try ReportFile.object(at: path)
-        try ReportFile.requireSchema(object, path: path, reader: "report html", again: "the batch")
+        try ReportFile.requireSchema(object, path: path, reader: "the page", again: "the batch")
         try self.init(report: object, page: page, source: path)
     }
 
@@ -175,7 +175,7 @@ public struct ReportPage {
         }
         if let why = job["poster_error"] as? String { return "no poster: \(why)" }
         if let poster = job["poster"] as? String { return "poster \(URL(fileURLWithPath: poster).lastPathComponent) is not on disk" }
-        return "no poster: the job writes no .jpg, .png or .webp (batch --report PAGE.html makes one)"
+        return "no poster: the job writes no .jpg, .png or .webp (a batch that writes this page makes one)"
     }
 
     /// Whether an output's path is a picture a browser shows (not a frame sequence).

@@ -9,8 +9,9 @@ enum DryRun {
     static func report(_ plan: MakePlan) -> [String] {
         var outputs = plan.outputs.makeIterator()
         var lines: [String] = []
-        for path in plan.paths {
-            guard path != Output.discardName, let output = outputs.next() else {
+        for destination in plan.destinations {
+            let path = OutputSpelling.spelled(destination)
+            guard destination != .discard, let output = outputs.next() else {
                 lines.append("\(path): render only (frames=\(plan.clip.frameCount))\n")
                 continue
             }
@@ -58,9 +59,10 @@ enum DryRun {
     /// file once written, and the encoder with its settings (`null` renders nothing).
     static func json(_ plan: MakePlan) -> [String] {
         var outputs = plan.outputs.makeIterator()
-        return plan.paths.map { path in
-            guard path != Output.discardName, let output = outputs.next() else {
-                return "{\"frames\":\(plan.clip.frameCount),\"path\":\"null\",\"render_only\":true}\n"
+        return plan.destinations.map { destination in
+            let path = OutputSpelling.spelled(destination)
+            guard destination != .discard, let output = outputs.next() else {
+                return "{\"frames\":\(plan.clip.frameCount),\"path\":\"\(OutputSpelling.discard)\",\"render_only\":true}\n"
             }
             var extra: [String: Any] = ["encoder": output.encoder]
             for (key, value) in output.settings { extra[key] = Int(value) ?? value as Any }

@@ -22,7 +22,7 @@ struct MakeCommand: ParsableCommand {
         }
         /// One flag per music bed setting (`--audio`, `--loudness`, …).
         static let audio = AudioOption.allCases.map { option in
-            (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: option.help))
+            (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: MakeCommand.help(option)))
         }
         static let layout = OptionSpec("layout", value: "FILE", kind: .path,
                                        help: "Text, logos and a brand layout: a JSON file placing text and image layers on the cards (they fly with the strips) and over the frames (docs/layouts.md).")
@@ -121,6 +121,19 @@ struct MakeCommand: ParsableCommand {
         }
     }
 
+    /// The help line of a music bed flag.
+    private static func help(_ option: AudioOption) -> String {
+        switch option {
+        case .audio: "Music bed: an audio file (MP3, AAC/M4A, WAV, FLAC, Ogg/Opus; its first audio stream, or FILE:stream=N), fitted to the clip to the sample and muxed into .mp4/.mov (AAC), .webm (Opus) and .mkv (FLAC). -o x.mp4:audio=none leaves one output silent."
+        case .audioStart: "Seconds into the song the bed starts (default 0)."
+        case .audioLoop: "Repeat a song shorter than the clip (default: silence after it ends)."
+        case .audioFadeIn: "Fade the bed in over this many seconds (default 0)."
+        case .audioFadeOut: "Fade the bed out over this many seconds, ending with the clip (default 0.5, clamped to the clip)."
+        case .loudness: "Normalise the bed to this integrated loudness in LUFS (EBU R128; -14 for social platforms, -16 for the web), true peak at most -1 dBTP."
+        case .volume: "Change the bed's level by this many dB (a limiter keeps its true peak at most -1 dBTP). Not with --loudness."
+        }
+    }
+
     /// The stills the command line names: images in turn, `--from` and `--to`, or neither for
     /// the demo cards.
     /// - Throws: `SlicevidError(.usage)` for both ways at once, one of the pair, or one image.
@@ -197,7 +210,7 @@ struct MakeCommand: ParsableCommand {
             throw SlicevidError(.usage, "-o: \(texts.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
         }
         var outputs: [Output] = []
-        for text in texts { outputs.append(try Output(parsing: text, streams: true)) }
+        for text in texts { outputs.append(try Output(parsing: text, names: OutputSpelling.names)) }
         if outputs.isEmpty { outputs = [try Output.file((preset?.name ?? "slicevid") + ".mp4")] }
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
