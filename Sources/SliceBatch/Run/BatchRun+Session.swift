@@ -54,7 +54,13 @@ extension BatchRun {
         // under the lock, once the jobs are done; a stopped run leaves this for the next one.
         if !cancellation.isCancelled {
             let orphans = Orphan.find(in: request.manifest, posterFolder: request.posterFolder)
-            report.orphans = request.prune ? Orphan.prune(orphans, unsettledFeeds: request.manifest.unsettledFeeds) : orphans
+            if request.prune {
+                let brake = Orphan.brake(orphans, in: request.manifest, posterFolder: request.posterFolder, limit: request.pruneLimit)
+                report.pruneBrake = brake
+                report.orphans = Orphan.prune(orphans, unsettledFeeds: request.manifest.unsettledFeeds, brake: brake)
+            } else {
+                report.orphans = orphans
+            }
         }
         // Whole even if a second signal comes meanwhile: it waits, then rewrites it.
         WholeWrites.exclusively { () -> Void in report = writingReport(report, request: request) }

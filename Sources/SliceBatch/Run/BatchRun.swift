@@ -35,6 +35,9 @@ public struct BatchRequest: Sendable {
     /// Delete the outputs (and sidecars) this manifest wrote for jobs it no longer has, while
     /// they are unchanged since (`batch --prune`); without it they are only reported.
     public private(set) var prune: Bool
+    /// The most one prune may delete (`--prune-max`): a run that would delete more deletes
+    /// nothing and says so (`BatchReport.Outcome.pruneRefused`).
+    public private(set) var pruneLimit: PruneLimit
     /// Render only the jobs whose feed row key is one of these, or whose id matches one as a
     /// glob (`NL-10*`); empty for every job (`batch --only`).
     public private(set) var only: [String]
@@ -56,12 +59,13 @@ public struct BatchRequest: Sendable {
     ///   - reportFile: where the JSON report goes.
     ///   - reportPage: where its HTML page goes (and the posters, beside it).
     ///   - prune: delete what the manifest wrote for jobs it no longer has.
+    ///   - pruneLimit: the most one prune may delete.
     ///   - only: keys or id globs of the jobs to render; empty for all.
     /// - Throws: `SlicevidError(.usage)` naming the setting out of range, a pattern of `only`
     ///   that matches no job, `prune` with a shard or a manifest on standard input.
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
-                 reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = [], version: String,
-                 threads: ThreadBudget = .machine) throws(SlicevidError) {
+                 reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, pruneLimit: PruneLimit = .standard,
+                 only: [String] = [], version: String, threads: ThreadBudget = .machine) throws(SlicevidError) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
@@ -69,6 +73,7 @@ public struct BatchRequest: Sendable {
         self.reportPage = reportPage
         self.version = version
         self.prune = prune
+        self.pruneLimit = pruneLimit
         self.only = only
         if prune && shard != .all {
             throw SlicevidError(.usage, "\(setting: .prune) works on the whole manifest, not one shard (each shard would delete what the others see); run it once without \(setting: .shard) after the shards finished")

@@ -12,7 +12,7 @@ extension Fingerprint {
     package func adding(_ layout: LayoutPlan?, fileHashes: [String: String]) -> Fingerprint {
         guard let layout else { return self }
         var lines = self.lines
-        lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(layout.safeZone?.rawValue ?? "none")")
+        lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(Fingerprint.zonesText(layout.safeZones))")
         for (index, file) in layout.files.enumerated() { lines.append("file \(index) \(fileHashes[file] ?? "unread")") }
         for (index, layer) in layout.layers.enumerated() {
             let number = index + 1
@@ -26,6 +26,12 @@ extension Fingerprint {
             }
         }
         return Fingerprint(lines: lines)
+    }
+
+    /// `none`, `tiktok`, `tiktok,reels,shorts`: the zones a job's layers keep clear of, in one
+    /// order whatever order they were written in (the order only decides which a refusal names).
+    static func zonesText(_ zones: [SafeZone]) -> String {
+        zones.isEmpty ? "none" : SafeZone.allCases.filter(zones.contains).map(\.rawValue).joined(separator: ",")
     }
 
     /// `text` on one line: backslashes and line breaks escaped, so it reads back unambiguously.

@@ -77,7 +77,7 @@ extension Layout {
         }
         if let description = top["description"], !(description is String) { throw reader.error("description", "expected a string") }
         let fonts = try top["fonts"].map { value throws(LayoutError) in try reader.paths(value, at: "fonts") } ?? []
-        let safeZone = try top["safe-zone"].map { value throws(LayoutError) in try reader.safeZone(value, at: "safe-zone") }?.zone
+        let safeZones = try top["safe-zone"].map { value throws(LayoutError) in try reader.safeZone(value, at: "safe-zone") }?.zones ?? []
         let layers = try top["layers"].map { value throws(LayoutError) in try reader.layers(value, at: "layers") } ?? []
         guard !layers.isEmpty || !variants.isEmpty else {
             throw reader.error(nil, "holds no layers; give \"layers\": [...] (or an aspect's, such as \"9:16\": [...])")
@@ -86,7 +86,7 @@ extension Layout {
         guard count <= Layout.maximumLayers else {
             throw reader.error(nil, "holds \(count) layers; at most \(Layout.maximumLayers)")
         }
-        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZone: safeZone)
+        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZones: safeZones)
     }
 }
 
@@ -118,10 +118,10 @@ struct LayoutReader {
         return Layout.Variant(aspect: aspect, layers: try layers(entries, at: "\(place).layers"), safeZone: zone)
     }
 
-    /// A `safe-zone` value: a platform's name or `none`.
+    /// A `safe-zone` value: a platform's name, a list of them, or `none`.
     func safeZone(_ value: Any, at place: String) throws(LayoutError) -> SafeZone.Choice {
-        guard let name = value as? String, let choice = SafeZone.Choice(parsing: name) else {
-            throw error(place, "expected one of \(SafeZone.accepted)")
+        guard let choice = SafeZone.Choice(json: value) else {
+            throw error(place, "expected \(SafeZone.acceptedInFiles)")
         }
         return choice
     }

@@ -16,15 +16,16 @@ public struct Layout: Sendable, Equatable {
     public var layers: [Layer]
     /// Layers for one aspect each; the variant nearest the frame's aspect is drawn too.
     public var variants: [Variant]
-    /// The platform whose interface the layers must stay clear of, unless the run says another.
-    public var safeZone: SafeZone?
+    /// The platforms whose interfaces the layers must stay clear of (each checked), unless the
+    /// run says others.
+    public var safeZones: [SafeZone]
 
-    public init(file: String, fonts: [String] = [], layers: [Layer] = [], variants: [Variant] = [], safeZone: SafeZone? = nil) {
+    public init(file: String, fonts: [String] = [], layers: [Layer] = [], variants: [Variant] = [], safeZones: [SafeZone] = []) {
         self.file = file
         self.fonts = fonts
         self.layers = layers
         self.variants = variants
-        self.safeZone = safeZone
+        self.safeZones = safeZones
     }
 
     /// Layers for frames of one aspect.
@@ -275,13 +276,13 @@ public struct Layout: Sendable, Equatable {
         variants.min(by: { $0.aspect.distance(toWidth: width, height: height) < $1.aspect.distance(toWidth: width, height: height) })
     }
 
-    /// The interface `width` × `height` frames keep clear of: the drawn variant's own choice,
+    /// The interfaces `width` × `height` frames keep clear of: the drawn variant's own choice,
     /// else the layout's.
-    public func safeZone(forWidth width: Int, height: Int) -> SafeZone? {
+    public func safeZones(forWidth width: Int, height: Int) -> [SafeZone] {
         switch variant(forWidth: width, height: height)?.safeZone ?? .fromLayout {
-        case .fromLayout: safeZone
-        case .none: nil
-        case .platform(let zone): zone
+        case .fromLayout: safeZones
+        case .none: []
+        case .platforms(let zones): zones
         }
     }
 }

@@ -90,6 +90,9 @@ public struct BatchReport: Sendable {
         case someFailed
         /// Every job failed.
         case allFailed
+        /// `prune` would have deleted more of the campaign's outputs than its limit allows, so
+        /// it deleted nothing (whatever the jobs did: a feed cut short is the bigger news).
+        case pruneRefused
         /// SIGINT or SIGTERM stopped the run.
         case interrupted(signal: Int32)
         /// The program that called the library stopped the run (a cancelled Task, `cancel()`).
@@ -127,6 +130,8 @@ public struct BatchReport: Sendable {
     public var orphans: [Orphan] = []
     /// Whether the run was asked to prune (`--prune`).
     package var prune = false
+    /// What the prune would delete against its limit, when the run prunes.
+    public package(set) var pruneBrake: PruneBrake?
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
     package init(manifest: String, digest: ManifestDigest, version: String, shard: Shard, force: Bool, started: Date, seconds: Double,
@@ -140,6 +145,7 @@ public struct BatchReport: Sendable {
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }
         if isCancelled { return .cancelled }
+        if pruneBrake?.holds == true { return .pruneRefused }
         let failed = count(.failed)
         if failed == 0 { return .success }
         return failed == jobs.count ? .allFailed : .someFailed
@@ -154,6 +160,7 @@ public struct BatchReport: Sendable {
         case .success: "ok"
         case .someFailed: "some-failed"
         case .allFailed: "all-failed"
+        case .pruneRefused: "prune-refused"
         // A stop by the caller is an interruption too, with no signal named.
         case .interrupted, .cancelled: "interrupted"
         }
@@ -197,6 +204,7 @@ public struct BatchReport: Sendable {
             "shard": shard.description,
             "force": force,
             "prune": prune,
+            "prune_brake": pruneBrake?.json ?? NSNull(),
             "started": started.ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "seconds": rounded(seconds),
             "status": outcomeName,

@@ -44,7 +44,9 @@ enum DryRun {
         let cards = layout.layers.count - layout.overLayers.count, over = layout.overLayers.count
         var parts = [layout.variant.map { "variant \($0)" }, cards > 0 ? "\(cards) layer\(cards == 1 ? "" : "s") on cards" : nil,
                      over > 0 ? "\(over) over the frames" : nil].compactMap { $0 }
-        if let zone = layout.safeZone { parts.append("clear of \(zone.displayName)'s interface") }
+        if !layout.safeZones.isEmpty {
+            parts.append("clear of \(SafeZone.possessive(layout.safeZones)) interface\(layout.safeZones.count == 1 ? "" : "s")")
+        }
         return ", with layout \(InputText.escaped(layout.file)) (\(parts.joined(separator: ", ")))"
     }
 

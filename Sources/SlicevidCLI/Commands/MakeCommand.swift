@@ -29,7 +29,7 @@ struct MakeCommand: ParsableCommand {
         static let variable = OptionSpec("var", value: "NAME=VALUE", repeatable: true,
                                          help: "A value for the layout's {NAME} placeholders, repeatable: --var name=\"Flat White\" --var price=\"2,49 €\".")
         static let safeZone = OptionSpec("safe-zone", value: "PLATFORM", kind: .choices(SafeZone.allCases.map(\.rawValue) + ["none"]),
-                                         help: "Refuse layers (and a cover crop's focus) inside a platform's interface: \(SafeZone.accepted) (default: the layout's own).")
+                                         help: "Refuse layers (and a cover crop's focus) inside a platform's interface: \(SafeZone.accepted); several, each checked, separated by commas (tiktok,reels,shorts) (default: the layout's own).")
         static let dryRun = OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing.")
         static let json = OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses.")
         static let force = OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error).")
@@ -222,7 +222,7 @@ struct MakeCommand: ParsableCommand {
         request.variables = try variables(arguments.all(Option.variable))
         if let text = arguments.value(Option.safeZone) {
             guard let choice = SafeZone.Choice(parsing: text) else {
-                throw SlicevidError(.usage, "--safe-zone: \(InputText.quoted(text)) is not valid; accepted: \(SafeZone.accepted)")
+                throw SlicevidError(.usage, "--safe-zone: \(InputText.quoted(text)) is not valid; accepted: \(SafeZone.accepted), or several platforms separated by commas, each once (tiktok,reels,shorts)")
             }
             request.safeZone = choice
         }
