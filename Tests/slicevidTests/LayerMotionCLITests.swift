@@ -109,7 +109,8 @@ struct LayerMotionCLITests {
                 """)
             let dry = try CLI.make(Self.flags + ["-o", "clip.mp4", "--dry-run"], in: folder)
             #expect(dry.status == 0 && dry.stderr.contains(
-                "layer 'name': shows 1–2.9 s; in slide-up 1–1.5 s (at landed+0.1, spring); out fade 2.5–2.9 s (at end-0.4, ease-in)"), "\(dry)")
+                "\nslicevid: dry run: layer 'name': shows 1–2.9 s; in slide-up 1–1.5 s (at landed+0.1, spring); out fade 2.5–2.9 s (at end-0.4, ease-in)\n"),
+                "\(dry)")
             let longer = Self.flags.map { $0 == "0.3" ? "1.3" : $0 }
             let later = try CLI.make(longer + ["-o", "clip.mp4", "--dry-run"], in: folder)
             #expect(later.stderr.contains("layer 'name': shows 2–3.9 s; in slide-up 2–2.5 s"), "\(later)")

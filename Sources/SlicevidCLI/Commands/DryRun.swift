@@ -27,12 +27,13 @@ enum DryRun {
         let clip = plan.clip
         let folders = plan.foldersToCreate.isEmpty ? "" : " (would create folder\(plan.foldersToCreate.count == 1 ? "" : "s") \(plan.foldersToCreate.joined(separator: ", ")))"
         return "slicevid: dry run: would render \(clip.frameCount) frames of \(clip.width)x\(clip.height) at \(clip.frameRate) fps "
-            + "in \(layouts(plan))\(folders)\(bed(plan))\(layers(plan)); nothing was written\n" + motion(plan)
+            + "in \(layouts(plan))\(folders)\(bed(plan))\(layers(plan)); nothing was written\n"
     }
 
-    /// A line for each over layer that arrives or leaves: its resolved times on this clip.
-    private static func motion(_ plan: MakePlan) -> String {
-        (plan.layout?.scheduleLines ?? []).map { "slicevid: dry run: \($0)\n" }.joined()
+    /// A line for each over layer that arrives or leaves, after the header: its resolved times
+    /// on this clip.
+    static func motion(_ plan: MakePlan) -> [String] {
+        (plan.layout?.scheduleLines ?? []).map { "slicevid: dry run: \($0)\n" }
     }
 
     /// "yuv420p", or with outputs that want different layouts "yuv420p, gbrp (each output in
