@@ -73,6 +73,42 @@ struct LayerMotionCLITests {
         }
     }
 
+    @Test("over a transparent clip the moving layer's alpha slides too: its centroid follows the easing")
+    func transparentOutput() throws {
+        try withScratchFolder { folder in
+            let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+            _ = try Still.write(RGBAImage(width: 160, height: 90, color: clear), "a.png", in: folder)
+            _ = try Still.write(RGBAImage(width: 160, height: 90, color: clear), "b.png", in: folder)
+            try writeFile(folder + "/motion.json", Data(##"""
+                {"layers": [{"on": "over", "text": "Flat White", "box": [0.1, 0.4, 0.8, 0.2], "size": 120, "plate": "#E30613",
+                 "in": {"at": "landed", "effect": "slide-left", "distance": 300, "duration": 1.2, "easing": "ease-out-back"}}]}
+                """##.utf8))
+            let run = try CLI.make(Self.flags + ["--background", "transparent", "-o", "frames/%03d.png"], in: folder)
+            #expect(run.status == 0, "\(run)")
+            let frames = try MediaReader.frames(path: folder + "/frames/%03d.png", layout: .gbrap)
+            try #require(frames.count == 30)
+            func centroidX(_ frame: PlanarImage) -> Double {
+                var (sum, mass) = (0.0, 0.0)
+                for y in 0..<frame.height {
+                    for x in 0..<frame.width {
+                        let a = Double(frame.planes[3].row(y)[x])
+                        sum += a * (Double(x) + 0.5)
+                        mass += a
+                    }
+                }
+                return sum / mass
+            }
+            let rest = centroidX(frames[29])
+            // 300 px at 1080p is 50 px at 180p; slide-left comes in from the right, overshooting.
+            for index in 11..<30 {
+                let progress = try Easing(parsing: "ease-out-back").progress(elapsed: Double(index) / 10 - 0.9, duration: 1.2)
+                let expected = rest + 50 * (1 - progress)
+                #expect(abs(centroidX(frames[index]) - expected) < 0.2, "frame \(index): \(centroidX(frames[index])), expected \(expected)")
+            }
+            #expect(frames[8].planes[3].row(90)[160] == 0, "before it arrives, the frame is clear")
+        }
+    }
+
     @Test("a strips entrance is cut in strips before it lands, and exactly the still layer after")
     func stripsEntrance() throws {
         try withScratchFolder { folder in
