@@ -143,13 +143,13 @@ package final class MovingLayer: @unchecked Sendable {
         let inverse = 1 / scale
         // Picture coordinates: sample i's centre is at i + 0.5 from the picture's left edge.
         let (originX, originY) = (cx - Double(x) - 0.5, cy - Double(y) - 0.5)
-        let source = (0..<4).map { image.row($0, 0) }
+        let source = (image.row(0, 0), image.row(1, 0), image.row(2, 0), image.row(3, 0))
         let stride = image.stride
         let wiped = columns != nil || rows != nil
         let columnCover = columns ?? [Double](repeating: 1, count: tw), rowCover = rows ?? [Double](repeating: 1, count: th)
         var any = false
         for row in y0..<y1 {
-            let targets = (0..<4).map { out.row($0, row - y0) }
+            let (red, green, blue, alphas) = (out.row(0, row - y0), out.row(1, row - y0), out.row(2, row - y0), out.row(3, row - y0))
             let frameY = Double(row) + 0.5 - oy - cy
             for column in x0..<x1 {
                 var dx = Double(column) + 0.5 - ox - cx, dy = frameY
@@ -166,10 +166,10 @@ package final class MovingLayer: @unchecked Sendable {
                         guard i >= 0, i < tw, j >= 0, j < th, weight > 0 else { return }
                         let w = weight * (wiped ? columnCover[i] * rowCover[j] : 1)
                         let at = j &* stride &+ i
-                        sums.0 += w * Double(source[0][at])
-                        sums.1 += w * Double(source[1][at])
-                        sums.2 += w * Double(source[2][at])
-                        sums.3 += w * Double(source[3][at])
+                        sums.0 += w * Double(source.0[at])
+                        sums.1 += w * Double(source.1[at])
+                        sums.2 += w * Double(source.2[at])
+                        sums.3 += w * Double(source.3[at])
                     }
                     add(i0, j0, (1 - fx) * (1 - fy))
                     add(i0 + 1, j0, fx * (1 - fy))
@@ -178,10 +178,10 @@ package final class MovingLayer: @unchecked Sendable {
                 }
                 let alpha = min(65535, Int(sums.3 + 0.5))
                 if alpha > 0 { any = true }
-                targets[3][column - x0] = UInt16(alpha)
-                targets[0][column - x0] = UInt16(min(alpha, Int(sums.0 + 0.5)))
-                targets[1][column - x0] = UInt16(min(alpha, Int(sums.1 + 0.5)))
-                targets[2][column - x0] = UInt16(min(alpha, Int(sums.2 + 0.5)))
+                alphas[column - x0] = UInt16(alpha)
+                red[column - x0] = UInt16(min(alpha, Int(sums.0 + 0.5)))
+                green[column - x0] = UInt16(min(alpha, Int(sums.1 + 0.5)))
+                blue[column - x0] = UInt16(min(alpha, Int(sums.2 + 0.5)))
             }
         }
         return any ? (out, x0, y0) : nil
