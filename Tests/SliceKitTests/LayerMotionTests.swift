@@ -137,8 +137,9 @@ import Testing
         let wipe = try LayerSchedule(try Self.timing(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"effect": "wipe-left", "duration": 1, "easing": "linear"}}"#),
                                      moments: moments)
         #expect(wipe.state(at: 0.25).map { $0.visible == (0.75, 0, 1, 1) && $0.opacity == 1 } == true, "wipe-left uncovers from the right edge")
-        let pop = try LayerSchedule(try Self.timing(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"effect": "pop", "duration": 1, "easing": "spring(damping: 0.5)"}}"#),
+        let pop = try LayerSchedule(try Self.timing(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"effect": "pop", "duration": 1}}"#),
                                     moments: moments)
+        #expect(pop.entrance?.easing == .uikitSpring(damping: 0.5, velocity: 0))
         let scales = stride(from: 0.05, through: 1, by: 0.05).compactMap { pop.state(at: $0)?.scale }
         #expect((scales.max() ?? 0) > 1.05, "pop overshoots with its spring: \(scales)")
         let strips = try LayerSchedule(try Self.timing(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"at": "transition", "effect": "strips", "duration": 1}}"#),

@@ -137,7 +137,7 @@ package struct LayerSchedule: Sendable, Equatable {
                 duration = min(duration, end)
                 start = leaving ? end - duration : 0
             }
-            let easing = motion.easing ?? (motion.effect == .strips ? step.easing : leaving ? .cubicBezier(.easeIn) : .cubicBezier(.easeOut))
+            let easing = motion.easing ?? LayerSchedule.defaultEasing(motion.effect, leaving: leaving, clip: step.easing)
             return Phase(start: start, duration: duration, effect: motion.effect, easing: easing, cut: step.cut,
                          anchor: motion.at?.description ?? (leaving ? "end-\(duration.shortText)" : "start"))
         }
@@ -148,6 +148,15 @@ package struct LayerSchedule: Sendable, Equatable {
         if let exit, exit.start < from {
             throw Problem(key: "out.at", message: "\(exit.anchor) is \(exit.start.rounded(toPlaces: 3).shortText) s, before the layer shows (\(from.rounded(toPlaces: 3).shortText) s)")
         }
+    }
+
+    /// The easing a motion takes when the layout names none: the clip's own for `strips`, a
+    /// bouncy spring for `pop` arriving, `ease-out` arriving and `ease-in` leaving otherwise.
+    static func defaultEasing(_ effect: Layout.Effect, leaving: Bool, clip: Easing) -> Easing {
+        if effect == .strips { return clip }
+        if leaving { return .cubicBezier(.easeIn) }
+        if case .scale(_, pop: true) = effect { return .uikitSpring(damping: 0.5, velocity: 0) }
+        return .cubicBezier(.easeOut)
     }
 
     /// Whether anything moves (else the layer is drawn as prepared, at an opacity).
