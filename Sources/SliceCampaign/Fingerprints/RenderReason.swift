@@ -178,6 +178,14 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                                             description: "text of \(layer): \(InputText.quoted(from)) → \(InputText.quoted(to))"))
             case "image":
                 reasons.append(RenderReason(kind: .stillChanged, field: "image of \(layer)", description: "the image of \(layer) changed"))
+            case "in", "out":
+                // `layer 'price' in: slide-up → fade`, `layer 'price' out at end-0.4 → end-0.6`.
+                let motion = "\(layer) \(words[2])"
+                reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: motion + " ").map { change in
+                    var shown = change
+                    if change.field == motion + " effect" { shown.description = "\(motion): \(change.from ?? "none") → \(change.to ?? "none")" }
+                    return shown
+                }
             default:
                 // Lengths at this frame size are seldom whole (9.333333333333332): shown to a tenth.
                 reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: "\(layer) ").map { change in

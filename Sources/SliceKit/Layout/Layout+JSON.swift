@@ -32,7 +32,7 @@ extension Layout {
     /// Keys a layer accepts.
     static let layerKeys = ["name", "on", "box", "text", "image", "size", "min-size", "max-size", "fonts", "family", "weight", "wrap",
                             "max-lines", "align", "valign", "line-height", "color", "plate", "outline", "shadow", "ellipsis", "language",
-                            "start", "end", "fade-in", "fade-out"]
+                            "start", "end", "fade-in", "fade-out", "in", "out"]
 
     /// Reads the layout file at `path` (a regular file, within the settings size limit).
     /// - Throws: `LayoutError`: missing (66) or invalid (64), one line naming the file.
@@ -188,18 +188,14 @@ struct LayoutReader {
         } else {
             throw error("\(place).on", "expected from, to, all, over or a still's index 0…999")
         }
-        let timingKeys = ["start", "end", "fade-in", "fade-out"]
+        let timingKeys = ["start", "end", "fade-in", "fade-out", "in", "out"]
         if let card {
             if let key = timingKeys.first(where: { object[$0] != nil }) {
                 throw error("\(place).\(key)", "is for layers drawn over the frames (\"on\": \"over\"); a card's layer shows as long as its still")
             }
             return .card(card)
         }
-        let start = try seconds(object["start"], at: "\(place).start") ?? 0
-        let end = try seconds(object["end"], at: "\(place).end")
-        if let end, end <= start { throw error("\(place).end", "\(end.shortText) is not after start (\(start.shortText))") }
-        return .over(Layout.Timing(start: start, end: end, fadeIn: try seconds(object["fade-in"], at: "\(place).fade-in") ?? 0,
-                                   fadeOut: try seconds(object["fade-out"], at: "\(place).fade-out") ?? 0))
+        return .over(try timing(object, at: place))
     }
 
     func box(_ value: Any?, at place: String) throws(LayoutError) -> Layout.Box {

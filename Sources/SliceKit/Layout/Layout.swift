@@ -120,12 +120,18 @@ public struct Layout: Sendable, Equatable {
         public var end: Double?
         public var fadeIn: Double
         public var fadeOut: Double
+        /// How it arrives (`"in"`): shown from the entrance's start instead of `start`.
+        public var entrance: Motion?
+        /// How it leaves (`"out"`): shown until the exit's end instead of `end`.
+        public var exit: Motion?
 
-        public init(start: Double = 0, end: Double? = nil, fadeIn: Double = 0, fadeOut: Double = 0) {
+        public init(start: Double = 0, end: Double? = nil, fadeIn: Double = 0, fadeOut: Double = 0, entrance: Motion? = nil, exit: Motion? = nil) {
             self.start = start
             self.end = end
             self.fadeIn = fadeIn
             self.fadeOut = fadeOut
+            self.entrance = entrance
+            self.exit = exit
         }
 
         /// The layer's opacity at `time` in a clip of `length` seconds: 0 outside its time,

@@ -38,6 +38,8 @@ package struct LayoutPlan: Sendable, Equatable {
     /// SHA-256 (hex) of each font file (`fontFiles`) as the plan read and checked it: the text
     /// engine refuses a font whose bytes are no longer these.
     package var fontDigests: [String: String] = [:]
+    /// Each over layer's timeline on this clip, in drawing order (`scheduled(on:)`).
+    package var schedules: [LayerSchedule] = []
 
     /// The layers on the still at `index` of `count`, in drawing order.
     package func cardLayers(of index: Int, count: Int) -> [Layer] {

@@ -51,6 +51,7 @@ extension MakeJob {
         var layout = try request.layout.map { layout throws(SlicevidError) in
             try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
                                    variables: request.variables, safeZones: request.safeZone.resolved(layout, width: spec.width, height: spec.height))
+                .scheduled(on: sequence)
         }
         // The layers' files are there and are files: a font or logo that is not would fail
         // the render after its stills were decoded. Fonts are read, checked (a font bomb is

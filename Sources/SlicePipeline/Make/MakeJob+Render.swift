@@ -54,11 +54,18 @@ extension MakeJob {
 
         // Layers over the frames: prepared once in each of the render's layouts, blended onto
         // each frame they show on.
+        // A layer that moves is also kept as its picture, trimmed, to be moved frame by frame
+        // (once for every layout).
+        let over = zip(pictures?.over ?? [], planned.layout?.schedules ?? []).map { item, schedule in
+            (picture: item.picture, schedule: schedule,
+             moving: schedule.moves ? MovingLayer(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                                  frameWidth: spec.width, frameHeight: spec.height) : nil)
+        }
         let overlays = layouts.map { layout in
-            (pictures?.over ?? []).map { item in
+            over.map { item in
                 FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
                                                  frameWidth: spec.width, frameHeight: spec.height, layout: layout),
-                           timing: item.timing)
+                           schedule: item.schedule, moving: item.moving)
             }
         }
         // A GIF's palette is chosen from every still (in the GIF's layout), so it waits for all

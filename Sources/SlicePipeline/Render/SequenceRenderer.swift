@@ -58,10 +58,11 @@ final class SequenceRenderer: Sendable {
     func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let drawn = strips(index, buffer: buffer)
         let time = Double(index) / frameRate.value
-        let length = Double(plan.frameCount - 1) / frameRate.value
+        // A layer at rest is drawn as prepared; one in motion is moved into a layer of its own.
         let showing = overlays.compactMap { layer -> (FrameOverlay, Double)? in
-            let opacity = layer.timing.opacity(at: time, clip: length)
-            return opacity > 0 ? (layer.overlay, opacity) : nil
+            guard let state = layer.schedule.state(at: time) else { return nil }
+            if state.isStill { return (layer.overlay, state.opacity) }
+            return layer.moving?.overlay(state, layout: buffer.layout).map { ($0, state.opacity) }
         }
         guard !showing.isEmpty else { return drawn }
         if drawn !== buffer { buffer.copy(from: drawn) }
@@ -105,8 +106,10 @@ final class SequenceRenderer: Sendable {
     }
 }
 
-/// A layer over the frames: prepared for the render's layout, and when it shows.
+/// A layer over the frames: prepared for the render's layout, when it shows and how it moves.
 struct FrameLayer: Sendable {
     let overlay: FrameOverlay
-    let timing: Layout.Timing
+    let schedule: LayerSchedule
+    /// Its picture, to be moved, when it moves.
+    let moving: MovingLayer?
 }

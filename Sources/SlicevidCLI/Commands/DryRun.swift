@@ -31,6 +31,12 @@ enum DryRun {
             + "in \(layouts(plan))\(folders)\(bed(plan))\(layers(plan)); nothing was written\n"
     }
 
+    /// A line for each over layer that arrives or leaves, after the header: its resolved times
+    /// on this clip.
+    static func motion(_ plan: MakePlan) -> [String] {
+        (plan.layout?.scheduleLines ?? []).map { "slicevid: dry run: \($0)\n" }
+    }
+
     /// "yuv420p", or with outputs that want different layouts "yuv420p, gbrp (each output in
     /// its own)": every output is fed frames in the layout it would have alone.
     private static func layouts(_ plan: MakePlan) -> String {
