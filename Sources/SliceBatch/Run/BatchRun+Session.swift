@@ -28,6 +28,7 @@ extension BatchRun {
             try BatchReport.checkWritable(page)
             try BatchReport.checkReplaceable(page, force: request.force, form: .page)
             try ReportPage.checkPosterFolder(for: page)
+            if request.reportHistory > 0 { try ReportHistory.check(for: page) }
             try ReportPage.checkPosterPaths(of: request.manifest, page: page)
         }
         let manifest = request.manifest.path
@@ -72,7 +73,7 @@ extension BatchRun {
                 report.reportFile = path
             }
             if let page = request.reportPage {
-                try report.writePage(to: page, source: report.reportFile)
+                try report.writePage(to: page, source: report.reportFile, kept: request.reportHistory)
                 report.reportPage = page
             }
         } catch {
