@@ -20,6 +20,8 @@ extension BatchRun {
     ///   not slicevid's.
     package static func session(_ request: BatchRequest, cancellation: Cancellation,
                                events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(SlicevidError) -> BatchReport {
+        // The page's folder first: a folder that cannot be made is named with the page as typed.
+        if let page = request.reportPage { try BatchReport.checkWritable(page) }
         if let path = request.reportFile {
             try BatchReport.checkWritable(path)
             try BatchReport.checkReplaceable(path, force: request.force)

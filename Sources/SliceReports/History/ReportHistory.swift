@@ -143,11 +143,12 @@ package enum ReportHistory {
         let folder = URL(fileURLWithPath: folder(for: report)).standardizedFileURL.path
         var status = stat()
         guard FileSystem.lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [] }
-        return listed(folder).filter(\.page).prefix(kept).map { night in
+        // Only pages slicevid wrote are listed: a file of someone else's named like a night is not one.
+        return Array(listed(folder).lazy.filter { $0.page && BatchReport.isEarlierPage(folder + "/" + $0.stem + ".html") }.prefix(kept).map { night in
             let summary = night.report ? summary(of: folder + "/" + night.stem + ".json") : nil
             return ReportPage.Night(link: ReportPage.relative(folder + "/" + night.stem + ".html", from: base),
                                     started: summary?.started ?? nil, status: summary?.status, counts: summary?.counts ?? [:])
-        }
+        })
     }
 
     /// A kept report's start, status and counts; nil when it cannot be read as a report.
