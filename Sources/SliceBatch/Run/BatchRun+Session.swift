@@ -20,6 +20,8 @@ extension BatchRun {
     ///   not slicevid's.
     package static func session(_ request: BatchRequest, cancellation: Cancellation,
                                events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(SlicevidError) -> BatchReport {
+        // The page's folder first: a folder that cannot be made is named with the page as typed.
+        if let page = request.reportPage { try BatchReport.checkWritable(page) }
         if let path = request.reportFile {
             try BatchReport.checkWritable(path)
             try BatchReport.checkReplaceable(path, force: request.force)
@@ -28,6 +30,7 @@ extension BatchRun {
             try BatchReport.checkWritable(page)
             try BatchReport.checkReplaceable(page, force: request.force, form: .page)
             try ReportPage.checkPosterFolder(for: page)
+            if request.reportHistory > 0 { try ReportHistory.check(for: page) }
             try ReportPage.checkPosterPaths(of: request.manifest, page: page)
         }
         let manifest = request.manifest.path
@@ -78,7 +81,7 @@ extension BatchRun {
                 report.reportFile = path
             }
             if let page = request.reportPage {
-                try report.writePage(to: page, source: report.reportFile)
+                try report.writePage(to: page, source: report.reportFile, kept: request.reportHistory)
                 report.reportPage = page
             }
         } catch {

@@ -32,6 +32,9 @@ public struct BatchRequest: Sendable {
     /// poster for each job that asks for no picture of its own made into `posterFolder`;
     /// nil for none.
     public var reportPage: String?
+    /// How many runs the report page keeps in its history (`index.history/` beside
+    /// `index.html`), this one included, within `ReportHistory.keptRange`; 0 keeps none.
+    public var reportHistory = ReportHistory.defaultKept
     /// Delete the outputs (and sidecars) this manifest wrote for jobs it no longer has, while
     /// they are unchanged since (`batch --prune`); without it they are only reported.
     public private(set) var prune: Bool
@@ -122,6 +125,9 @@ public struct BatchRequest: Sendable {
 
     /// The parallel values accepted.
     public static let parallelRange = 1...64
+    /// The runs a report page may keep in its history, and how many it keeps by default.
+    public static let reportHistoryRange = ReportHistory.keptRange
+    public static let defaultReportHistory = ReportHistory.defaultKept
 
     /// Jobs at once when none is asked for: as many as `threads` lets jobs of the largest
     /// encoding among `jobs` run side by side (`ThreadBudget.jobsSideBySide`: the cores shared
@@ -219,7 +225,18 @@ package enum BatchRun {
         journal.begin(job, at: index)
         let position = index + 1
         func finish(_ status: JobStatus, error: String? = nil) -> JobResult {
-            journal.finish(at: index, status, error: error)
+            // A failed job's earlier render, where it is still on disk as slicevid wrote it,
+            // is what viewers see until a render succeeds: the report and the page say so.
+            if status == .failed {
+                let previous = BatchRun.previous(of: job, request: request)
+                journal.update(at: index) { result in
+                    for output in result.outputs.indices where result.outputs[output].record == nil {
+                        result.outputs[output].live = previous.outputs[result.outputs[output].path]
+                    }
+                    result.previousPoster = previous.poster
+                }
+            }
+            return journal.finish(at: index, status, error: error)
         }
 
         let survey: JobSurvey

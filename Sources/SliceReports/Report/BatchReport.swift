@@ -26,11 +26,15 @@ package struct OutputResult: Sendable {
     package var path: String
     /// Size, length and fingerprint; nil when the output was not written (or not re-checked).
     package var record: OutputRecord?
+    /// The sidecar of an earlier render still on disk, unchanged, when this run wrote nothing
+    /// there (its job failed): what viewers see until a render succeeds.
+    package var live: OutputRecord?
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
-    package init(path: String, record: OutputRecord? = nil) {
+    package init(path: String, record: OutputRecord? = nil, live: OutputRecord? = nil) {
         self.path = path
         self.record = record
+        self.live = live
     }
 }
 
@@ -60,6 +64,9 @@ public struct JobResult: Sendable {
     public package(set) var poster: String?
     /// Why the page has no poster of the job, when making one failed.
     public package(set) var posterError: String?
+    /// The page's poster of an earlier render of a job that failed, still on disk and still
+    /// the file slicevid wrote.
+    public package(set) var previousPoster: String?
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
     package init(id: String, status: JobStatus, outputs: [OutputResult], fingerprint: String? = nil, seconds: Double, error: String? = nil,
@@ -107,6 +114,8 @@ public struct BatchReport: Sendable {
 
     /// The manifest's absolute path.
     public var manifest: String
+    /// The manifest's `description`, the page's title.
+    package var campaignDescription: String?
     /// The whole manifest's bytes, job count and ids, whatever the shard.
     package var digest: ManifestDigest
     package var version: String
@@ -182,8 +191,12 @@ public struct BatchReport: Sendable {
                 "row": job.row.map { ["key": $0.key, "feed": $0.feed, "line": $0.line] as [String: Any] } ?? NSNull(),
                 "poster": job.poster ?? NSNull(),
                 "poster_error": job.posterError ?? NSNull(),
+                "previous_poster": job.previousPoster ?? NSNull(),
                 "outputs": job.outputs.map { output -> [String: Any] in
-                    guard let record = output.record else { return ["path": output.path] }
+                    guard let record = output.record else {
+                        guard let live = output.live else { return ["path": output.path] }
+                        return ["path": output.path, "live": BatchReport.live(live)]
+                    }
                     return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
                             "seconds": rounded(record.seconds), "fingerprint": record.fingerprint,
                             "loudness": record.loudness.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil } ?? NSNull()]
@@ -197,6 +210,7 @@ public struct BatchReport: Sendable {
         let object: [String: Any] = [
             "schema": BatchReport.schema,
             "manifest": manifest,
+            "description": campaignDescription ?? NSNull(),
             "manifest_sha256": digest.bytes,
             "manifest_jobs": digest.jobs,
             "manifest_ids_sha256": digest.ids,
@@ -215,5 +229,18 @@ public struct BatchReport: Sendable {
         ]
         // Only JSON types go in, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+}
+
+extension BatchReport {
+    /// An earlier render still live, as the report gives it: its facts and when its file was
+    /// written (UTC, to the second), from its sidecar's stamp.
+    static func live(_ record: OutputRecord) -> [String: Any] {
+        var object: [String: Any] = ["bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
+                                     "seconds": (record.seconds * 1000).rounded() / 1000,
+                                     "loudness": record.loudness.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil } ?? NSNull()]
+        let written = record.files.last?.modified.map { Date(timeIntervalSince1970: TimeInterval($0.seconds)) }
+        object["written"] = written.map { $0.ISO8601Format() } ?? NSNull()
+        return object
     }
 }

@@ -11,6 +11,7 @@ struct BatchCommand: ParsableCommand {
         static let check = OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would create, replace or delete; render nothing.")
         static let plan = OptionSpec("plan", help: "Say what a run would do with each job and why: up to date, will render (new or missing output, which still or setting changed from what to what, another slicevid version), refused (a file slicevid did not write is at an output) or will fail. Takes no lock, writes nothing.")
         static let report = OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM). A FILE ending .html (or .htm) is the report's page instead, one self-contained file with a tile per job: the JSON report goes beside it (index.json for index.html), and a small poster of each job that writes no .jpg, .png or .webp of its own into a folder beside it (index.files).")
+        static let history = OptionSpec("history", value: "N", help: "With --report PAGE.html: keep the page and JSON report of the last N runs, this one included, in a folder beside the page (index.history/2026-12-04T02-00-13Z.html for index.html, UTC) and list them on the page (default \(BatchRequest.defaultReportHistory); 0 keeps none). Older runs are deleted only where they are pages and reports slicevid wrote.")
         static let shard = OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or ")).")
         static let parallel = OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720, and no more jobs than keep three 1920x1080 frames in their encoders; 1 renders one job after another). Each output's encoder threads come from the cores and its frame, not N, so output files are the same for any N.")
         static let force = OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record.")
@@ -24,8 +25,8 @@ struct BatchCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
-        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE] [--shard K/N] [--only KEY] [--prune [--prune-max N%|N]] [--parallel N] [--force] [options]",
-        options: [Option.check, Option.plan, Option.report, Option.shard, Option.only, Option.prune, Option.pruneMax, Option.parallel, Option.force,
+        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE [--history N]] [--shard K/N] [--only KEY] [--prune [--prune-max N%|N]] [--parallel N] [--force] [options]",
+        options: [Option.check, Option.plan, Option.report, Option.history, Option.shard, Option.only, Option.prune, Option.pruneMax, Option.parallel, Option.force,
                   LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose],
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
@@ -76,6 +77,7 @@ struct BatchCommand: ParsableCommand {
                                            parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
                                            pruneLimit: options.pruneLimit, only: options.only, version: SlicevidTool.version, threads: options.threads)
             request.verbose = options.verbose
+            request.reportHistory = options.history
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
@@ -167,6 +169,8 @@ struct BatchOptions {
     var pruneLimit: PruneLimit
     /// `--only`: keys and id globs, commas split.
     var only: [String]
+    /// `--history`: runs the report page keeps.
+    var history: Int
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -191,6 +195,16 @@ struct BatchOptions {
                 throw SlicevidError(.usage, "--parallel: \(InputText.quoted(text)) is not a whole number \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound)")
             }
             return value
+        }
+        let range = BatchRequest.reportHistoryRange
+        history = try arguments.value(BatchCommand.Option.history).map { text throws(SlicevidError) in
+            guard let value = Int(text), range.contains(value) else {
+                throw SlicevidError(.usage, "--history: \(InputText.quoted(text)) is not a whole number \(range.lowerBound)–\(range.upperBound) (runs the report page keeps)")
+            }
+            return value
+        } ?? BatchRequest.defaultReportHistory
+        if arguments.value(BatchCommand.Option.history) != nil, !(report.map(ReportPage.isPage) ?? false) {
+            throw SlicevidError(.usage, "--history: keeps the runs of a report page; give --report PAGE.html too")
         }
         threads = try SharedOptions.threads()
         quiet = arguments.has(BatchCommand.Option.quiet)
