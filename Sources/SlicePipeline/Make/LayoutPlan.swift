@@ -38,6 +38,12 @@ package struct LayoutPlan: Sendable, Equatable {
     /// SHA-256 (hex) of each font file (`fontFiles`) as the plan read and checked it: the text
     /// engine refuses a font whose bytes are no longer these.
     package var fontDigests: [String: String] = [:]
+    /// What the layout's text keeps to stay readable.
+    package var readability = Layout.Readability()
+    /// The brand file the layout imports: its bytes are part of the jobs' fingerprints.
+    package var brand: String?
+    /// The frame size it was resolved for.
+    package var frameWidth = 0, frameHeight = 0
 
     /// The layers on the still at `index` of `count`, in drawing order.
     package func cardLayers(of index: Int, count: Int) -> [Layer] {
@@ -70,6 +76,7 @@ package struct LayoutPlan: Sendable, Equatable {
             case .image(let path): if !files.contains(path) { files.append(path) }
             }
         }
+        if let brand, !files.contains(brand) { files.append(brand) }
         return files
     }
 
@@ -130,7 +137,11 @@ package struct LayoutPlan: Sendable, Equatable {
             }
             layers.append(Layer(name: layer.name, placement: layer.placement, box: box, content: content))
         }
-        return LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZone: safeZone, fonts: layout.fonts)
+        var plan = LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZone: safeZone, fonts: layout.fonts)
+        plan.readability = layout.readability
+        plan.brand = layout.brand
+        (plan.frameWidth, plan.frameHeight) = (width, height)
+        return plan
     }
 
     /// `text`'s lengths (pixels at 1080p) in the frame's pixels, within what the text engine
