@@ -110,4 +110,31 @@ struct ReadableCLITests {
             #expect(lines.count == 1 && lines[0].contains("layer 'name': contrast 1.00:1"), "\(run)")
         }
     }
+
+    @Test("a brand file restyles every job that imports it: its bytes are in the fingerprint, and --plan says a scrim was added")
+    func brandFileAndPlanWords() throws {
+        try withScratchFolder { folder in
+            _ = try Still.write(RGBAImage(width: 160, height: 90, color: RGBAColor(red: 30, green: 60, blue: 220)), "blue.png", in: folder)
+            try writeFile(folder + "/brand.json", Data(##"{"colors": {"ink": "#FFFFFF"}, "styles": {"price": {"color": "@ink", "size": 40}}}"##.utf8))
+            try writeFile(folder + "/layout.json", Data(##"{"brand": "brand.json", "layers": [{"name": "price", "text": "2,49 €", "box": [0.1, 0.6, 0.8, 0.3], "style": "price"}]}"##.utf8))
+            let job = ##"{"images": ["blue.png", "blue.png"], "layout": "layout.json", "size": "320x180", "fps": 10, "hold": 0.3, "duration": 0.6, "slices": 8, "encoder-preset": "ultrafast""##
+            try writeFile(folder + "/campaign.json", Data("""
+                {"jobs": [\(job), "id": "a", "outputs": ["a.mp4"]}, \(job), "id": "b", "outputs": ["b.mp4"]}]}
+                """.utf8))
+            let first = try CLI.run(["batch", "campaign.json", "-q"], in: folder)
+            #expect(first.status == 0, "\(first)")
+            let same = try CLI.run(["batch", "campaign.json", "--plan"], in: folder)
+            #expect(same.stderr.contains("job 'a': up to date") || !same.stderr.contains("will render"), "\(same)")
+            // Only the brand file's words change: its bytes are what the jobs follow.
+            try writeFile(folder + "/brand.json", Data(##"{"description": "spring", "colors": {"ink": "#FFFFFF"}, "styles": {"price": {"color": "@ink", "size": 40}}}"##.utf8))
+            let touched = try CLI.run(["batch", "campaign.json", "--plan"], in: folder)
+            #expect(touched.stderr.contains("job 'a': will render: a font, image or brand file of the layout changed"), "\(touched)")
+            #expect(touched.stderr.contains("job 'b': will render"), "\(touched)")
+            // The brand's colour changes every job's text, said in words.
+            try writeFile(folder + "/brand.json", Data(##"{"colors": {"ink": "#FFCC00"}, "styles": {"price": {"color": "@ink", "size": 40, "scrim": {"opacity": 0.6}}}}"##.utf8))
+            let restyled = try CLI.run(["batch", "campaign.json", "--plan"], in: folder)
+            #expect(restyled.stderr.contains("layer 'price' color #ffffff → #ffcc00"), "\(restyled)")
+            #expect(restyled.stderr.contains("layer 'price' scrim unset → box/#000000/0.6"), "\(restyled)")
+        }
+    }
 }
