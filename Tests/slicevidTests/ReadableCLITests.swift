@@ -17,8 +17,9 @@ struct ReadableCLITests {
                         "--hold", "0.3", "--duration", "0.6", "--slices", "8"]
 
     /// A white still and `layout` as the layout file.
-    static func campaign(_ layout: String, in folder: String) throws {
-        _ = try Still.write(RGBAImage(width: 160, height: 90, color: white), "white.png", in: folder)
+    /// A still of `width` (the frame's 320 is decoded the short way, straight to the render's layout).
+    static func campaign(_ layout: String, in folder: String, width: Int = 160) throws {
+        _ = try Still.write(RGBAImage(width: width, height: width * 9 / 16, color: white), "white.png", in: folder)
         try writeFile(folder + "/layout.json", Data(layout.utf8))
     }
 
@@ -48,15 +49,16 @@ struct ReadableCLITests {
     static let whiteOnWhite = ##"{"contrast": {"refuse": true}, "layers": [{"name": "name", "on": "to", "text": "Flat White", "box": [0.1, 0.6, 0.8, 0.2], "color": "#FFFFFF"}]}"##
 
     @Test("white text on a white still is refused (65) naming the layer, the ratio and the frame, for a video and a poster alike; nothing is written",
-          arguments: ["out/clip.mp4", "out/poster.png"])
-    func contrastRefusal(_ output: String) throws {
+          arguments: [("out/clip.mp4", 160, "to", 9), ("out/poster.png", 320, "over", 0)])
+    func contrastRefusal(_ output: String, _ width: Int, _ on: String, _ frame: Int) throws {
         try withScratchFolder { folder in
-            try Self.campaign(Self.whiteOnWhite, in: folder)
+            // On the landing card (first read at frame 9 of 10: 0.3 s hold + 0.6 s at 10 fps), or
+            // over the frames from the first one, on a still the frame's size.
+            try Self.campaign(Self.whiteOnWhite.replacingOccurrences(of: #""on": "to""#, with: #""on": "\#(on)""#), in: folder, width: width)
             let before = FolderSnapshot(folder)
             let run = try CLI.make(Self.flags + ["-o", output], in: folder)
             #expect(run.status == 65 && run.stderrIsOneLine, "\(run)")
-            // The destination still lands at frame 9 of 10 (0.3 s hold + 0.6 s at 10 fps).
-            #expect(run.stderr.contains("layout 'layout.json': layer 'name': contrast 1.00:1") && run.stderr.contains("at frame 9"), "\(run)")
+            #expect(run.stderr.contains("layout 'layout.json': layer 'name': contrast 1.00:1") && run.stderr.contains("at frame \(frame) "), "\(run)")
             // Auto size set it large (at least 24 px at 1080p), so 3:1 is what it must keep.
             #expect(run.stderr.contains("below the 3:1"), "\(run)")
             #expect(FolderSnapshot(folder) == before, "something was written")
