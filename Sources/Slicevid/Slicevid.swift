@@ -53,6 +53,7 @@
 @_exported import struct SliceReports.JobResult
 @_exported import enum SliceReports.JobStatus
 @_exported import enum SlicePipeline.MakeEvent
+@_exported import struct SlicePipeline.LayoutWarning
 @_exported import struct SlicePipeline.MakePlan
 @_exported import struct SlicePipeline.FramePattern
 @_exported import struct SlicePipeline.MakeReport

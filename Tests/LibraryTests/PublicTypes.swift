@@ -13,7 +13,7 @@ let publicTypes: [Any.Type] = [
     // The calls, their runs and cancellation.
     Slicevid.self, SlicevidRun<MakeEvent, MakeReport>.self, Cancellation.self,
     // make: the request and what it says back.
-    MakeRequest.self, Stills.self, Output.self, FramePattern.self, MakePlan.self, MakeReport.self, MakeEvent.self, WrittenOutput.self,
+    MakeRequest.self, Stills.self, Output.self, FramePattern.self, MakePlan.self, MakeReport.self, MakeEvent.self, LayoutWarning.self, WrittenOutput.self,
     // The effect and its settings.
     TransitionSpec.self, SpecField.self, SpecError.self, Easing.self, EasingParseError.self, CubicBezier.self, PennerCurve.self,
     PhysicalSpring.self, FitMode.self, Focus.self, RGBAColor.self, StripDirection.self, StripDivision.self, FrameRate.self,

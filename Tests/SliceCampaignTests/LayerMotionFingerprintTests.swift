@@ -11,7 +11,7 @@ import Testing
 @Suite struct LayerMotionFingerprintTests {
     static func plan(_ layers: String) throws -> LayoutPlan {
         let layout = try Layout(json: Data(#"{"layers": [\#(layers)]}"#.utf8), file: "promo.json", folder: "/campaign")
-        return try LayoutPlan.resolve(layout, width: 64, height: 36, stills: 2, variables: [:], safeZone: nil)
+        return try LayoutPlan.resolve(layout, width: 64, height: 36, stills: 2, variables: [:], safeZones: [])
     }
 
     static func lines(_ layers: String) throws -> [String] {

@@ -158,6 +158,9 @@ public enum BatchEvent: Sendable {
     case jobInputsChanged(id: String, position: Int, count: Int, inputs: [String])
     /// A job's frames are all with its encoders, which are flushing.
     case jobFinishing(id: String, position: Int, count: Int)
+    /// A layout warning (contrast, overlap, a shrunk size), told by the first job that meets
+    /// it: once per layout, aspect and layer, not once per job.
+    case jobWarning(id: String, position: Int, count: Int, warning: LayoutWarning)
     /// A job ended: rendered, skipped, failed or interrupted.
     case jobFinished(JobResult, position: Int, count: Int)
     /// The run ended, its report written when one was asked for: at the end of the run, or
@@ -185,6 +188,7 @@ package enum BatchRun {
         let workers = max(1, min(request.parallel, selected.count))
         events(.started(jobs: selected.count, total: request.manifest.jobs.count, parallel: workers))
         let hashes = InputHashes()
+        let told = WarningsTold()
         let next = Atomic<Int>(0)
         // Each worker takes the next job in manifest order until none is left or a signal
         // came; a job's failure is its own.
@@ -192,7 +196,7 @@ package enum BatchRun {
             while !cancellation.isCancelled {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < selected.count else { return }
-                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes,
+                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes, told: told,
                                  cancellation: cancellation, journal: journal, events: events)
                 events(.jobFinished(result, position: index + 1, count: selected.count))
             }
@@ -219,7 +223,7 @@ package enum BatchRun {
 
     /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
     /// moved into place.
-    private static func run(_ job: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes,
+    private static func run(_ job: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes, told: WarningsTold,
                             cancellation: Cancellation, journal: BatchJournal,
                             events: @escaping @Sendable (BatchEvent) -> Void) -> JobResult {
         journal.begin(job, at: index)
@@ -313,6 +317,8 @@ package enum BatchRun {
                 case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
                 case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs.compactMap(\.path)))
+                case .warning(let warning):
+                    if told.first(warning.topic) { events(.jobWarning(id: job.id, position: position, count: count, warning: warning)) }
                 case .started, .audioReady: break
                 }
             }

@@ -92,6 +92,8 @@ extension Layout.Text {
         pairs.append(("shadow", shadowText))
         pairs.append(("ellipsis", String(ellipsis)))
         pairs.append(("language", language))
+        // Only when there is one, so a layout without scrims keeps the fingerprints it had.
+        if let scrim { pairs.append(("scrim", scrim.summary.replacingOccurrences(of: " ", with: "/"))) }
         return pairs
     }
 }

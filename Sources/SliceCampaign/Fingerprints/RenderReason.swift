@@ -152,7 +152,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         }
         let (wasFiles, nowFiles) = (lines("file ", in: old), lines("file ", in: new))
         for (index, (was, now)) in zip(wasFiles, nowFiles).enumerated() where was != now {
-            reasons.append(RenderReason(kind: .stillChanged, field: "layout file \(index)", description: "a font or image of the layout changed"))
+            reasons.append(RenderReason(kind: .stillChanged, field: "layout file \(index)", description: "a font, image or brand file of the layout changed"))
         }
         let (wasLayers, nowLayers) = (lines("layer ", in: old), lines("layer ", in: new))
         let keyed = { (line: String) -> (key: String, value: String) in

@@ -36,6 +36,8 @@ extension Layout {
         let count = layers.count + variants.reduce(0) { $0 + $1.layers.count }
         guard count <= Layout.maximumLayers else { throw reader.error(nil, "holds \(count) layers; at most \(Layout.maximumLayers)") }
         try reader.checkPaths(fonts, at: "fonts", empty: true)
+        try reader.check(readability)
+        if let brand { _ = try reader.path(brand, at: "brand", placeholders: false) }
         for (index, layer) in layers.enumerated() { try reader.check(layer, at: "layers[\(index)]") }
         for variant in variants {
             for (index, layer) in variant.layers.enumerated() { try reader.check(layer, at: "\(variant.aspect)[\(index)]") }
@@ -116,6 +118,7 @@ extension LayoutReader {
             try checkNumber(shadow.y, at: "\(place).shadow.y", in: Layout.Ranges.shadowOffset)
             try checkNumber(shadow.blur, at: "\(place).shadow.blur", in: Layout.Ranges.shadowBlur)
         }
+        if let scrim = text.scrim { try check(scrim, at: "\(place).scrim") }
         guard Self.isLanguageTag(text.language) else { throw error("\(place).language", "expected a BCP 47 language tag such as de, ar or ja") }
     }
 

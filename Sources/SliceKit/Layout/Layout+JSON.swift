@@ -27,12 +27,12 @@ extension Layout {
     public static let maximumTextBytes = 4096
 
     /// Keys a layout file's top level accepts, besides aspect variants (`"9:16"`).
-    static let topKeys = ["description", "fonts", "safe-zone", "layers"]
+    static let topKeys = ["description", "fonts", "safe-zone", "layers", "styles", "brand", "contrast", "smallest-size"]
 
     /// Keys a layer accepts.
     static let layerKeys = ["name", "on", "box", "text", "image", "size", "min-size", "max-size", "fonts", "family", "weight", "wrap",
                             "max-lines", "align", "valign", "line-height", "color", "plate", "outline", "shadow", "ellipsis", "language",
-                            "start", "end", "fade-in", "fade-out", "in", "out"]
+                            "start", "end", "fade-in", "fade-out", "in", "out", "style", "scrim"]
 
     /// Reads the layout file at `path` (a regular file, within the settings size limit).
     /// - Throws: `LayoutError`: missing (66) or invalid (64), one line naming the file.
@@ -58,7 +58,7 @@ extension Layout {
     ///   - folder: the absolute folder relative paths in it are resolved against.
     /// - Throws: `LayoutError` naming `file`, the place and what is accepted.
     public init(json data: Data, file: String, folder: String) throws(LayoutError) {
-        let reader = LayoutReader(file: file, folder: folder)
+        var reader = LayoutReader(file: file, folder: folder)
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -68,6 +68,7 @@ extension Layout {
         guard let top = object as? [String: Any] else {
             throw reader.error(nil, "expected a JSON object with \"layers\" (or aspect variants such as \"9:16\"), got \(LayoutReader.typeName(object))")
         }
+        reader = try reader.styled(top)
         var variants: [Variant] = []
         for key in top.keys.sorted() where !Layout.topKeys.contains(key) {
             guard let aspect = LayoutReader.aspect(key) else {
@@ -76,7 +77,7 @@ extension Layout {
             variants.append(try reader.variant(top[key]!, aspect: aspect, at: key))
         }
         if let description = top["description"], !(description is String) { throw reader.error("description", "expected a string") }
-        let fonts = try top["fonts"].map { value throws(LayoutError) in try reader.paths(value, at: "fonts") } ?? []
+        let fonts = (try top["fonts"].map { value throws(LayoutError) in try reader.paths(value, at: "fonts") } ?? []) + reader.styles.fonts
         let safeZones = try top["safe-zone"].map { value throws(LayoutError) in try reader.safeZone(value, at: "safe-zone") }?.zones ?? []
         let layers = try top["layers"].map { value throws(LayoutError) in try reader.layers(value, at: "layers") } ?? []
         guard !layers.isEmpty || !variants.isEmpty else {
@@ -86,7 +87,8 @@ extension Layout {
         guard count <= Layout.maximumLayers else {
             throw reader.error(nil, "holds \(count) layers; at most \(Layout.maximumLayers)")
         }
-        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZones: safeZones)
+        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZones: safeZones, readability: try reader.readability(top),
+                  brand: reader.styles.brand)
     }
 }
 
@@ -94,6 +96,8 @@ extension Layout {
 struct LayoutReader {
     let file: String
     let folder: String
+    /// Styles, brand colours and logo the layers may name (`Layout+Styles.swift`).
+    var styles = LayoutStyles()
 
     func error(_ place: String?, _ message: ErrorText) -> LayoutError {
         LayoutError("\(InputText.quoted(file)): \(place.map { "\($0): " } ?? "")\(message)")
@@ -137,7 +141,11 @@ struct LayoutReader {
     }
 
     func layer(_ value: Any, at place: String, number: Int) throws(LayoutError) -> Layout.Layer {
-        guard let object = value as? [String: Any] else { throw error(place, "expected a layer object") }
+        guard let written = value as? [String: Any] else { throw error(place, "expected a layer object") }
+        if let unknown = written.keys.sorted().first(where: { !Layout.layerKeys.contains($0) }) {
+            throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: \(Layout.layerKeys.joined(separator: ", "))")
+        }
+        let object = try applyingStyle(written, at: place)
         if let unknown = object.keys.sorted().first(where: { !Layout.layerKeys.contains($0) }) {
             throw error("\(place).\(InputText.excerpt(unknown))", "unknown field; accepted: \(Layout.layerKeys.joined(separator: ", "))")
         }
@@ -160,10 +168,14 @@ struct LayoutReader {
             content = .text(try self.text(text, object, layer: name, at: place))
         case (nil, let image?):
             for key in ["size", "min-size", "max-size", "fonts", "family", "weight", "wrap", "max-lines", "align", "valign", "line-height", "color",
-                        "plate", "outline", "shadow", "ellipsis", "language"] where object[key] != nil {
+                        "plate", "outline", "shadow", "ellipsis", "language", "scrim"] where object[key] != nil {
                 throw error("\(place).\(key)", "is for text layers; an image layer takes name, on, box, image and its timing")
             }
-            content = .image(try path(image, at: "\(place).image", placeholders: true))
+            if let logo = try brandImage(image, at: "\(place).image") {
+                content = .image(logo)
+            } else {
+                content = .image(try path(image, at: "\(place).image", placeholders: true))
+            }
         case (nil, nil):
             throw error(place, "needs \"text\" or \"image\"")
         case (_?, _?):
@@ -268,6 +280,7 @@ struct LayoutReader {
                                              blur: try number(fields["blur"], at: "\(place).shadow.blur", in: Layout.Ranges.shadowBlur) ?? 0, color: color)
         }
         text.ellipsis = try boolean(object["ellipsis"], at: "\(place).ellipsis") ?? false
+        text.scrim = try object["scrim"].map { value throws(LayoutError) in try scrim(value, at: "\(place).scrim") }
         if let language = object["language"] {
             guard let tag = language as? String, Self.isLanguageTag(tag) else {
                 throw error("\(place).language", "expected a BCP 47 language tag such as de, ar or ja")
@@ -334,6 +347,7 @@ struct LayoutReader {
 
     func color(_ value: Any?, at place: String) throws(LayoutError) -> RGBAColor? {
         guard let value else { return nil }
+        if let name = value as? String, let color = try brandColor(name, at: place) { return color }
         guard let text = value as? String, text.count <= 9, text != "transparent", let color = RGBAColor(hex: text) else {
             throw error(place, "expected a colour #RRGGBB or #RRGGBBAA")
         }

@@ -19,13 +19,20 @@ public struct Layout: Sendable, Equatable {
     /// The platforms whose interfaces the layers must stay clear of (each checked), unless the
     /// run says others.
     public var safeZones: [SafeZone]
+    /// What its text keeps to stay readable (`Readability.swift`).
+    public var readability: Readability
+    /// The brand file it imports (absolute), whose bytes its jobs' fingerprints follow.
+    public var brand: String?
 
-    public init(file: String, fonts: [String] = [], layers: [Layer] = [], variants: [Variant] = [], safeZones: [SafeZone] = []) {
+    public init(file: String, fonts: [String] = [], layers: [Layer] = [], variants: [Variant] = [], safeZones: [SafeZone] = [],
+                readability: Readability = Readability(), brand: String? = nil) {
         self.file = file
         self.fonts = fonts
         self.layers = layers
         self.variants = variants
         self.safeZones = safeZones
+        self.readability = readability
+        self.brand = brand
     }
 
     /// Layers for frames of one aspect.
@@ -199,11 +206,13 @@ public struct Layout: Sendable, Equatable {
         public var shadow: Shadow?
         public var ellipsis: Bool
         public var language: String
+        /// A shade behind the words, filling the box (`Scrim.swift`).
+        public var scrim: Scrim?
 
         public init(template: String, size: Size = .auto(min: 12, max: 400), fonts: [String] = [], family: String? = nil, weight: Int = 400,
                     wrap: Bool = true, maxLines: Int? = nil, align: Align = .centre, verticalAlign: VerticalAlign = .centre,
                     lineHeight: Double? = nil, color: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255), plate: Plate? = nil,
-                    outline: Outline? = nil, shadow: Shadow? = nil, ellipsis: Bool = false, language: String = "und") {
+                    outline: Outline? = nil, shadow: Shadow? = nil, ellipsis: Bool = false, language: String = "und", scrim: Scrim? = nil) {
             self.template = template
             self.size = size
             self.fonts = fonts
@@ -220,6 +229,7 @@ public struct Layout: Sendable, Equatable {
             self.shadow = shadow
             self.ellipsis = ellipsis
             self.language = language
+            self.scrim = scrim
         }
 
         public enum Size: Sendable, Equatable {

@@ -43,17 +43,18 @@ package enum StillDecoder {
     /// there, and its pixels no layer touches keep the bytes they have without layers. A
     /// still without layers takes exactly the way it took before layers existed.
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
-                                  layout: PixelLayout, focus: Focus = .centre, layers: [CardLayer] = [],
+                                  layout: PixelLayout, focus: Focus = .centre, layers: [CardLayer] = [], probe: ContrastProbe? = nil,
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> PlanarImage {
         try loadPlanar(path: path, width: width, height: height, fit: fit, background: background, layouts: [layout], focus: focus,
-                       layers: layers, isCancelled: isCancelled)[0]
+                       layers: layers, probe: probe, isCancelled: isCancelled)[0]
     }
 
     /// Like `loadPlanar(…layout:…)` for each of `layouts`, decoding the file once: the picture
     /// in each layout is the one `loadPlanar` gives for that layout alone, byte for byte (a
     /// render feeds each output frames in its own layout, whatever else it writes).
+    /// `probe` measures the contrast of text layers on the fitted still, before any layer is on it.
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
-                                  layouts: [PixelLayout], focus: Focus = .centre, layers: [CardLayer] = [],
+                                  layouts: [PixelLayout], focus: Focus = .centre, layers: [CardLayer] = [], probe: ContrastProbe? = nil,
                                   isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> [PlanarImage] {
         let still = try decode(path: path, raster: Raster(frame: (width, height), fit: fit), isCancelled: isCancelled)
         let frame = still.picture
@@ -63,7 +64,7 @@ package enum StillDecoder {
         var fits: [Bool: Fitted] = [:]
         var pictures: [PlanarImage] = []
         for layout in layouts {
-            if !layout.isDeep, layers.isEmpty, let order = frame.packedOrder, frame.width == width, frame.height == height,
+            if !layout.isDeep, layers.isEmpty, probe == nil, let order = frame.packedOrder, frame.width == width, frame.height == height,
                still.orientation == .upright, try conversion(for: still, path: path) == nil, let base = planes.data[0] {
                 pictures.append(PlanarImage.converting(UnsafePointer(base), width: width, height: height,
                                                        rowStride: Int(planes.strides[0]), order: order, into: layout))
@@ -74,6 +75,10 @@ package enum StillDecoder {
                 fitting = made
             } else {
                 fitting = try fitted(still, path: path, frame: (width, height), fit: fit, background: background, focus: focus, deep: layout.isDeep)
+                switch fitting {
+                case .rgba(let image): probe?.measure(image)
+                case .deep(let image): probe?.measure(image)
+                }
                 if case .deep(let image) = fitting { image.compose(layers) }
                 fits[layout.isDeep] = fitting
             }

@@ -12,6 +12,8 @@ package struct LayerPictures: Sendable {
         // RGBA16Image is a class whose pixels are written once, here, and only read afterwards.
         package let layer: LayoutPlan.Layer
         package let image: RGBA16Image
+        /// The em size a text layer was set at, in the frame's pixels (the one `auto` chose).
+        package var size: Double? = nil
     }
 
     package let pictures: [Picture]
@@ -42,12 +44,21 @@ extension LayoutPlan {
     package func draw(isCancelled: @escaping @Sendable () -> Bool = { false }) throws(SlicevidError) -> LayerPictures {
         var pictures: [LayerPictures.Picture] = []
         for layer in layers {
-            let image: RGBA16Image
+            var image: RGBA16Image
+            var size: Double?
             do throws(MediaError) {
                 switch layer.content {
                 case .text(let text):
                     do {
-                        image = try TextRenderer.render(textLayer(text, for: layer)).picture
+                        let rendered = try TextRenderer.render(textLayer(text, for: layer))
+                        image = rendered.picture
+                        size = rendered.size
+                        // The scrim goes under the words, in the layer's own picture.
+                        if let scrim = text.scrim {
+                            let shade = scrim.picture(width: image.width, height: image.height)
+                            shade.compose(image, x: 0, y: 0, alphaForm: .premultiplied)
+                            image = shade
+                        }
                     } catch {
                         throw error.mediaError
                     }
@@ -62,7 +73,7 @@ extension LayoutPlan {
                                                               : MediaError(error.kind, subject: "\(layer.name): \(error.subject)", message: message)
                 throw SlicevidError(named).prefixed("\(setting: .layout) \(InputText.quoted(file)): ")
             }
-            pictures.append(LayerPictures.Picture(layer: layer, image: image))
+            pictures.append(LayerPictures.Picture(layer: layer, image: image, size: size))
         }
         return LayerPictures(pictures: pictures)
     }
@@ -106,7 +117,7 @@ extension LayoutPlan {
         case .centre: .centre
         case .bottom: .bottom
         }
-        var engineLayer = TextLayer(name: layer.name, text: text.template, width: layer.box.width, height: layer.box.height, size: size,
+        var engineLayer = TextLayer(name: layer.name, text: Layout.joiningNumbersAndUnits(text.template), width: layer.box.width, height: layer.box.height, size: size,
                          fonts: text.fonts + fonts.filter { !text.fonts.contains($0) }, family: text.family, weight: text.weight,
                          wrap: text.wrap, maxLines: text.maxLines, alignment: alignment, verticalAlignment: vertical,
                          lineHeight: text.lineHeight, color: text.color,

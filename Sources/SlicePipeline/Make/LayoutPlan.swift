@@ -40,6 +40,12 @@ package struct LayoutPlan: Sendable, Equatable {
     package var fontDigests: [String: String] = [:]
     /// Each over layer's timeline on this clip, in drawing order (`scheduled(on:)`).
     package var schedules: [LayerSchedule] = []
+    /// What the layout's text keeps to stay readable.
+    package var readability = Layout.Readability()
+    /// The brand file the layout imports: its bytes are part of the jobs' fingerprints.
+    package var brand: String?
+    /// The frame size it was resolved for.
+    package var frameWidth = 0, frameHeight = 0
 
     /// The layers on the still at `index` of `count`, in drawing order.
     package func cardLayers(of index: Int, count: Int) -> [Layer] {
@@ -72,6 +78,7 @@ package struct LayoutPlan: Sendable, Equatable {
             case .image(let path): if !files.contains(path) { files.append(path) }
             }
         }
+        if let brand, !files.contains(brand) { files.append(brand) }
         return files
     }
 
@@ -134,7 +141,11 @@ package struct LayoutPlan: Sendable, Equatable {
             }
             layers.append(Layer(name: layer.name, placement: layer.placement, box: box, content: content))
         }
-        return LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZones: safeZones, fonts: layout.fonts)
+        var plan = LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZones: safeZones, fonts: layout.fonts)
+        plan.readability = layout.readability
+        plan.brand = layout.brand
+        (plan.frameWidth, plan.frameHeight) = (width, height)
+        return plan
     }
 
     /// `text`'s lengths (pixels at 1080p) in the frame's pixels, within what the text engine

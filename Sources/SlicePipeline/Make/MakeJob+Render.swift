@@ -31,20 +31,33 @@ extension MakeJob {
         let decoders = (0..<request.renderThreads).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
         var pending: [String: DeferredStill] = [:]
         var decoding = 0
+        // Each still measures the contrast of the text read over it, as it is fitted.
+        let timeline = SequencePlan(spec: sequence)
+        let readability = planned.layout?.readability ?? Layout.Readability()
+        let scale = Double(min(spec.width, spec.height)) / 1080
+        var probes: [ContrastProbe] = []
         let stills = (0..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
             let focus = sequence.focus(ofImage: index)
             // The layout's layers printed on this card, composed onto it once it is fitted.
             let printed = pictures?.card(index, of: sequence.imageCount) ?? []
             let layers = printed.map { CardLayer(picture: $0.image, x: $0.layer.box.x, y: $0.layer.box.y) }
-            // Shared only with a card of the same still, focus and layers.
-            let key = path.map { "\(focus) \(printed.map(\.layer.name)) \($0)" }
+            let targets = pictures?.contrastTargets(still: index, plan: timeline, frameRate: spec.frameRate.value, readability: readability,
+                                                    scale: scale) ?? []
+            let probe = targets.isEmpty ? nil : ContrastProbe(targets: targets)
+            // Shared only with a card of the same still, focus, layers and layers read over it.
+            let key = path.map { "\(focus) \(printed.map(\.layer.name)) \(targets.map(\.layer)) \($0)" }
             if let key, let shared = pending[key] { return shared }
+            if let probe { probes.append(probe) }
+            let layoutFile = planned.layout?.file ?? ""
             let still = DeferredStill(on: decoders[decoding % decoders.count], pictures: { () throws(MediaError) in
                 // A still queued behind others is not decoded once the run is stopping.
                 if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
-                return try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layouts: layouts,
-                                            layers: layers, cancellation: cancellation)
+                let pictures = try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layouts: layouts,
+                                                    layers: layers, probe: probe, cancellation: cancellation)
+                // Where the layout asks for it, a layer below its contrast fails the render (65).
+                if readability.refuse, let low = probe?.measures?.first(where: \.isBelowMinimum) { throw low.refusal(layout: layoutFile) }
+                return pictures
             })
             decoding += 1
             if let key { pending[key] = still }
@@ -129,11 +142,15 @@ extension MakeJob {
         let runners = layouts.map { layout in fed.filter { $0.layout == layout }.map(\.runner) }
         let lead = RenderPass.lead(runners, frameCount: plan.frameCount)
         // Each pass waits for the stills; the leading one announces the start.
+        let measured = probes
         let renderers = layouts.indices.map { place in
             SequenceRenderer(plan: plan, first: images[place], rest: rest, picture: place, overlays: overlays[place],
                              frameRate: spec.frameRate, cancellation: cancellation, onStillsReady: {
                 guard place == lead else { return }
                 for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
+                // Every still has been measured: each layer's shortfall, once, in still order.
+                let drawn = planned.layout.map { layout in layout.overlapWarnings + (pictures?.sizeWarnings(layout) ?? []) } ?? []
+                for warning in drawn + contrastWarnings(measured, layout: planned.layout) { events(.warning(warning)) }
                 events(.started(frames: plan.frameCount, outputs: outputs))
                 if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
                 announcement.started()

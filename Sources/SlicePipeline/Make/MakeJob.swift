@@ -22,6 +22,10 @@ public enum MakeEvent: Sendable {
     case audioReady(loudness: Double?, truePeak: Double?)
     /// `done` of `total` frames consumed by every output.
     case progress(done: Int, total: Int)
+    /// Something about the layout that will be seen in the clip: a text layer below its
+    /// contrast, two layers that overlap, an `auto` size that shrank text below the layout's
+    /// smallest size. Told once the stills are measured, just before `started`.
+    case warning(LayoutWarning)
     /// Every frame is with the encoders; they are flushing what they hold (VP9 and AV1 keep a
     /// few dozen frames back, and finishing can take a while).
     case finishing

@@ -75,6 +75,13 @@ final class BatchLog: Sendable {
             } else {
                 log.line("[\(position)/\(count)] \(id): created folder \(path)")
             }
+        case .jobWarning(let id, let position, let count, let warning):
+            guard !log.quiet else { return }
+            if log.format == .json {
+                log.emit(["event": "warning", "job": id, "position": position, "count": count, "message": warning.text])
+            } else {
+                log.line("[\(position)/\(count)] \(id): warning: \(warning.text)")
+            }
         case .jobWithoutAudio(let id, let position, let count, let all):
             // A poster or storyboard never carries sound, so saying so for every job is noise;
             // a GIF or a sequence without the bed may surprise, and is said.

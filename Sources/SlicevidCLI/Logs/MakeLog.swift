@@ -50,6 +50,8 @@ final class MakeLog: Sendable {
             }
         case .progress(let done, let total):
             draw(done: done, total: total)
+        case .warning(let warning):
+            if log.format == .json { log.emit(["event": "warning", "message": warning.text]) } else { log.line("warning: \(warning.text)") }
         case .finishing:
             switch log.format {
             case .json: log.emit(["event": "finishing"])
