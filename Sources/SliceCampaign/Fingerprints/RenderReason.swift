@@ -107,6 +107,11 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             reasons.append(changed)
         } else {
             for (index, (was, now)) in zip(oldImages, newImages).enumerated() where was != now {
+                // The same bytes with its own focus or motion changed: those are named.
+                if was.split(separator: " ").prefix(3) == now.split(separator: " ").prefix(3) {
+                    reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: "still \(index) ")
+                    continue
+                }
                 let path = index < images.count ? " (\(images[index]))" : ""
                 reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
             }
