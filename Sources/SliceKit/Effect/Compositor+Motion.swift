@@ -52,28 +52,49 @@ extension Compositor {
             guard let path = motion.destination else { return render(content, into: target) }
             path.draw(destination, at: time, into: target)
         case .strips:
-            withStills(ofFrame: index) { render(drawing(of: content, stills: $0), into: target) }
+            withStills(ofFrame: index, showing: [content]) { render(drawing(of: content, stills: $0), into: target) }
         }
     }
 
     /// Calls `body` with the stills as frame `index` shows them: the moving ones warped to the
-    /// frame's time into borrowed pictures (given back when `body` returns), the others as they are.
-    func withStills<R>(ofFrame index: Int, _ body: (FrameStills) -> R) -> R {
+    /// frame's time into borrowed pictures (given back when `body` returns), the others as they
+    /// are. A moving still none of `contents` shows (its strips all gone, or not yet arrived)
+    /// is not warped: nothing of it is drawn.
+    func withStills<R>(ofFrame index: Int, showing contents: [FrameContent], _ body: (FrameStills) -> R) -> R {
         let own = drawingStills
         guard let motion else { return body(own) }
         let time = videoTime(ofFrame: index, motion: motion)
+        let shown = Compositor.shows(contents, extent: plan.travelExtent)
         var borrowed: [PlanarImage] = []
-        func moved(_ still: PlanarImage, _ path: MotionPath?) -> PlanarImage {
-            guard let path else { return still }
+        func moved(_ still: PlanarImage, _ path: MotionPath?, shown: Bool) -> PlanarImage {
+            guard let path, shown else { return still }
             let picture = motion.pictures.take(like: still)
             path.draw(still, at: time, into: picture)
             borrowed.append(picture)
             return picture
         }
-        let stills = FrameStills(source: moved(source, motion.source), destination: moved(destination, motion.destination),
+        let stills = FrameStills(source: moved(source, motion.source, shown: shown.outgoing),
+                                 destination: moved(destination, motion.destination, shown: shown.incoming),
                                  sourceCut: own.sourceCut, destinationCut: own.destinationCut)
         defer { borrowed.forEach(motion.pictures.give) }
         return body(stills)
+    }
+
+    /// Whether any of `contents` shows part of the outgoing and of the incoming still. A strip
+    /// `extent` pixels or more from rest is off the frame in every plane (its shift rounds to a
+    /// whole plane's extent or more, chroma's too, the frame's sides being even).
+    static func shows(_ contents: [FrameContent], extent: Double) -> (outgoing: Bool, incoming: Bool) {
+        var outgoing = false, incoming = false
+        for content in contents {
+            switch content {
+            case .source: outgoing = true
+            case .destination: incoming = true
+            case .strips(let out, let into):
+                outgoing = outgoing || out.contains { abs($0) < extent }
+                incoming = incoming || into.contains { abs($0) < extent }
+            }
+        }
+        return (outgoing, incoming)
     }
 }
 

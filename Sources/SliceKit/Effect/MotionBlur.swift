@@ -69,8 +69,9 @@ package struct MotionBlur: Sendable {
         }
         // Moving stills are drawn as the frame's time shows them in every sample: they move by
         // a fraction of a pixel in a frame's exposure, where the strips move by hundreds.
-        compositor.withStills(ofFrame: index) { stills in
-            let drawings = sampleTimes(ofFrame: index).map { compositor.drawing(of: plan.content(atTime: $0), stills: stills) }
+        let contents = sampleTimes(ofFrame: index).map { plan.content(atTime: $0) }
+        compositor.withStills(ofFrame: index, showing: contents) { stills in
+            let drawings = contents.map { compositor.drawing(of: $0, stills: stills) }
             let set = scratch.take(samples: target.planes.map { $0.width }.max() ?? 1)
             defer { scratch.give(set) }
             if target.layout.isDeep {
