@@ -4,7 +4,7 @@ peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
                               [--tools DIR] [--markdown] [--cores N]
-                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion]
+                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion|still-motion]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -153,6 +153,22 @@ class Bench:
         limit = samples + 1
         self.row(f"render {size} --motion-blur {samples} vs plain, wall s", f"{t_blur:.2f}", f"{t_plain:.2f} (plain)",
                  f"{t_blur / t_plain:.1f}x", f"<= {limit}x", t_blur / t_plain <= limit)
+
+    # 8. Motion on stills: every frame is a resample of each still it shows instead of a copy.
+    def still_motion(self, size="1920x1080", hold=1, duration=19, target=0.10):
+        """The plain render's clip with both stills pushing in, against whole-frame copies,
+        alternating: each frame warps the stills it shows (two under the strips), so the copy
+        rate's share it reaches is the cost of the warp."""
+        frames = round((hold + duration) * 30) + 1
+        cores = os.cpu_count()
+        moving = lambda: run(self.slicevid(size, hold, duration, ["null"], ["--jobs", str(cores), "--motion", "push-in"]))
+        limit = lambda: copy_rate(os.path.join(self.tools, "framecopy"), size)
+        mine, copies = alternate(self.render_runs, moving, limit)
+        our_fps = frames / median(mine, 0)
+        copy_fps = statistics.median(copies)
+        fraction = our_fps / copy_fps
+        self.row(f"render {size} --motion push-in, {frames} frames, --jobs {cores} (fps)", f"{our_fps:.0f}",
+                 f"{copy_fps:.0f} (frame copy)", f"{fraction:.0%}", f">= {target:.0%} of frame copy", fraction >= target)
 
     # 7. Start-up against the floor: a C program linking the same libraries, exiting at once.
     def startup(self):
@@ -410,7 +426,7 @@ def main():
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--only", choices=["start-up", "parallel-batch", "parallel-memory", "audio-bed", "over-layers", "layout",
-                                                   "layer-motion"],
+                                                   "layer-motion", "still-motion"],
                         help="run this case alone")
     parser.add_argument("--cores", type=int, help="plan for this many cores (SLICEVID_CORES) in parallel-memory: its memory rows "
                         "then show what a machine of that size would hold; its wall row means nothing")
@@ -436,9 +452,9 @@ def main():
         if args.only:
             {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "parallel-memory": bench.parallel_memory,
              "audio-bed": bench.audio_bed, "over-layers": bench.over_layers, "layout": bench.layout_end_to_end,
-             "layer-motion": bench.layer_motion}[args.only]()
+             "layer-motion": bench.layer_motion, "still-motion": bench.still_motion}[args.only]()
             runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1,
-                    "parallel-memory": 3}.get(args.only, args.runs)
+                    "parallel-memory": 3, "still-motion": args.render_runs}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
             return
@@ -446,6 +462,7 @@ def main():
         bench.render_throughput("3840x2160", 1, 9)
         bench.scaling("1920x1080", 1, 59)
         bench.motion_blur("1920x1080", 1, 9)
+        bench.still_motion()
         bench.encode_h264("1920x1080")
         bench.encode_h264("3840x2160")
         bench.encode_vp9("1920x1080")

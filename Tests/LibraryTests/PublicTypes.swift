@@ -16,7 +16,7 @@ let publicTypes: [Any.Type] = [
     MakeRequest.self, Stills.self, Output.self, FramePattern.self, MakePlan.self, MakeReport.self, MakeEvent.self, LayoutWarning.self, WrittenOutput.self,
     // The effect and its settings.
     TransitionSpec.self, SpecField.self, SpecError.self, Easing.self, EasingParseError.self, CubicBezier.self, PennerCurve.self,
-    PhysicalSpring.self, FitMode.self, Focus.self, RGBAColor.self, StripDirection.self, StripDivision.self, FrameRate.self,
+    PhysicalSpring.self, FitMode.self, Focus.self, MotionKind.self, StillMotion.self, RGBAColor.self, StripDirection.self, StripDivision.self, FrameRate.self,
     // Layouts: text and logos on the cards and over the frames.
     Layout.self, LayoutError.self, SafeZone.self, PixelBox.self, Placeholders.self, ThreadBudget.self,
     // Encoding and the music bed.

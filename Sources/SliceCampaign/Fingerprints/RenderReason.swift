@@ -107,6 +107,11 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             reasons.append(changed)
         } else {
             for (index, (was, now)) in zip(oldImages, newImages).enumerated() where was != now {
+                // The same bytes with its own focus or motion changed: those are named.
+                if was.split(separator: " ").prefix(3) == now.split(separator: " ").prefix(3) {
+                    reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: "still \(index) ", unset: "the job's")
+                    continue
+                }
                 let path = index < images.count ? " (\(images[index]))" : ""
                 reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
             }
@@ -264,7 +269,9 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `field A → B` for each `key=value` that differs between two lines of the same kind.
-    private static func fieldChanges(_ old: String, _ new: String, kind: Kind, output: String?, prefix: String) -> [RenderReason] {
+    /// - Parameter unset: how a value one side does not give is worded.
+    private static func fieldChanges(_ old: String, _ new: String, kind: Kind, output: String?, prefix: String,
+                                     unset: String = "unset") -> [RenderReason] {
         let (was, now) = (fields(of: old), fields(of: new))
         var keys = was.map(\.key)
         for (key, _) in now where !keys.contains(key) { keys.append(key) }
@@ -275,7 +282,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             let (from, to) = (wasValues[key], nowValues[key])
             guard from != to else { return nil }
             return RenderReason(kind: kind, output: output, field: prefix + key, from: from, to: to,
-                                description: "\(prefix)\(key) \(from ?? "unset") → \(to ?? "unset")\(suffix)")
+                                description: "\(prefix)\(key) \(from ?? unset) → \(to ?? unset)\(suffix)")
         }
     }
 

@@ -25,10 +25,10 @@ extension Preset {
     /// `slices` a count or a width string ("24px").
     static func jsonKind(of field: SpecField) -> JSONKind {
         switch field {
-        case .hold, .duration, .endHold, .stagger, .seed, .motionBlur: .number
+        case .hold, .duration, .endHold, .stagger, .seed, .motionBlur, .motionAmount: .number
         case .fps, .slices: .numberOrString
         case .travel: .pair
-        case .size, .direction, .easing, .background, .fit, .focus: .string
+        case .size, .direction, .easing, .background, .fit, .focus, .motion, .motionEasing: .string
         }
     }
 

@@ -52,7 +52,7 @@ final class SequenceRenderer: Sendable {
     }
 
     /// Frame `index`: the first still itself during its hold (shared, not copied), the last
-    /// still itself once the sequence has settled, otherwise drawn into `buffer`; with the
+    /// still itself once the sequence has settled (unless they move), otherwise drawn into `buffer`; with the
     /// overlays that show at its time drawn over it (in `buffer`: a shared still is copied
     /// there first, never drawn on).
     func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
@@ -73,14 +73,19 @@ final class SequenceRenderer: Sendable {
     /// The frame's strips, before any overlay.
     private func strips(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let location = plan.locate(frame: index)
-        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) { return first }
+        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) {
+            guard let path = plan.motions[0] else { return first }
+            // A moving first still: its hold frames are warps of it, which need no other still.
+            path.draw(first, at: plan.segments[0].time(ofFrame: index), into: buffer)
+            return buffer
+        }
         guard let compositor = readyCompositor() else {
             cancellation.fail()
             return buffer
         }
         if location.segment == plan.segments.count - 1,
            plan.segments[location.segment].showsDestinationOnly(frame: location.frame),
-           let last = compositor.lastStill {
+           plan.motions[plan.segments.count] == nil, let last = compositor.lastStill {
             return last
         }
         compositor.render(frame: index, into: buffer)

@@ -76,6 +76,9 @@ struct MakeCommand: ParsableCommand {
         case .background: "#RRGGBB"
         case .fit: "MODE"
         case .focus: "X,Y"
+        case .motion: "MOVE"
+        case .motionAmount: "FRACTION"
+        case .motionEasing: "CURVE"
         }
     }
 
@@ -84,7 +87,8 @@ struct MakeCommand: ParsableCommand {
         switch field {
         case .direction: .choices(StripDirection.allCases.map(\.rawValue))
         case .fit: .choices(FitMode.allCases.map(\.rawValue))
-        case .easing: .choices(Easing.namedCurves.map(\.name))
+        case .easing, .motionEasing: .choices(Easing.namedCurves.map(\.name))
+        case .motion: .choices(MotionKind.allCases.map(\.rawValue))
         case .background: .choices(["transparent"])
         default: .text
         }
