@@ -38,7 +38,8 @@ struct JobSurvey {
         func reasons(images: [String]) -> [RenderReason] {
             let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
             return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
-                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers)
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers,
+                                        refusal: sidecar.refusal)
         }
     }
 

@@ -13,6 +13,10 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// Nothing is at the output and no sidecar: it was never rendered.
         case newOutput = "new-output"
+        /// A sidecar is there, but it proves nothing (another user's, in a folder others may
+        /// write, not a record slicevid writes): the output is rendered as if new, and may
+        /// replace only what is not there.
+        case recordRefused = "record-refused"
         /// The sidecar is there, the output is not (or a frame of a sequence is not).
         case outputMissing = "output-missing"
         /// The output's size is not what its sidecar recorded.
@@ -54,9 +58,14 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     ///   - onDisk: whether the output is present with the size the sidecar records.
     ///   - bytes: its size now, when present.
     ///   - images: the job's still paths, to name a changed still.
+    ///   - refusal: why a sidecar that is there licenses nothing, when it does not.
     package static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
-                                images: [String], layers: [String] = []) -> [RenderReason] {
+                                images: [String], layers: [String] = [], refusal: String? = nil) -> [RenderReason] {
         guard let record else {
+            // A sidecar that proves nothing is no record, but the output is not new either.
+            if let refusal {
+                return [RenderReason(kind: .recordRefused, output: output, description: "\(output): its sidecar licenses nothing: \(refusal)")]
+            }
             return [RenderReason(kind: .newOutput, output: output, description: "new output \(output)")]
         }
         guard record.fingerprint == fingerprint.value else {
