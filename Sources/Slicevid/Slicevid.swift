@@ -60,6 +60,7 @@
 @_exported import struct SliceReports.Orphan
 @_exported import struct SliceReports.ReportMerge
 @_exported import struct SliceReports.ReportPage
+@_exported import struct SliceReports.RunNotification
 @_exported import struct SlicePipeline.Output
 @_exported import struct SliceCampaign.RenderReason
 @_exported import struct SliceCampaign.Shard

@@ -50,6 +50,8 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
     public static let force = Setting("force", kind: .run)
     public static let prune = Setting("prune", kind: .run)
     public static let only = Setting("only", kind: .run)
+    /// The webhook told when a run ends.
+    public static let notify = Setting("notify", kind: .run)
     public static let preset = Setting("preset", kind: .run)
     public static let manifest = Setting("manifest", kind: .run)
     public static let layout = Setting("layout", kind: .layout)
