@@ -139,6 +139,21 @@ import Testing
         #expect(ReportPage.localTime(Date(timeIntervalSince1970: 0), seconds: true).hasSuffix(" (" + Self.offset(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: 0))) + ")"))
     }
 
+    @Test func orphansLeftAreNamedWithTheJobThatWroteThemAndWhyTheyWereKept() throws {
+        var object = report([job("a", index: 0, status: "rendered")])
+        object["orphans"] = [
+            ["path": "/srv/c/out/NL-106.mp4", "job": "NL-106", "bytes": 10, "pruned": false, "kept": "/srv/c/out/NL-106.mp4 changed since slicevid wrote it"],
+            ["path": "/srv/c/out/NL-107.mp4", "job": "NL-107", "bytes": 10, "pruned": false, "kept": NSNull()],
+            ["path": "/srv/c/out/NL-108.mp4", "job": "NL-108", "bytes": 10, "pruned": true, "kept": NSNull()],
+            ["path": "/elsewhere/<b>.mp4", "job": "<i>", "bytes": 10, "pruned": false, "kept": "<script>"],
+        ]
+        let html = try ReportPage(report: object, page: "/srv/c/index.html", isPicture: { _ in false }).text
+        #expect(html.contains("<li>Orphans left<ul><li>out/NL-106.mp4 (job NL-106): kept: out/NL-106.mp4 changed since slicevid wrote it</li>"
+            + "<li>out/NL-107.mp4 (job NL-107): left: not pruned by this run</li>"
+            + "<li>/elsewhere/&lt;b&gt;.mp4 (job &lt;i&gt;): kept: &lt;script&gt;</li></ul></li>"), "\(html)")
+        #expect(!html.contains("NL-108.mp4") && html.contains("1 orphaned output was pruned"))
+    }
+
     /// `+01:00` for 3600 seconds east of UTC.
     private static func offset(_ seconds: Int) -> String {
         String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
