@@ -66,6 +66,7 @@
 @_exported import struct SliceReports.PruneBrake
 @_exported import struct SliceReports.ReportMerge
 @_exported import struct SliceReports.ReportPage
+@_exported import struct SliceReports.RunNotification
 @_exported import struct SlicePipeline.Output
 @_exported import struct SliceCampaign.RenderReason
 @_exported import struct SliceCampaign.Shard
