@@ -41,6 +41,9 @@ public struct BatchRequest: Sendable {
     /// The slicevid version, part of every fingerprint.
     package var version: String
 
+    /// How remote inputs (URLs among stills and songs) are fetched and cached.
+    public var remote = RemoteOptions()
+
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
     /// How the front end that started the run names its own settings (`--force`) in job errors.
@@ -174,6 +177,7 @@ package enum BatchRun {
         let workers = max(1, min(request.parallel, selected.count))
         events(.started(jobs: selected.count, total: request.manifest.jobs.count, parallel: workers))
         let hashes = InputHashes()
+        let remote = RemoteAssets(options: request.remote)
         let next = Atomic<Int>(0)
         // Each worker takes the next job in manifest order until none is left or a signal
         // came; a job's failure is its own.
@@ -181,7 +185,7 @@ package enum BatchRun {
             while !cancellation.isCancelled {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < selected.count else { return }
-                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes,
+                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes, remote: remote,
                                  cancellation: cancellation, journal: journal, events: events)
                 events(.jobFinished(result, position: index + 1, count: selected.count))
             }
@@ -208,19 +212,35 @@ package enum BatchRun {
 
     /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
     /// moved into place.
-    private static func run(_ job: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes,
-                            cancellation: Cancellation, journal: BatchJournal,
+    private static func run(_ manifestJob: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes,
+                            remote: RemoteAssets, cancellation: Cancellation, journal: BatchJournal,
                             events: @escaping @Sendable (BatchEvent) -> Void) -> JobResult {
-        journal.begin(job, at: index)
+        journal.begin(manifestJob, at: index)
         let position = index + 1
+        var inputs: RemoteInputs?
         func finish(_ status: JobStatus, error: String? = nil) -> JobResult {
-            journal.finish(at: index, status, error: error)
+            journal.finish(at: index, status, error: error.map { inputs?.words($0) ?? RemoteURL.scrub($0) })
         }
+
+        // Remote stills and songs first: the job then reads the cache's files.
+        do throws(JobSurvey.Trouble) {
+            inputs = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
+        } catch .failed(let reason) {
+            return finish(.failed, error: reason)
+        } catch .unreachable(let reason) {
+            journal.update(at: index) { $0.retryable = true }
+            return finish(.failed, error: reason)
+        } catch {
+            let stop = cancellation.stop ?? .caller
+            return finish(.interrupted, error: "\(stop.words) while fetching its inputs; nothing of it was written")
+        }
+        guard let local = inputs else { return finish(.failed) }
+        let job = local.job
 
         let survey: JobSurvey
         do {
             survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
-        } catch .failed(let reason) {
+        } catch .failed(let reason), .unreachable(let reason) {
             return finish(.failed, error: reason)
         } catch {
             let stop = cancellation.stop ?? .caller
@@ -246,7 +266,7 @@ package enum BatchRun {
             return withPoster(.skipped)
         }
 
-        let reasons = survey.reasons(images: job.images, force: request.force, wording: request.runWording)
+        let reasons = survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)
         journal.update(at: index) { $0.reasons = reasons }
         events(.jobRendering(id: job.id, position: position, count: count, reasons: reasons))
         var render: MakeRequest
@@ -274,8 +294,9 @@ package enum BatchRun {
                 return OutputRecord(files: files, fingerprint: fingerprint, written: written, manifest: manifest, job: job.id)
             }
             if firstChange.claim() {
-                let inputs = changed.stills.map { "still \($0) (\(job.images[$0]))" } + (changed.audio ? job.audio.file.map { ["music \($0)"] } ?? [] : [])
-                events(.jobInputsChanged(id: job.id, position: position, count: count, inputs: inputs))
+                let changedInputs = changed.stills.map { "still \($0) (\(local.shownImages[$0]))" }
+                    + (changed.audio ? manifestJob.audio.file.map { ["music \(RemoteURL.redact($0))"] } ?? [] : [])
+                events(.jobInputsChanged(id: job.id, position: position, count: count, inputs: changedInputs))
             }
             return OutputRecord(files: files, fingerprint: fingerprint.marking(stills: changed.stills, audio: changed.audio), written: written,
                                 manifest: manifest, job: job.id)

@@ -35,10 +35,12 @@ struct JobSurvey {
 
         /// Why this output must render (empty when it is up to date).
         /// - Parameter images: the job's still paths, to name one whose bytes changed.
-        func reasons(images: [String]) -> [RenderReason] {
+        /// - Parameter validators: the validator (`ETag "a1"`) of each remote still's versions, by digest.
+        func reasons(images: [String], validators: [String: String] = [:]) -> [RenderReason] {
             let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
             return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
-                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers)
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers,
+                                        validators: validators)
         }
     }
 
@@ -46,6 +48,9 @@ struct JobSurvey {
     enum Trouble: Error {
         /// An input is missing or unreadable, or the job cannot be planned; the text says why.
         case failed(String)
+        /// A remote input could not be fetched for now (timeouts, resets, 5xx, 429 after every
+        /// attempt): worth a retry later; the text says why.
+        case unreachable(String)
         /// The run was stopped while the stills were being hashed.
         case stopped
     }
@@ -68,10 +73,10 @@ struct JobSurvey {
     /// Why the job renders, each reason once (a still that changed concerns every output):
     /// empty when it is up to date, `forced` alone when only `--force` makes it render.
     /// - Parameter wording: how the run's front end names `force`, the reason when it is the only one.
-    func reasons(images: [String], force: Bool, wording: any Wording) -> [RenderReason] {
+    func reasons(images: [String], validators: [String: String] = [:], force: Bool, wording: any Wording) -> [RenderReason] {
         var all: [RenderReason] = []
         for output in outputs {
-            for reason in output.reasons(images: images) where !all.contains(reason) { all.append(reason) }
+            for reason in output.reasons(images: images, validators: validators) where !all.contains(reason) { all.append(reason) }
         }
         if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: wording.name(.force))) }
         return all

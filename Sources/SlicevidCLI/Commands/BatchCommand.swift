@@ -25,7 +25,7 @@ struct BatchCommand: ParsableCommand {
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
         usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE] [--shard K/N] [--only KEY] [--prune] [--parallel N] [--force] [options]",
         options: [Option.check, Option.plan, Option.report, Option.shard, Option.only, Option.prune, Option.parallel, Option.force,
-                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose],
+                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose] + SharedOptions.remote,
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
@@ -75,6 +75,7 @@ struct BatchCommand: ParsableCommand {
                                            parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
                                            only: options.only, version: SlicevidTool.version, threads: options.threads)
             request.verbose = options.verbose
+            request.remote = options.remote
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
@@ -158,6 +159,8 @@ struct BatchOptions {
     var prune: Bool
     /// `--only`: keys and id globs, commas split.
     var only: [String]
+    /// `--cache`, `--offline`, `--ca-file`.
+    var remote: RemoteOptions
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -187,6 +190,7 @@ struct BatchOptions {
         quiet = arguments.has(BatchCommand.Option.quiet)
         verbose = arguments.has(SharedOptions.verbose)
         prune = arguments.has(BatchCommand.Option.prune)
+        remote = try SharedOptions.remote(from: arguments)
         only = arguments.all(BatchCommand.Option.only).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let empty = only.firstIndex(where: \.isEmpty) {
             throw SlicevidError(.usage, "--only: value \(empty + 1) is empty; give feed keys or id globs, separated by commas")
@@ -202,6 +206,8 @@ extension ExitCode {
         case .success: self = .success
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
+        // Failed only on remote inputs for now: the scheduler's retry is what it needs.
+        case .retryLater: self = .busy
         case .interrupted(let signal): self.init(signal: signal)
         // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
         case .cancelled: self = .interrupted
