@@ -89,7 +89,7 @@ import Testing
     @Test func aMissingImageFailsItsJobAloneAndNoTokenReachesAnyOutput() throws {
         let scene = try Scene()
         let base = scene.server.base
-        let manifest = try scene.manifest(rows: [("A", base + "/img/p1.png?token=SEKRIT1"), ("GONE", "https://u:SEKRITPW@" + base.dropFirst(7) + "/img/gone.png?X-Amz-Signature=SEKRIT3")])
+        let manifest = try scene.manifest(rows: [("A", base + "/img/p1.png?token=SEKRIT1"), ("GONE", "http://u:SEKRITPW@" + base.dropFirst(7) + "/img/gone.png?X-Amz-Signature=SEKRIT3")])
         let run = try scene.batch([manifest, "--report", "page.html"])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("GONE") && run.stderr.contains("\(base)/img/gone.png?X-Amz-Signature=REDACTED: HTTP 404"), "\(run.stderr)")
