@@ -10,6 +10,7 @@ import Glibc
 import SliceKit
 @testable import SliceMedia
 import StillFixtures
+import Synchronization
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(5))) struct RemoteAssetsTests {
@@ -133,6 +134,24 @@ import Testing
         let flaky = try #require(try scene.run(attempts: 4).fetch(scene.url("/flaky/b.png"), kind: .still) { false })
         #expect(flaky.digest == SHA256.hex(of: "second"))
         #expect(try scene.server.stats().byPath["/flaky/b.png"] == 3)
+    }
+
+    @Test func oneHostGetsAtMostItsLimitOfTransfersAtOnce() throws {
+        let scene = try Scene()
+        let assets = scene.run { $0.perHost = 2 }
+        // Six jobs side by side, each on a thread of its own, ask for six URLs of one host.
+        let done = DispatchGroup()
+        let fetched = Mutex(0)
+        for url in (0..<6).map({ scene.url("/slow/\($0)") }) {
+            done.enter()
+            Thread {
+                if (try? assets.fetch(url, kind: .still) { false }) != nil { fetched.withLock { $0 += 1 } }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        #expect(fetched.withLock { $0 } == 6)
+        #expect(try scene.server.mostInFlight() == 2)
     }
 
     @Test func tlsIsVerifiedAgainstTheSystemOrTheCAFileGiven() throws {

@@ -58,6 +58,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 with lock: stats["not_modified"] += 1
                 return self.send(304, headers=[("ETag", etag)])
             self.send(200, data, [("ETag", etag), ("Content-Type", "image/png")])
+        elif path.startswith("/slow/"):
+            # Held a moment so that transfers overlap: the most at once is what a limit bounds.
+            with lock:
+                stats["in_flight"] = stats.get("in_flight", 0) + 1
+                stats["most_in_flight"] = max(stats.get("most_in_flight", 0), stats["in_flight"])
+            threading.Event().wait(0.3)
+            with lock: stats["in_flight"] -= 1
+            self.send(200, path.encode())
         elif path.startswith("/flaky/"):
             self.send(503)
         elif path.startswith("/status/"):
@@ -132,6 +140,11 @@ server.serve_forever()
         let object = try JSONSerialization.jsonObject(with: try fetch(base + "/stats")) as? [String: Any] ?? [:]
         return (object["requests"] as? Int ?? 0, object["not_modified"] as? Int ?? 0, object["body_bytes"] as? Int ?? 0,
                 object["by_path"] as? [String: Int] ?? [:])
+    }
+
+    /// The most `/slow/` requests the server was serving at once.
+    public func mostInFlight() throws -> Int {
+        (try JSONSerialization.jsonObject(with: try fetch(base + "/stats")) as? [String: Any])?["most_in_flight"] as? Int ?? 0
     }
 
     /// GETs `url` with python3's urllib (the server's certificate unchecked), for the stats.
