@@ -114,6 +114,19 @@ import Testing
         #expect(try scene.server.stats().byPath["/status/503"] == 4)
     }
 
+    @Test func theCacheIsUnderXDGCacheHomeAndOnlyARunWithURLsMakesIt() throws {
+        let scene = try Scene()
+        let xdg = scene.folder.path + "/xdg"
+        let local = try scene.folder.campaign(name: "local.json", jobs: [["id": "L", "images": ["s0.png", "s1.png"], "outputs": ["out/L.mp4"]]])
+        let plain = try BatchCLI.run(["batch", local], in: scene.folder.path, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: xdg), "a run without URLs made the cache")
+        let manifest = try scene.manifest(rows: [("A", scene.server.base + "/img/p1.png")])
+        let remote = try BatchCLI.run(["batch", manifest], in: scene.folder.path, environment: ["XDG_CACHE_HOME": xdg])
+        #expect(remote.status == 0, "\(remote.stderr)")
+        #expect((FileManager.default.subpaths(atPath: xdg + "/slicevid/objects") ?? []).filter { $0.contains("/") }.count == 2) // p0 and p1, each objects/AB/SHA256
+    }
+
     @Test func makeRendersStillsGivenAsURLs() throws {
         let scene = try Scene()
         let base = scene.server.base

@@ -37,13 +37,14 @@ package struct RemoteCounts: Sendable, Equatable {
 /// The remote inputs of one run.
 package final class RemoteAssets: Sendable {
     package let options: RemoteOptions
-    private let cache: Result<AssetCache, MediaError>
 
     private struct State {
         var known: [RemoteURL: Result<FetchedAsset, MediaError>] = [:]
         var fetching: [RemoteURL: DispatchGroup] = [:]
         var hosts: [String: DispatchSemaphore] = [:]
         var counts = RemoteCounts()
+        /// The cache, opened (made) on the first URL, so a run without one never touches it.
+        var cache: Result<AssetCache, MediaError>?
     }
     private let state = Mutex(State())
 
@@ -51,12 +52,22 @@ package final class RemoteAssets: Sendable {
     ///   first URL, so a run without one never touches it.
     package init(options: RemoteOptions) {
         self.options = options
-        cache = Result { () throws(MediaError) -> AssetCache in
-            guard let folder = options.folder() else {
-                throw MediaError(.output, subject: "cache", message: "no cache folder: HOME and XDG_CACHE_HOME are not set; give one")
+    }
+
+    /// The cache, opened on first use (once per run, whatever it came to).
+    private func openCache() throws(MediaError) -> AssetCache {
+        let options = options
+        return try state.withLock { state in
+            if let cache = state.cache { return cache }
+            let cache = Result { () throws(MediaError) -> AssetCache in
+                guard let folder = options.folder() else {
+                    throw MediaError(.output, subject: "cache", message: "no cache folder: HOME and XDG_CACHE_HOME are not set; give one")
+                }
+                return try AssetCache(folder: folder)
             }
-            return try AssetCache(folder: folder)
-        }
+            state.cache = cache
+            return cache
+        }.get()
     }
 
     /// What was fetched so far.
@@ -118,7 +129,7 @@ package final class RemoteAssets: Sendable {
     }
 
     private func fetchOnce(_ url: RemoteURL, kind: RemoteKind, stop: @escaping @Sendable () -> Bool) throws(MediaError) -> FetchedAsset? {
-        let cache = try self.cache.get()
+        let cache = try openCache()
         // Another run (a shard beside this one) fetching the same URL finishes first; this one
         // then revalidates what it stored.
         guard let lock = try cache.lock(url, stop: stop) else { return nil }
