@@ -134,6 +134,10 @@ import Testing
                                   + tinyClip, in: scene.folder.path)
         #expect(result.status == 0, "\(result)")
         #expect(try MediaReader.info(path: scene.folder.path + "/clip.mp4").frameCount == tinyClipFrames)
+        // A dry run fetches (or revalidates) as the render would, and reads the stills' headers.
+        let dry = try CLI.make(["--from", base + "/img/p1.png", "--to", base + "/img/p2.png", "--dry-run", "--cache", scene.cache] + tinyClip,
+                               in: scene.folder.path)
+        #expect(dry.status == 0, "\(dry)")
         let missing = try CLI.make(["--from", base + "/img/p1.png", "--to", base + "/img/none.png?token=SEKRIT", "-o", "never.mp4", "--cache", scene.cache]
                                    + tinyClip, in: scene.folder.path)
         #expect(missing.status == 66 && missing.stderrIsOneLine, "\(missing)")

@@ -187,67 +187,25 @@ struct InputStamp: Equatable, Sendable {
 /// SHA-256 of each input file, read once per run even when many jobs share a still, and
 /// jobs running side by side ask for it at the same moment: the second waits for the first.
 final class InputHashes: Sendable {
-    private struct State {
-        var known: [String: Result<String, MediaError>] = [:]
-        /// Each hashed file as it was just before its bytes were read.
-        var stamps: [String: InputStamp] = [:]
-        /// Files being hashed, and the group their hasher leaves when done.
-        var hashing: [String: DispatchGroup] = [:]
-    }
-
-    private let state = Mutex(State())
-
-    /// What a caller of `hash` does next.
-    private enum Turn {
-        case known(Result<String, MediaError>)
-        case wait(DispatchGroup)
-        case hash(DispatchGroup)
-    }
+    /// Each hashed file as it was just before its bytes were read.
+    private let stamps = Mutex([String: InputStamp]())
+    private let hashes = OncePerKey<String, String, MediaError>()
 
     /// The file at `path` as it was when `hash` began to read it; nil before that.
-    func stamp(of path: String) -> InputStamp? { state.withLock { $0.stamps[path] } }
+    func stamp(of path: String) -> InputStamp? { stamps.withLock { $0[path] } }
 
     /// The hex SHA-256 of the file at `path`, or nil when `cancellation` stopped it (which is
     /// not remembered: a stopped hash is no result).
     /// - Throws: `MediaError(.inputMissing)` when it is missing, unreadable or not a regular
     ///   file (refused before a byte is read: a FIFO or `/dev/zero` would never end).
     func hash(_ path: String, cancellation: Cancellation) throws(MediaError) -> String? {
-        while true {
-            let turn = state.withLock { state -> Turn in
-                if let known = state.known[path] { return .known(known) }
-                if let group = state.hashing[path] { return .wait(group) }
-                let group = DispatchGroup()
-                group.enter()
-                state.hashing[path] = group
-                return .hash(group)
-            }
-            switch turn {
-            case .known(let result):
-                return try result.get()
-            case .wait(let group):
-                // Another job is reading it; a signal must still stop this one promptly.
-                while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                    if cancellation.isCancelled { return nil }
-                }
-            case .hash(let group):
-                defer {
-                    state.withLock { _ = $0.hashing.removeValue(forKey: path) }
-                    group.leave()
-                }
-                let result: Result<String, MediaError>
-                do {
-                    try StillDecoder.checkReadable(path: path)
-                    // Noted before the first byte is read: a change while hashing shows too.
-                    let stamp = InputStamp(path: path)
-                    state.withLock { $0.stamps[path] = stamp }
-                    guard let hash = try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled }) else { return nil }
-                    result = .success(hash)
-                } catch {
-                    result = .failure(error)
-                }
-                state.withLock { $0.known[path] = result }
-                return try result.get()
-            }
+        // Another job reading it makes this one wait; a signal must still stop this one promptly.
+        try hashes.value(for: path, stop: { cancellation.isCancelled }) { () throws(MediaError) -> String? in
+            try StillDecoder.checkReadable(path: path)
+            // Noted before the first byte is read: a change while hashing shows too.
+            let stamp = InputStamp(path: path)
+            stamps.withLock { $0[path] = stamp }
+            return try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled })
         }
     }
 }

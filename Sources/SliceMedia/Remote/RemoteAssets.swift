@@ -38,9 +38,10 @@ package struct RemoteCounts: Sendable, Equatable {
 package final class RemoteAssets: Sendable {
     package let options: RemoteOptions
 
+    /// Each URL's fetch, once per run.
+    private let fetched = OncePerKey<RemoteURL, FetchedAsset, MediaError>()
+
     private struct State {
-        var known: [RemoteURL: Result<FetchedAsset, MediaError>] = [:]
-        var fetching: [RemoteURL: DispatchGroup] = [:]
         var hosts: [String: DispatchSemaphore] = [:]
         var counts = RemoteCounts()
         /// The cache, opened (made) on the first URL, so a run without one never touches it.
@@ -80,39 +81,7 @@ package final class RemoteAssets: Sendable {
     ///   failures remain after every attempt, `.inputMissing` for a status or failure that
     ///   will repeat (or an input not cached when offline), `.inputInvalid` for a body over its cap.
     package func fetch(_ url: RemoteURL, kind: RemoteKind, stop: @escaping @Sendable () -> Bool) throws(MediaError) -> FetchedAsset? {
-        enum Turn { case known(Result<FetchedAsset, MediaError>), wait(DispatchGroup), fetch(DispatchGroup) }
-        while true {
-            let turn = state.withLock { state -> Turn in
-                if let known = state.known[url] { return .known(known) }
-                if let group = state.fetching[url] { return .wait(group) }
-                let group = DispatchGroup()
-                group.enter()
-                state.fetching[url] = group
-                return .fetch(group)
-            }
-            switch turn {
-            case .known(let result):
-                return try result.get()
-            case .wait(let group):
-                while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                    if stop() { return nil }
-                }
-            case .fetch(let group):
-                defer {
-                    state.withLock { _ = $0.fetching.removeValue(forKey: url) }
-                    group.leave()
-                }
-                let result: Result<FetchedAsset, MediaError>
-                do throws(MediaError) {
-                    guard let fetched = try fetchOnce(url, kind: kind, stop: stop) else { return nil }
-                    result = .success(fetched)
-                } catch {
-                    result = .failure(error)
-                }
-                state.withLock { $0.known[url] = result }
-                return try result.get()
-            }
-        }
+        try fetched.value(for: url, stop: stop) { () throws(MediaError) in try fetchOnce(url, kind: kind, stop: stop) }
     }
 
     /// Takes one of the host's transfer permits for `body`.

@@ -8,7 +8,7 @@ import SliceMedia
 
 extension MakeRequest {
     /// Whether a still or the song is an http(s) URL.
-    var hasRemoteInputs: Bool {
+    package var hasRemoteInputs: Bool {
         stills.paths.contains(where: RemoteURL.isRemote) || audio.file.map(RemoteURL.isRemote) == true
     }
 
@@ -16,7 +16,7 @@ extension MakeRequest {
     /// cache files with the URLs (redacted) they stand for.
     /// - Throws: `SlicevidError` naming the URL: 75 (`.busy`) when only transient failures
     ///   remain, 66 for a status that will repeat, 65 for a body over its cap.
-    func fetchingRemoteInputs(cancellation: Cancellation) throws(SlicevidError) -> (MakeRequest, [(path: String, url: String)]) {
+    package func fetchingRemoteInputs(cancellation: Cancellation) throws(SlicevidError) -> (MakeRequest, [(path: String, url: String)]) {
         let remote = RemoteAssets(options: self.remote)
         var sources: [(path: String, url: String)] = []
         func local(_ text: String, kind: RemoteKind) throws(SlicevidError) -> String {
@@ -47,7 +47,7 @@ extension MakeRequest {
 
 extension SlicevidError {
     /// The error with each cache file it names replaced by its URL, and every URL redacted.
-    func naming(_ sources: [(path: String, url: String)]) -> SlicevidError {
+    package func naming(_ sources: [(path: String, url: String)]) -> SlicevidError {
         var text = message
         for source in sources { text = text.replacingOccurrences(of: source.path, with: source.url) }
         let scrubbed = RemoteURL.scrub(text)
