@@ -127,6 +127,21 @@ import Testing
         #expect((FileManager.default.subpaths(atPath: xdg + "/slicevid/objects") ?? []).filter { $0.contains("/") }.count == 2) // p0 and p1, each objects/AB/SHA256
     }
 
+    @Test func aSongGivenAsAURLIsTheClipsMusicBed() throws {
+        let scene = try Scene()
+        try FixtureFiles.wav(scene.folder.path + "/served/song.wav", channels: 2, seconds: 1) { i, _ in sin(Double(i) / 20) / 4 }
+        let manifest = try scene.folder.campaign(name: "song.json", jobs: [[
+            "id": "S", "images": [scene.server.base + "/img/p0.png", scene.server.base + "/img/p1.png"],
+            "audio": scene.server.base + "/img/song.wav?token=SEKRIT", "outputs": ["out/S.mp4"],
+        ]])
+        let run = try scene.batch([manifest])
+        #expect(run.status == 0, "\(run.stderr)")
+        let probe = try CLI.run(["probe", "--json", "out/S.mp4"], in: scene.folder.path)
+        #expect(probe.stdout.contains("\"audio\":\"aac\"") || probe.stdout.contains("\"audio\" : \"aac\""), "\(probe.stdout)")
+        #expect(try scene.server.stats().byPath["/img/song.wav"] == 1)
+        #expect(!run.stderr.contains("SEKRIT"))
+    }
+
     @Test func makeRendersStillsGivenAsURLs() throws {
         let scene = try Scene()
         let base = scene.server.base
