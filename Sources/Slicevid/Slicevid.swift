@@ -43,6 +43,8 @@
 @_exported import struct SliceMedia.ProbeReport
 @_exported import struct SliceMedia.CodecChoice
 @_exported import struct SliceMedia.EncoderSettings
+@_exported import struct SliceMedia.RemoteOptions
+@_exported import enum SliceMedia.RemoteKind
 @_exported import struct SliceMedia.Sheet
 @_exported import struct SliceMedia.OptionValueError
 @_exported import enum SliceMedia.OutputOption
@@ -103,11 +105,18 @@ public enum Slicevid {
     /// than slicevid decodes, is refused as the render would refuse it. Data damaged past a
     /// still's header is found only by decoding it (the render, `check`).
     /// - Throws: `SlicevidError`; its `category` says who has to act.
+    /// Stills and a song given as URLs are fetched into the cache (or revalidated) first, as
+    /// the render would.
     public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
-        let plan = try MakeJob.plan(request)
-        try MakeJob.checkStillHeaders(request)
-        _ = try plan.layout?.draw()
-        return plan
+        let (local, sources) = request.hasRemoteInputs ? try request.fetchingRemoteInputs(cancellation: Cancellation()) : (request, [])
+        do throws(SlicevidError) {
+            let plan = try MakeJob.plan(local)
+            try MakeJob.checkStillHeaders(local)
+            _ = try plan.layout?.draw()
+            return plan
+        } catch {
+            throw error.naming(sources)
+        }
     }
 
     /// Renders one clip, as `slicevid make` does: the outputs appear under their final names

@@ -22,6 +22,8 @@ let publicTypes: [Any.Type] = [
     // Encoding and the music bed.
     EncoderSettings.self, CodecChoice.self, OutputOption.self, OptionValueError.self, Sheet.self, AudioSettings.self,
     AudioOption.self, AudioCodec.self, AudioValueError.self,
+    // Stills and songs given as URLs: the cache and the bounds of fetching.
+    RemoteOptions.self, RemoteKind.self,
     // Presets.
     Preset.self, PresetError.self, PresetCatalog.self,
     // Campaigns: the manifest, a run, its report and page.

@@ -91,6 +91,19 @@ package enum MakeJob {
     package static func run(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),
                            events: @escaping @Sendable (MakeEvent) -> Void = { _ in }) throws(SlicevidError) -> MakeReport {
         let started = DispatchTime.now()
+        // URLs among the stills and song: fetched first, then rendered as the cache's files.
+        guard request.hasRemoteInputs else { return try run(local: request, started: started, cancellation: cancellation, events: events) }
+        let (local, sources) = try request.fetchingRemoteInputs(cancellation: cancellation)
+        do throws(SlicevidError) {
+            return try run(local: local, started: started, cancellation: cancellation, events: events)
+        } catch {
+            throw error.naming(sources)
+        }
+    }
+
+    /// `run` for a request whose inputs are files.
+    private static func run(local request: MakeRequest, started: DispatchTime, cancellation: Cancellation,
+                            events: @escaping @Sendable (MakeEvent) -> Void) throws(SlicevidError) -> MakeReport {
         // Every output is checked against its codec and the filesystem, then its temporary name
         // reserved, before any decoding. `null` outputs render without a sink.
         let planned = try plan(request)

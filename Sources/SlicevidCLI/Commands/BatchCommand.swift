@@ -30,7 +30,7 @@ struct BatchCommand: ParsableCommand {
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
         usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE [--history N]] [--notify URL] [--shard K/N] [--only KEY] [--prune [--prune-max N%|N]] [--parallel N] [--force] [options]",
         options: [Option.check, Option.plan, Option.report, Option.history, Option.notify, Option.notifyFormat, Option.notifySecret, Option.shard, Option.only, Option.prune, Option.pruneMax, Option.parallel, Option.force,
-                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose],
+                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose] + SharedOptions.remote,
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
@@ -81,6 +81,7 @@ struct BatchCommand: ParsableCommand {
                                            pruneLimit: options.pruneLimit, only: options.only, version: SlicevidTool.version, threads: options.threads)
             request.verbose = options.verbose
             request.reportHistory = options.history
+            request.remote = options.remote
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
@@ -191,6 +192,8 @@ struct BatchOptions {
     var notification: RunNotification?
     /// Where the key that signs `--notify`'s body is read from when no file is given.
     static let secretVariable = "SLICEVID_NOTIFY_SECRET"
+    /// `--cache`, `--offline`, `--ca-file`.
+    var remote: RemoteOptions
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -236,6 +239,7 @@ struct BatchOptions {
         if !prune, !check, !plan, arguments.has(BatchCommand.Option.pruneMax) {
             throw SlicevidError(.usage, "--prune-max limits --prune; give --prune too, or drop it")
         }
+        remote = try SharedOptions.remote(from: arguments)
         only = arguments.all(BatchCommand.Option.only).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let empty = only.firstIndex(where: \.isEmpty) {
             throw SlicevidError(.usage, "--only: value \(empty + 1) is empty; give feed keys or id globs, separated by commas")
@@ -276,6 +280,8 @@ extension ExitCode {
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
         case .pruneRefused: self = .pruneRefused
+        // Failed only on remote inputs for now: the scheduler's retry is what it needs.
+        case .retryLater: self = .busy
         case .interrupted(let signal): self.init(signal: signal)
         // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
         case .cancelled: self = .interrupted

@@ -42,7 +42,7 @@ struct MakeCommand: ParsableCommand {
         usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [Option.from, Option.to, Option.output, Option.preset] + Option.spec.map(\.1) + Option.encoding.map(\.1)
             + Option.audio.map(\.1) + [Option.layout, Option.variable, Option.safeZone, Option.dryRun, Option.json, SharedOptions.jobs, Option.force, LogFormat.option, Option.quiet,
-                                       SharedOptions.verbose],
+                                       SharedOptions.verbose] + SharedOptions.remote,
         discussion: """
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
         1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
@@ -219,6 +219,7 @@ struct MakeCommand: ParsableCommand {
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
         request.verbose = arguments.has(SharedOptions.verbose)
+        request.remote = try SharedOptions.remote(from: arguments)
         request.threads = threads
         request.layout = try (arguments.value(Option.layout) ?? preset?.layout).map { path throws(SlicevidError) in
             do throws(LayoutError) { return try Layout.load(path: path) } catch { throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text) }
