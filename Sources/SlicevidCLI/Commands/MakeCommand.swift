@@ -10,7 +10,7 @@ struct MakeCommand: ParsableCommand {
         static let from = OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(Slicevid.stillFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards.")
         static let to = OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still.")
         static let output = OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
-                                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset).")
+                                       help: "Output file, repeatable: \(OutputFormat.acceptedForms), \(OutputSpelling.standardOutput) (y4m to stdout), or \(OutputSpelling.discard) (render only). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset).")
         static let preset = OptionSpec("preset", value: "NAME|FILE", kind: .preset, help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order.")
         /// One flag per transition field (`--fps`, `--slices`, …).
         static let spec = SpecField.allCases.map { field in
