@@ -262,8 +262,8 @@ package struct ManifestJob: Sendable {
                 throw reader.error("outputs[\(position)]", error)
             }
             // Outputs are files slicevid commits atomically; a URL is for inputs only.
-            guard !RemoteURL.isRemote(parsed.path) else {
-                throw reader.error("outputs[\(position)]", "\(RemoteURL.redact(parsed.path)): outputs are files; a URL is accepted only for inputs (images, audio)")
+            guard !RemoteURL.isRemote(parsed.destination.path ?? "") else {
+                throw reader.error("outputs[\(position)]", "\(RemoteURL.redact(parsed.destination.path ?? "")): outputs are files; a URL is accepted only for inputs (images, audio)")
             }
             let output: Output
             do {
