@@ -19,14 +19,17 @@ enum StillLoader {
     }
 
     /// The still in each of `layouts`, decoded once; each picture is the one `load` gives for
-    /// its layout alone.
+    /// its layout alone. `placed` is told where `focus` landed in the frame (a demo card fills
+    /// it: the focus itself).
     static func load(_ path: String?, role: StillRole, spec: TransitionSpec, focus: Focus, layouts: [PixelLayout],
-                     layers: [CardLayer] = [], cancellation: Cancellation) throws(MediaError) -> [PlanarImage] {
+                     layers: [CardLayer] = [], cancellation: Cancellation,
+                     placed: ((Focus) -> Void)? = nil) throws(MediaError) -> [PlanarImage] {
         if let path {
             return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
                                                fit: spec.fit, background: spec.background, layouts: layouts, focus: focus,
-                                               layers: layers, isCancelled: { cancellation.isCancelled })
+                                               layers: layers, isCancelled: { cancellation.isCancelled }, placed: placed)
         }
+        placed?(focus)
         let card = role == .outgoing ? DemoCards.source(width: spec.width, height: spec.height)
                              : DemoCards.destination(width: spec.width, height: spec.height)
         return layouts.map { card.planar($0, layers: layers) }
