@@ -59,10 +59,10 @@ final class SequenceRenderer: Sendable {
         let drawn = strips(index, buffer: buffer)
         let time = Double(index) / frameRate.value
         // A layer at rest is drawn as prepared; one in motion is moved into a layer of its own.
-        let showing = overlays.compactMap { layer -> (FrameOverlay, Double)? in
-            guard let state = layer.schedule.state(at: time) else { return nil }
-            if state.isStill { return (layer.overlay, state.opacity) }
-            return layer.moving?.overlay(state, layout: buffer.layout).map { ($0, state.opacity) }
+        let showing = overlays.flatMap { layer -> [(FrameOverlay, Double)] in
+            guard let state = layer.schedule.state(at: time) else { return [] }
+            if state.isStill { return [(layer.overlay, state.opacity)] }
+            return (layer.moving?.overlays(state, layout: buffer.layout) ?? []).map { ($0, state.opacity) }
         }
         guard !showing.isEmpty else { return drawn }
         if drawn !== buffer { buffer.copy(from: drawn) }
