@@ -108,11 +108,9 @@ struct OverlayPlane: Sendable {
                                  + 65535 * (maths.red * r + maths.green * g + maths.blue * b))
                 // Opaque: rounded once to the whole value, as converting the layer's colour would.
                 let value = a == whole ? ((num + den / 2) / den) << 16 : (num + (den >> 17)) / (den >> 16)
-                // Each pixel's keep only where it is stored (4:2:0 chroma over alpha): four
-                // divisions a sample saved everywhere else (a moving layer is prepared every frame).
-                let pixels = perPixel ? (UInt32(keepOf(p0.a, count: 1)), UInt32(keepOf(p1.a, count: 1)),
-                                         UInt32(keepOf(p2.a, count: 1)), UInt32(keepOf(p3.a, count: 1))) : (clear, clear, clear, clear)
-                span.append(Prepared(value: min(value, maths.maximum << 16), keep: keepOf(a, count: n), opaque: a == whole, pixelKeeps: pixels))
+                span.append(Prepared(value: min(value, maths.maximum << 16), keep: keepOf(a, count: n), opaque: a == whole,
+                                     pixelKeeps: (UInt32(keepOf(p0.a, count: 1)), UInt32(keepOf(p1.a, count: 1)),
+                                                  UInt32(keepOf(p2.a, count: 1)), UInt32(keepOf(p3.a, count: 1)))))
             }
             if !span.isEmpty { encoder.add(span, y: py, x: spanX) }
         }
