@@ -230,3 +230,49 @@ import Testing
         #expect(abs(rows[122]! - (60 + 0.01 * 1080 * travel[24])) < 0.01, "strip 24 starts below: \(rows)")
     }
 }
+
+@Suite struct MovingPlanesTests {
+    /// A 30 × 14 layer: a red block with a half-transparent blue edge and a soft corner.
+    static func layer() -> RGBA16Image {
+        let image = RGBA16Image(width: 30, height: 14, hasAlpha: true)
+        for y in 0..<14 {
+            for x in 0..<30 {
+                let (a, r, g, b): (UInt16, UInt16, UInt16, UInt16)
+                switch (x, y) {
+                case (5..<20, 3..<10): (a, r, g, b) = (65535, 60000, 8000, 4000)
+                case (20..<24, 3..<10): (a, r, g, b) = (32768, 2000, 9000, 30000)
+                case (24, 3..<10): (a, r, g, b) = (9000, 9000, 9000, 9000)
+                default: (a, r, g, b) = (0, 0, 0, 0)
+                }
+                (image.row(0, y)[x], image.row(1, y)[x], image.row(2, y)[x], image.row(3, y)[x]) = (r, g, b, a)
+            }
+        }
+        return image
+    }
+
+    @Test("drawn from its planes at an offset, a moving layer matches the layer moved and drawn as any layer, in every layout without alpha",
+          arguments: [PixelLayout.yuv420p, .yuv444p, .gbrp, .yuv420p16, .yuv444p16, .gbrp16])
+    func planesMatchTheMovedLayer(_ layout: PixelLayout) throws {
+        let moving = try #require(MovingLayer(layer: Self.layer(), x: 21, y: 9, frameWidth: 80, frameHeight: 40))
+        let planes = try #require(MovingPlanes(moving, layout: layout))
+        var state = LayerState()
+        for (dx, dy, opacity) in [(0.0, 0.0, 1.0), (0.3, -0.7, 1.0), (-5.25, 3.5, 0.6), (13.9, 0.05, 1.0)] {
+            (state.dx, state.dy, state.opacity) = (dx, dy, opacity)
+            let direct = PlanarImage(width: 80, height: 40, layout: layout)
+            direct.fill(RGBAColor(red: 90, green: 140, blue: 200))
+            let general = PlanarImage(width: 80, height: 40, layout: layout)
+            general.fill(RGBAColor(red: 90, green: 140, blue: 200))
+            planes.draw(try #require(moving.translations(state)), onto: direct, opacity: opacity)
+            for overlay in moving.overlays(state, layout: layout) { overlay.draw(onto: general, opacity: opacity) }
+            let worst = zip(direct.planes, general.planes).map { a, b in
+                (0..<a.height).flatMap { y in (0..<a.width).map { x in
+                    layout.isDeep ? abs(Int(a.row16(y)[x]) - Int(b.row16(y)[x])) : abs(Int(a.row(y)[x]) - Int(b.row(y)[x])) } }.max() ?? 0
+            }.max() ?? 0
+            #expect(worst <= (layout.isDeep ? 2 * 257 : 2), "\(layout) offset \(dx), \(dy): \(worst)")
+            // And it drew something: the block's red is there.
+            #expect(direct.planes.indices.contains { p in (0..<direct.planes[p].height).contains { y in
+                (0..<direct.planes[p].width).contains { x in layout.isDeep ? direct.planes[p].row16(y)[x] != general.planes[p].row16(0)[0] : direct.planes[p].row(y)[x] != general.planes[p].row(0)[0] } } })
+        }
+        #expect(MovingPlanes(moving, layout: .yuva420p) == nil, "frames with alpha are drawn from the moved layer")
+    }
+}

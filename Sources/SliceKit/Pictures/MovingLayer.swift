@@ -88,31 +88,33 @@ package final class MovingLayer: @unchecked Sendable {
     /// (each strip its own piece, so the frame between strips is not part of any); a scale or
     /// a wipe goes through `transformed`.
     package func pieces(_ state: LayerState) -> [(image: RGBA16Image, x: Int, y: Int)] {
-        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.dx.isFinite, state.dy.isFinite else {
-            return transformed(state).map { [$0] } ?? []
-        }
+        guard let moves = translations(state) else { return transformed(state).map { [$0] } ?? [] }
+        return moves.compactMap { translated(dx: $0.dx, dy: $0.dy, inside: $0.inside) }
+    }
+
+    /// A state that only moves the layer as pieces (a slide, strips, both), as offsets in frame
+    /// pixels each for a part of the frame (x0, y0, x1, y1); nil for a scale or a wipe.
+    package func translations(_ state: LayerState) -> [(dx: Double, dy: Double, inside: (Int, Int, Int, Int))]? {
+        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.dx.isFinite, state.dy.isFinite else { return nil }
         let (ox, oy) = (state.dx * unit, state.dy * unit)
         let limit = 16 * Double(max(frameWidth, frameHeight))
         guard ox.magnitude < limit, oy.magnitude < limit else { return [] }
-        let whole = (0, 0, frameWidth, frameHeight)
-        guard let strips = state.strips else { return translated(dx: ox, dy: oy, inside: whole).map { [$0] } ?? [] }
+        guard let strips = state.strips else { return [(ox, oy, (0, 0, frameWidth, frameHeight))] }
         let vertical = strips.cut.direction == .vertical
         let layout = StripLayout(count: strips.cut.count, seed: strips.cut.seed, travel: strips.cut.travel)
         let across = vertical ? frameWidth : frameHeight, extent = Double(vertical ? frameHeight : frameWidth)
-        // Only the strips the layer falls in (one sample of margin for the filter).
-        let first = vertical ? Int((Double(x) + ox).rounded(.down)) - 1 : Int((Double(y) + oy).rounded(.down)) - 1
-        let last = first + (vertical ? image.width : image.height) + 2
-        var pieces: [(image: RGBA16Image, x: Int, y: Int)] = []
+        // Only the strips the layer falls in (two samples of margin for the filter).
+        let first = vertical ? Int((Double(x) + ox).rounded(.down)) - 2 : Int((Double(y) + oy).rounded(.down)) - 2
+        let last = first + (vertical ? image.width : image.height) + 4
+        var moves: [(dx: Double, dy: Double, inside: (Int, Int, Int, Int))] = []
         for k in 0..<layout.count {
             let (from, to) = (max(first, layout.boundary(k, extent: across)), min(last, layout.boundary(k + 1, extent: across)))
             guard from < to else { continue }
             let travel = strips.leaving ? StripLayout.outgoingSign(k) * layout.outgoingTravel[k] : StripLayout.incomingSign(k) * layout.incomingTravel[k]
             let shift = max(-limit, min(limit, travel * extent * strips.factor))
-            let piece = vertical ? translated(dx: ox, dy: oy + shift, inside: (from, 0, to, frameHeight))
-                                 : translated(dx: ox + shift, dy: oy, inside: (0, from, frameWidth, to))
-            if let piece { pieces.append(piece) }
+            moves.append(vertical ? (ox, oy + shift, (from, 0, to, frameHeight)) : (ox + shift, oy, (0, from, frameWidth, to)))
         }
-        return pieces
+        return moves
     }
 
     /// The picture moved by (`ox`, `oy`) frame pixels, the part inside `inside` (x0, y0, x1,
