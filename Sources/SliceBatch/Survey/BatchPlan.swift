@@ -37,6 +37,9 @@ public struct JobPlan: Sendable {
     public package(set) var state: State
     /// Folders a render would create first.
     public package(set) var folders: [String]
+    /// Each moving layer's times on the job's clip (`layer 'name': shows 2.1–3.5 s; in …`),
+    /// for a job that will render.
+    public package(set) var motion: [String] = []
 }
 
 /// Plans a manifest's jobs without rendering, locking or writing.
@@ -63,8 +66,11 @@ package enum BatchPlan {
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
             // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
             // font has, text that does not fit) and its pictures drawn, without a frame.
+            var motion: [String] = []
             do throws(SlicevidError) {
-                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
+                let layout = try MakeJob.plan(job.request(force: true)).layout
+                _ = try layout?.draw()
+                motion = layout?.scheduleLines ?? []
             } catch where error.category != .outputBlocked {
                 return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
             } catch {}
@@ -79,7 +85,8 @@ package enum BatchPlan {
                 }
                 folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders)
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders,
+                           motion: motion)
         }
     }
 }
