@@ -65,10 +65,13 @@ struct FontFileTests {
             // test beside this one may have had the engine drop its faces).
             let mapsDuringDrawing = Mutex("")
             TextDrawing.afterFirstLayout.withLock { hook in
-                hook = { [self] in
+                // Only this test's text: one drawn beside it (the same process) passes on.
+                hook = { [self] layer in
+                    guard layer.fonts == [brand] else { return false }
                     try? rewrite(brand, with: VariableTestFont.bytes)
                     let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
                     mapsDuringDrawing.withLock { $0 = maps }
+                    return true
                 }
             }
             defer { TextDrawing.afterFirstLayout.withLock { $0 = nil } }

@@ -15,10 +15,11 @@ struct TextDrawing: Sendable {
     let shadow: CoverageMask?
     let plate: CoverageMask?
 
-    /// Called (once, then cleared) after a text's first layout, while Pango, HarfBuzz, Cairo
-    /// and FreeType hold its fonts open and its sizes are still to be tried and drawn: where
-    /// `FontFileTests` rewrites a font file as `cp` would.
-    static let afterFirstLayout = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Called after a text's first layout, while Pango, HarfBuzz, Cairo and FreeType hold its
+    /// fonts open and its sizes are still to be tried and drawn: where `FontFileTests` rewrites a
+    /// font file as `cp` would. It is given the layer and cleared once it says it acted, so a
+    /// text drawn by a test beside it never takes it.
+    static let afterFirstLayout = Mutex<(@Sendable (TextLayer) -> Bool)?>(nil)
 
     /// Lays `layer` out in `fonts`, checks it, finds its size and draws its masks.
     init(_ layer: TextLayer, fonts: TextFonts) throws(TextError) {
@@ -27,10 +28,8 @@ struct TextDrawing: Sendable {
         // Every character of the whole text, drawn or cut by an ellipsis later, must be in a font.
         let whole = try TextLayout(layer, fonts: fonts, families: families, setting: .init(size: sizes[0], width: nil))
         try Self.requireKnown(whole, layer: layer, fonts: fonts)
-        Self.afterFirstLayout.withLock { hook in
-            defer { hook = nil }
-            return hook
-        }?()
+        let hook = Self.afterFirstLayout.withLock { $0 }
+        if let hook, hook(layer) { Self.afterFirstLayout.withLock { $0 = nil } }
         let width = Double(layer.width) - 2 * (layer.plate?.padding ?? 0)
         func laid(_ size: Double) throws(TextError) -> (TextLayout, TextPlacement) {
             let layout = try TextLayout(layer, fonts: fonts, families: families, setting: .init(size: size, width: width))
