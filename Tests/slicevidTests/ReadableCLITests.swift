@@ -139,4 +139,25 @@ struct ReadableCLITests {
             #expect(restyled.stderr.contains("layer 'price' scrim unset → box/#000000/0.6"), "\(restyled)")
         }
     }
+
+    @Test("batch --plan and --check say a layout's overlap and shrunk size once, for the first job of three")
+    func planAndCheckWarnOnce() throws {
+        try withScratchFolder { folder in
+            try Self.campaign("""
+                {"smallest-size": 60, "layers": [{"name": "name", "text": "A rather long product name that has to shrink", "box": [0.1, 0.1, 0.3, 0.1], "color": "#000000", "max-size": 60},
+                            {"name": "price", "text": "2,49", "box": [0.3, 0.15, 0.3, 0.2], "color": "#000000"}]}
+                """, in: folder)
+            let job = #"{"images": ["white.png", "white.png"], "layout": "layout.json", "size": "320x180", "fps": 10, "hold": 0.3, "duration": 0.6, "slices": 8"#
+            try writeFile(folder + "/campaign.json", Data("""
+                {"jobs": [\(job), "id": "a", "outputs": ["a.mp4"]}, \(job), "id": "b", "outputs": ["b.mp4"]}, \(job), "id": "c", "outputs": ["c.mp4"]}]}
+                """.utf8))
+            for flag in ["--plan", "--check"] {
+                let run = try CLI.run(["batch", "campaign.json", flag], in: folder)
+                #expect(run.status == 0, "\(run)")
+                let lines = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
+                #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("slicevid: campaign.json: job 'a': warning: layout '") && $0.contains("layout.json' at 320x180: layer 'name'") },
+                        "\(flag): \(run)")
+            }
+        }
+    }
 }

@@ -19,6 +19,8 @@ public struct JobCheck: Sendable {
     public package(set) var folders: [String] = []
     /// Whether every output is up to date, so a run would skip the job.
     public package(set) var isUpToDate = false
+    /// The layout's warnings a render would tell (overlaps, a shrunk size), each once per run.
+    public package(set) var warnings: [LayoutWarning] = []
 }
 
 /// Checks a manifest's jobs without rendering. The manifest itself (fields, presets, unique
@@ -31,8 +33,10 @@ package enum BatchCheck {
     package static func run(_ request: BatchRequest) -> [JobCheck] {
         var stills: [String: String?] = [:]
         let hashes = InputHashes()
+        let told = WarningsTold()
         return request.selectedJobs.map { job in
             var problems: [String] = []
+            var warnings: [LayoutWarning] = []
             for path in job.images {
                 if stills[path] == nil { stills[path] = decodeProblem(path) }
                 if let problem = stills[path] ?? nil, !problems.contains(problem) { problems.append(problem) }
@@ -42,14 +46,14 @@ package enum BatchCheck {
             do throws(SlicevidError) {
                 // As a run would: its layout's text set (a character no font has, text that
                 // does not fit), without rendering a frame.
-                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
+                warnings = try told.drawn(MakeJob.plan(job.request(force: true)).layout)
             } catch {
                 if error.category != .outputBlocked { problems.append(error.message(job.wording(run: request.runWording))) }
             }
             // A still that cannot be hashed was reported above, as missing or undecodable.
             let survey = try? JobSurvey(job, version: request.version, hashes: hashes, cancellation: Cancellation())
             if let survey, !request.force, survey.isUpToDate {
-                return JobCheck(id: job.id, problems: problems, changes: [], isUpToDate: problems.isEmpty)
+                return JobCheck(id: job.id, problems: problems, changes: [], isUpToDate: problems.isEmpty, warnings: warnings)
             }
             let licences = survey?.replacements(force: request.force)
             var changes: [String] = []
@@ -70,7 +74,7 @@ package enum BatchCheck {
                     problems.append(error.message(job.wording(run: request.runWording)))
                 }
             }
-            return JobCheck(id: job.id, problems: problems, changes: changes, folders: folders)
+            return JobCheck(id: job.id, problems: problems, changes: changes, folders: folders, warnings: warnings)
         }
     }
 

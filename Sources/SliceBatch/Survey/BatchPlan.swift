@@ -37,6 +37,9 @@ public struct JobPlan: Sendable {
     public package(set) var state: State
     /// Folders a render would create first.
     public package(set) var folders: [String]
+    /// The layout's warnings a render of the job would tell (overlaps, a shrunk size), each
+    /// once per run: a later job of the same layout and aspect has none of its first's.
+    public package(set) var warnings: [LayoutWarning] = []
 }
 
 /// Plans a manifest's jobs without rendering, locking or writing.
@@ -45,6 +48,7 @@ package enum BatchPlan {
     /// (`--check` decodes them); a layout's layers are drawn, as `--check` draws them.
     package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
+        let told = WarningsTold()
         return request.selectedJobs.map { job in
             let survey: JobSurvey
             do throws(JobSurvey.Trouble) {
@@ -57,8 +61,9 @@ package enum BatchPlan {
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
             // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
             // font has, text that does not fit) and its pictures drawn, without a frame.
+            var warnings: [LayoutWarning] = []
             do throws(SlicevidError) {
-                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
+                warnings = try told.drawn(MakeJob.plan(job.request(force: true)).layout)
             } catch where error.category != .outputBlocked {
                 return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
             } catch {}
@@ -73,7 +78,8 @@ package enum BatchPlan {
                 }
                 folders += OutputTarget.missingFolders(of: output).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders)
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders,
+                           warnings: warnings)
         }
     }
 }

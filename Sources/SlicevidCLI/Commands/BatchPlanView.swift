@@ -25,6 +25,7 @@ enum BatchPlanView {
                 case .willRender(let reasons):
                     fields["reasons"] = reasons.map(BatchLog.json)
                     fields["folders"] = plan.folders
+                    if !plan.warnings.isEmpty { fields["warnings"] = plan.warnings.map(\.text) }
                 case .refused(let why), .willFail(let why): fields["error"] = why
                 }
                 log.emit(fields)
@@ -50,6 +51,9 @@ enum BatchPlanView {
             for line in lines {
                 let text = line.text.hasPrefix("layout ") ? "will fail: \(line.text)" : line.text
                 log.console.error("slicevid: \(manifest): \(line.subject): \(text)\n")
+            }
+            for plan in plans {
+                for warning in plan.warnings { log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): warning: \(warning.text)\n") }
             }
             for orphan in orphans { log.console.error("slicevid: \(manifest): \(describe(orphan, pruning: pruning))\n") }
             var parts = [("up to date", count("up-to-date")), ("to render", count("will-render")), ("refused", count("refused")),
