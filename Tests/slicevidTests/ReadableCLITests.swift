@@ -98,7 +98,7 @@ struct ReadableCLITests {
         }
     }
 
-    @Test("a batch tells a layout's warning once, not once per job")
+    @Test("a batch tells a layout's warning once, not once per job, in its log and its report")
     func batchTellsOnce() throws {
         try withScratchFolder { folder in
             try Self.campaign(Self.whiteOnWhite.replacingOccurrences(of: #""refuse": true"#, with: #""refuse": false"#), in: folder)
@@ -106,10 +106,13 @@ struct ReadableCLITests {
             try writeFile(folder + "/campaign.json", Data("""
                 {"jobs": [\(job), "id": "a", "outputs": ["a.mp4"]}, \(job), "id": "b", "outputs": ["b.mp4"]}, \(job), "id": "c", "outputs": ["c.mp4"]}]}
                 """.utf8))
-            let run = try CLI.run(["batch", "campaign.json", "--log-format", "plain"], in: folder)
+            let run = try CLI.run(["batch", "campaign.json", "--log-format", "plain", "--report", "report.json"], in: folder)
             #expect(run.status == 0, "\(run)")
             let lines = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
             #expect(lines.count == 1 && lines[0].contains("layer 'name': contrast 1.00:1"), "\(run)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+            let warnings = (report["jobs"] as? [[String: Any]] ?? []).flatMap { $0["warnings"] as? [String] ?? [] }
+            #expect(warnings.count == 1 && warnings[0].contains("layer 'name': contrast 1.00:1"), "\(warnings)")
         }
     }
 

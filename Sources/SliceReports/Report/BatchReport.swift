@@ -60,6 +60,9 @@ public struct JobResult: Sendable {
     public package(set) var poster: String?
     /// Why the page has no poster of the job, when making one failed.
     public package(set) var posterError: String?
+    /// The layout's warnings this job told (contrast, overlap, a shrunk size): each told once
+    /// per run, by the first job that met it.
+    public package(set) var warnings: [String] = []
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
     package init(id: String, status: JobStatus, outputs: [OutputResult], fingerprint: String? = nil, seconds: Double, error: String? = nil,
@@ -175,6 +178,7 @@ public struct BatchReport: Sendable {
                 "row": job.row.map { ["key": $0.key, "feed": $0.feed, "line": $0.line] as [String: Any] } ?? NSNull(),
                 "poster": job.poster ?? NSNull(),
                 "poster_error": job.posterError ?? NSNull(),
+                "warnings": job.warnings,
                 "outputs": job.outputs.map { output -> [String: Any] in
                     guard let record = output.record else { return ["path": output.path] }
                     return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
