@@ -98,9 +98,9 @@ public enum Slicevid {
     /// still's header is found only by decoding it (the render, `check`).
     /// - Throws: `SlicevidError`; its `category` says who has to act.
     public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
-        let plan = try MakeJob.plan(request)
+        var plan = try MakeJob.plan(request)
         try MakeJob.checkStillHeaders(request)
-        _ = try plan.layout?.draw()
+        if let layout = plan.layout { plan.warnings = try layout.overlapWarnings + layout.draw().sizeWarnings(layout) }
         return plan
     }
 

@@ -95,6 +95,10 @@ struct ReadableCLITests {
             #expect(lines.filter { $0.contains("layer 'name' and layer 'price' overlap") }.count == 1, "\(run)")
             #expect(lines.filter { $0.contains("layer 'name': auto size shrank its text") }.count == 1, "\(run)")
             #expect(lines.count == 2, "\(run)")
+            // --dry-run says the same, without a frame.
+            let dry = try CLI.make(Self.flags + ["-o", "dry.mp4", "--dry-run"], in: folder)
+            let said = dry.stderr.split(separator: "\n").filter { $0.hasPrefix("slicevid: warning: layout 'layout.json' at 320x180: layer 'name'") }
+            #expect(dry.status == 0 && said.count == 2, "\(dry)")
         }
     }
 

@@ -30,6 +30,9 @@ public struct MakePlan: Sendable {
     package var audio: AudioFacts? = nil
     /// The layout's layers in this render's pixels, when it has a layout.
     package var layout: LayoutPlan? = nil
+    /// The layout's warnings known without a frame (overlapping layers, a shrunk size), once
+    /// its layers are drawn (`Slicevid.plan`); contrast is measured when the stills are.
+    public package(set) var warnings: [LayoutWarning] = []
 
     /// Every output path in request order (`-` for standard output, `null` for none).
     public var outputPaths: [String] { paths }

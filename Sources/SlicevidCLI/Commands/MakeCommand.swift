@@ -249,7 +249,10 @@ struct MakeCommand: ParsableCommand {
                 for line in lines { console.output(line) }
                 // Said once the plan is out: when it could not be written, the exit's one line
                 // (or a quiet 141) is all there is to say.
-                if !quiet && console.outputError == nil { console.error(DryRun.header(plan)) }
+                if !quiet && console.outputError == nil {
+                    console.error(DryRun.header(plan))
+                    for warning in plan.warnings { console.error("slicevid: warning: \(warning.text)\n") }
+                }
                 return .success
             }
             // A second signal ends the process at once: one line says so, the last it prints.
