@@ -82,13 +82,16 @@ struct ReadableCLITests {
         }
     }
 
+    /// A name that shrinks below the layout's 60 px and a price over part of its box.
+    static let crowded = """
+        {"smallest-size": 60, "layers": [{"name": "name", "text": "A rather long product name that has to shrink", "box": [0.1, 0.1, 0.3, 0.1], "color": "#000000", "max-size": 60},
+                    {"name": "price", "text": "2,49", "box": [0.3, 0.15, 0.3, 0.2], "color": "#000000"}]}
+        """
+
     @Test("two layers that overlap, and an auto size that shrank below the smallest size, are one warning line each")
     func overlapAndSmallSize() throws {
         try withScratchFolder { folder in
-            try Self.campaign("""
-                {"smallest-size": 60, "layers": [{"name": "name", "text": "A rather long product name that has to shrink", "box": [0.1, 0.1, 0.3, 0.1], "color": "#000000", "max-size": 60},
-                            {"name": "price", "text": "2,49", "box": [0.3, 0.15, 0.3, 0.2], "color": "#000000"}]}
-                """, in: folder)
+            try Self.campaign(Self.crowded, in: folder)
             let run = try CLI.make(Self.flags + ["-o", "clip.mp4"], in: folder)
             #expect(run.status == 0, "\(run)")
             let lines = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
@@ -150,10 +153,7 @@ struct ReadableCLITests {
     @Test("batch --plan and --check say a layout's overlap and shrunk size once, for the first job of three")
     func planAndCheckWarnOnce() throws {
         try withScratchFolder { folder in
-            try Self.campaign("""
-                {"smallest-size": 60, "layers": [{"name": "name", "text": "A rather long product name that has to shrink", "box": [0.1, 0.1, 0.3, 0.1], "color": "#000000", "max-size": 60},
-                            {"name": "price", "text": "2,49", "box": [0.3, 0.15, 0.3, 0.2], "color": "#000000"}]}
-                """, in: folder)
+            try Self.campaign(Self.crowded, in: folder)
             let job = #"{"images": ["white.png", "white.png"], "layout": "layout.json", "size": "320x180", "fps": 10, "hold": 0.3, "duration": 0.6, "slices": 8"#
             try writeFile(folder + "/campaign.json", Data("""
                 {"jobs": [\(job), "id": "a", "outputs": ["a.mp4"]}, \(job), "id": "b", "outputs": ["b.mp4"]}, \(job), "id": "c", "outputs": ["c.mp4"]}]}
