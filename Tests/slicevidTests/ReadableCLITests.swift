@@ -23,7 +23,7 @@ struct ReadableCLITests {
         try writeFile(folder + "/layout.json", Data(layout.utf8))
     }
 
-    @Test("a black scrim at 0.6 leaves 40 % of the white under its box; the rest of the frame stays white")
+    @Test("a black scrim at 0.6 leaves 40 % of the white under its box; the rest of the frame stays white; -j does not change a byte")
     func scrimDarkensByItsOpacity() throws {
         try withScratchFolder { folder in
             // The words sit in the box's top row of text; the scrim fills the whole box (y 90…180).
@@ -43,6 +43,11 @@ struct ReadableCLITests {
             }
             // Above the box the still is untouched.
             #expect(Pixels.color(frame, 100, 40) == Self.white && Pixels.color(frame, 5, 89) == Self.white)
+            // The same bytes whatever the thread count.
+            let one = try CLI.make(Self.flags + ["-o", "one.mp4", "-j", "1"], in: folder)
+            let two = try CLI.make(Self.flags + ["-o", "two.mp4", "-j", "2"], in: folder)
+            #expect(one.status == 0 && two.status == 0, "\(one) \(two)")
+            #expect(FileManager.default.contents(atPath: folder + "/one.mp4") == FileManager.default.contents(atPath: folder + "/two.mp4"))
         }
     }
 
