@@ -4,7 +4,7 @@ peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
                               [--tools DIR] [--markdown] [--cores N]
-                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout]
+                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion|still-motion]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -153,6 +153,22 @@ class Bench:
         limit = samples + 1
         self.row(f"render {size} --motion-blur {samples} vs plain, wall s", f"{t_blur:.2f}", f"{t_plain:.2f} (plain)",
                  f"{t_blur / t_plain:.1f}x", f"<= {limit}x", t_blur / t_plain <= limit)
+
+    # 8. Motion on stills: every frame is a resample of each still it shows instead of a copy.
+    def still_motion(self, size="1920x1080", hold=1, duration=19, target=0.10):
+        """The plain render's clip with both stills pushing in, against whole-frame copies,
+        alternating: each frame warps the stills it shows (two under the strips), so the copy
+        rate's share it reaches is the cost of the warp."""
+        frames = round((hold + duration) * 30) + 1
+        cores = os.cpu_count()
+        moving = lambda: run(self.slicevid(size, hold, duration, ["null"], ["--jobs", str(cores), "--motion", "push-in"]))
+        limit = lambda: copy_rate(os.path.join(self.tools, "framecopy"), size)
+        mine, copies = alternate(self.render_runs, moving, limit)
+        our_fps = frames / median(mine, 0)
+        copy_fps = statistics.median(copies)
+        fraction = our_fps / copy_fps
+        self.row(f"render {size} --motion push-in, {frames} frames, --jobs {cores} (fps)", f"{our_fps:.0f}",
+                 f"{copy_fps:.0f} (frame copy)", f"{fraction:.0%}", f">= {target:.0%} of frame copy", fraction >= target)
 
     # 7. Start-up against the floor: a C program linking the same libraries, exiting at once.
     def startup(self):
@@ -345,6 +361,39 @@ class Bench:
         self.row(f"make {size} -> mp4 (x264 {preset}) with a four-layer layout vs without, wall s", f"{t_layout:.2f}",
                  f"{t_plain:.2f} (no layout)", f"{t_layout / t_plain:.3f}x", f"<= {target}x", t_layout / t_plain <= target)
 
+    # 11. Layer motion (issue 32): a clip whose two over text layers arrive and leave (a name
+    # sliding up and fading out, a price arriving in strips) against the same clip with the same
+    # layers still, render only on one thread, CPU seconds of the child. Moving frames resample
+    # the layer and prepare it anew; still ones blend the layer prepared once.
+    def layer_motion(self, size="1920x1080", target=1.15):
+        def layout(name, motion):
+            path = os.path.join(self.work, name)
+            with open(path, "w") as f:
+                json.dump({"layers": [
+                    {"on": "over", "text": "Flat White", "box": [0.06, 0.60, 0.88, 0.14], "color": "#FFFFFF", **motion[0]},
+                    {"on": "over", "text": "2,49 €", "box": [0.06, 0.76, 0.40, 0.09], "color": "#FFFFFF", "plate": "#E30613",
+                     **motion[1]}]}, f)
+            return path
+        moving = layout("moving.json", [{"in": {"at": "transition", "effect": "slide-up", "duration": 1},
+                                         "out": {"at": "end-0.5", "effect": "fade"}},
+                                        {"in": {"at": "landed-0.5", "effect": "strips", "duration": 0.8}}])
+        still = layout("still.json", [{}, {}])
+
+        def cpu(path):
+            cmd = self.slicevid(size, 1, 1, ["null"], ["--jobs", "1", "--end-hold", "1.5", "--layout", path])
+            start = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(proc.pid, 0)
+            err = proc.stderr.read().decode(errors="replace")
+            proc.stderr.close()
+            if os.waitstatus_to_exitcode(status) != 0:
+                raise RuntimeError(f"{' '.join(cmd)}: {err.strip()[-500:]}")
+            return usage.ru_utime + usage.ru_stime, time.perf_counter() - start
+        moved, kept = alternate(self.runs, lambda: cpu(moving), lambda: cpu(still))
+        t_moved, t_kept = median(moved, 0), median(kept, 0)
+        self.row(f"render {size} with two moving over text layers vs the same layers still, CPU s (--jobs 1)", f"{t_moved:.3f}",
+                 f"{t_kept:.3f} (still layers)", f"{t_moved / t_kept:.3f}x", f"<= {target}x", t_moved / t_kept <= target)
+
     def table(self, markdown):
         header = ("case", "slicevid", "peer", "ratio", "target", "result")
         widths = [max(len(str(r[i])) for r in [header] + self.rows) for i in range(6)]
@@ -376,7 +425,8 @@ def main():
     parser.add_argument("--tools", default=os.path.join(ROOT, ".build", "bench"),
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    parser.add_argument("--only", choices=["start-up", "parallel-batch", "parallel-memory", "audio-bed", "over-layers", "layout"],
+    parser.add_argument("--only", choices=["start-up", "parallel-batch", "parallel-memory", "audio-bed", "over-layers", "layout",
+                                                   "layer-motion", "still-motion"],
                         help="run this case alone")
     parser.add_argument("--cores", type=int, help="plan for this many cores (SLICEVID_CORES) in parallel-memory: its memory rows "
                         "then show what a machine of that size would hold; its wall row means nothing")
@@ -401,9 +451,10 @@ def main():
         bench = Bench(args.binary, args.tools, args.runs, args.encode_runs, args.render_runs, work, cores=args.cores)
         if args.only:
             {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "parallel-memory": bench.parallel_memory,
-             "audio-bed": bench.audio_bed, "over-layers": bench.over_layers, "layout": bench.layout_end_to_end}[args.only]()
+             "audio-bed": bench.audio_bed, "over-layers": bench.over_layers, "layout": bench.layout_end_to_end,
+             "layer-motion": bench.layer_motion, "still-motion": bench.still_motion}[args.only]()
             runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1,
-                    "parallel-memory": 3}.get(args.only, args.runs)
+                    "parallel-memory": 3, "still-motion": args.render_runs}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
             return
@@ -411,6 +462,7 @@ def main():
         bench.render_throughput("3840x2160", 1, 9)
         bench.scaling("1920x1080", 1, 59)
         bench.motion_blur("1920x1080", 1, 9)
+        bench.still_motion()
         bench.encode_h264("1920x1080")
         bench.encode_h264("3840x2160")
         bench.encode_vp9("1920x1080")
@@ -422,6 +474,7 @@ def main():
         bench.audio_bed()
         bench.over_layers()
         bench.layout_end_to_end()
+        bench.layer_motion()
         cpu = "unknown CPU"
         try:
             with open("/proc/cpuinfo") as f:

@@ -8,7 +8,7 @@ import socket
 from dataclasses import dataclass, field
 
 # The documented exit codes (docs/exit-codes.md).
-DOCUMENTED = frozenset({0, 1, 2, 64, 65, 66, 69, 73, 74, 75, 130, 143})
+DOCUMENTED = frozenset({0, 1, 2, 3, 64, 65, 66, 69, 73, 74, 75, 130, 143})
 # Codes a make that fails may use; a batch adds 1 and 2.
 FAILURES = DOCUMENTED - {0}
 
@@ -44,6 +44,8 @@ class Case:
     signal_plan: tuple = None      # (delay, [signals], gap) sent to the first run
     race: bool = False             # the runs compete for one output without --force
     stdout: str = ""               # the first run's stdout: "" (read back), "full" (/dev/full), "closed-pipe" (no reader)
+    sequential: bool = False       # the runs go one after another (a run, then the run after it), not together
+    during: tuple = None           # (file, [version files]): rewritten in place while the last run runs
     verify: list = field(default_factory=list)  # more checks: f(case, results, root) -> [(kind, detail)]
     note: str = ""
 

@@ -7,6 +7,7 @@ feed that is valid) renders every row's job — and never writes outside the out
 
 import json
 import os
+import subprocess
 
 from case import Case, copy_still, weighted
 from cases_documents import batch_owned, documents_file
@@ -130,4 +131,103 @@ def _huge_rows(count):
         yield b"".join(b"S%d,n,1\n" % i for i in range(start, min(start + 10_000, count)))
 
 
-GENERATORS = [(feed_case, 1)]
+
+
+def _feed_campaign(root, images, skus, extra_columns="", outputs="out/{sku}.png"):
+    """m/campaign.json over m/products.csv with one job per row; returns the manifest's path."""
+    template = {"id": "{sku}", "rows": {"file": "products.csv", "key": "sku"}, "images": images, "outputs": outputs}
+    manifest = {"defaults": {"size": "32x18", "fps": 10, "hold": 0, "duration": 0.2}, "jobs": [template]}
+    os.makedirs(os.path.join(root, "m/out"), exist_ok=True)
+    return documents_file(root, "m/campaign.json", json.dumps(manifest).encode())
+
+
+def prerender(ctx, root, argv):
+    """Runs slicevid once while the case is laid out (a campaign's earlier night), so the case
+    starts from real outputs and sidecars; a failure here is the harness's."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")}
+    env["TMPDIR"] = os.path.join(root, "tmp")
+    done = subprocess.run([ctx.binary, *argv], cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, timeout=60)
+    if done.returncode != 0:
+        raise RuntimeError(f"setup run {argv} exited {done.returncode}: {done.stderr.decode(errors='replace')[-300:]}")
+
+
+def feed_rewritten(rng, root, ctx):
+    """Last night rendered four rows; tonight's `--prune` reads the feed while an export
+    rewrites it in place, between the whole feed and one cut short to one row (and, as `cp`
+    writes, everything between). No output of the whole feed may be deleted: a read that saw
+    the feed change deletes nothing, and a steady read of the short one meets the prune brake."""
+    images = _stills(rng, root, ctx.corpus)
+    skus = ["NL-101", "NL-102", "NL-103", "NL-104"]
+    full = "sku,name\n" + "".join(f"{s},n{s}\n" for s in skus)
+    short = "sku,name\n" + f"{skus[0]},n{skus[0]}\n"
+    documents_file(root, "m/products.csv", full.encode())
+    path = _feed_campaign(root, images, skus)
+    prerender(ctx, root, ["batch", path, "-q"])
+    documents_file(root, "m/feed-full.csv", full.encode())
+    documents_file(root, "m/feed-short.csv", short.encode())
+    rendered = [f"m/out/{s}.png" for s in skus]
+    flags = rng.choice([["--prune"], ["--prune"], ["--prune", "--plan"], ["--prune", "--check"], ["--prune", "--prune-max", "50%"]])
+    return Case(index=0, category="feed", kind="feed/rewritten-while-read", owner=FEED_OWNER, runs=[["batch", path, *flags]],
+                batch=True, sequential=True, during=("m/products.csv", ["m/feed-full.csv", "m/feed-short.csv"]),
+                # 0: read whole (or changed: nothing pruned); 3: a steady short read meets the brake;
+                # 66: changed during both reads; 1, 2: a row cut mid-id whose job cannot render;
+                # 64: a read that caught the file empty or torn between the export's writes, and
+                # saw no change while it read (a steady read of a broken version).
+                expect=frozenset({0, 1, 2, 3, 64, 66}), names=[path, "products.csv"], protected=rendered,
+                # A read cut mid-line may make a job of a partial id: its output is the run's own.
+                owned=batch_owned(path, [], "") + ["m/out/*.png", "m/out/.*.png.slicevid.json", "m/products.csv"],
+                note=f"4 rows rendered, then batch {' '.join(flags)} while products.csv flips between 4 rows and 1")
+
+
+def giant_cell(rng, root, ctx):
+    """A feed with one giant cell: in a column placed in the output path (refused, 64, in a
+    moment and within the memory bound, naming the feed's line), or in a column no job uses
+    (under the row limit: rendered, its sidecar small, and a second run finds it up to date;
+    over it: refused like any row over 1 MiB)."""
+    images = _stills(rng, root, ctx.corpus)
+    where = rng.choice(["path", "unused", "unused-over"])
+    size = {"path": rng.choice([2 << 20, 20 << 20, 60 << 20]), "unused": rng.choice([200_000, 900_000]),
+            "unused-over": rng.choice([(1 << 20) + 10, 8 << 20])}[where]
+    unit = rng.choice(["a", "é", "x/"]).encode()
+    if where != "path":
+        unit = unit.replace(b"/", b"_")
+
+    def cell():
+        """The cell a MiB at a time: the worker never holds it (its peak would count in every
+        slicevid it starts afterwards)."""
+        chunk = unit * ((1 << 20) // len(unit))
+        for _ in range(size // len(chunk)):
+            yield chunk
+        yield unit * ((size % len(chunk)) // len(unit))
+
+    def rows():
+        yield b"sku,name,note\n"
+        yield b"NL-101,mug,fine\n"
+        yield b"NL-102," if where == "path" else b"NL-102,cup,"
+        yield from cell()
+        yield b",fine\n" if where == "path" else b"\n"
+    documents_file(root, "m/products.csv", rows())
+    outputs = "out/{name}/{sku}.png"
+    path = _feed_campaign(root, images, [], outputs=outputs)
+    if where == "unused":
+        rendered = ["m/out/mug/NL-101.png", "m/out/cup/NL-102.png"]
+        sidecars = [os.path.join(os.path.dirname(o), f".{os.path.basename(o)}.slicevid.json") for o in rendered]
+
+        def small_sidecars(case, results, root):
+            found = []
+            for sidecar in sidecars:
+                full = os.path.join(root, sidecar)
+                if os.path.exists(full) and os.path.getsize(full) > 64 << 10:
+                    found.append(("record-size", f"{sidecar} is {os.path.getsize(full)} bytes: a long value is kept whole, not as its digest"))
+            return found
+        return Case(index=0, category="feed", kind="feed/giant-cell-unused", owner=FEED_OWNER,
+                    runs=[["batch", path, "-q"], ["batch", path, "--plan"], ["batch", path, "-q"]], sequential=True, batch=True,
+                    expect=frozenset({0}), names=[path], outputs=rendered, owned=batch_owned(path, rendered, ""),
+                    verify=[small_sidecars], note=f"a {size}-byte cell in a column no job uses; run, plan, run")
+    return Case(index=0, category="feed", kind=f"feed/giant-cell-{where}", owner=FEED_OWNER, runs=[["batch", path, *rng.choice([[], ["--check"], ["--plan"]])]],
+                batch=True, expect=frozenset({64}), names=["products.csv"], outputs=[], owned=batch_owned(path, [], ""),
+                note=f"a {size}-byte cell in {'the column placed in the output path' if where == 'path' else 'a column no job uses'}")
+
+
+GENERATORS = [(feed_case, 6), (feed_rewritten, 2), (giant_cell, 2)]

@@ -33,12 +33,21 @@ def oracle(path):
         return True, "ffmpeg did not finish decoding in 20 s"
     lines = done.stderr.decode(errors="replace").strip().splitlines()
     # FFmpeg 5.1's mov demuxer reads no HEIC at all and only part of HEIF's box structure;
-    # slicevid reads HEIC and AVIF with libheif, so the demuxer's complaints about the
-    # container are no verdict on them (their crash, hang and one-line checks still apply).
-    if path.lower().endswith((".heic", ".heif", ".avif")) and any(
+    # slicevid reads every ISO-BMFF still (HEIC, AVIF, HEIF's kin) with libheif, so the
+    # demuxer's complaints about the container are no verdict on them (their crash, hang and
+    # one-line checks still apply). Told by content, as slicevid's StillRoute tells it: a file
+    # named `in` or `photo.jpg` is HEIC when its bytes say so.
+    if is_iso_bmff(path) and any(
             "moov atom not found" in line or "trak/mdat not at top-level" in line for line in lines):
         return False, ""
     return done.returncode != 0 or bool(lines), (lines[0] if lines else "")[:200]
+
+
+def is_iso_bmff(path):
+    """Whether the file starts like an ISO-BMFF file (a box whose type, at bytes 4–8, is
+    `ftyp`): what slicevid hands to libheif as a still, whatever the file's name."""
+    with open(path, "rb") as f:
+        return f.read(8)[4:8] == b"ftyp"
 
 
 def _without_trailer(path):

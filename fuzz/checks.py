@@ -100,7 +100,19 @@ def is_failure(case, code):
         return False
     if code == 141 and case.stdout == "closed-pipe":
         return False  # quiet, as docs/exit-codes.md says
-    return not (case.batch and code in (1, 2))
+    return code not in outcome_codes(case)
+
+
+def outcome_codes(case):
+    """Codes that tell how a run went rather than that it failed as a whole: a batch's 1 and 2
+    (some or all jobs failed) and 3 (the prune brake held, after the jobs ran; its line is one
+    of the run's log lines); `report merge`'s 1 (the campaign is not whole: its problems, then
+    the summary, and the merged report written)."""
+    if case.batch:
+        return (1, 2, 3)
+    if case.command[:2] == ["report", "merge"]:
+        return (1,)
+    return ()
 
 
 def check_stderr(case, result):
@@ -148,10 +160,10 @@ def _line_shape(case, result):
     66, 73, 75, --check) print "slicevid: …" lines; a batch that rendered prints only log
     lines: timestamped ones, or JSON objects with --log-format json. So a job id or path whose
     newline forges a "slicevid: error: …" line is caught in a batch log."""
-    argv = case.command
+    argv = result.argv   # this run's own: a case's later runs may be --plan after a run
     if not case.batch:
         return lambda line: line.startswith("slicevid: ") or PROGRESS.match(line) is not None
-    if "--check" in argv or result.code not in (0, 1, 2, 130, 143):
+    if "--check" in argv or "--plan" in argv or result.code not in (0, 1, 2, 3, 130, 143):
         return lambda line: line.startswith("slicevid: ")
     json_log = "--log-format" in argv and argv[argv.index("--log-format") + 1] == "json"
     interrupted = result.code in (130, 143)
@@ -184,7 +196,7 @@ def check_tree(case, results, before, after, root):
     findings = []
     created, changed, removed = differences(before, after)
     codes = [r.code for r in results]
-    succeeded = any(c == 0 or (case.batch and c in (1, 2, 130, 143)) for c in codes)
+    succeeded = any(c == 0 or c in outcome_codes(case) or (case.batch and c in (130, 143)) for c in codes)
     allowed = _allowed(case, root) if succeeded else _allowed_on_failure(case)
     leftovers = [p for p in created if not allowed(p)]
     # After the harness's own SIGKILL (a hang) temporaries are expected; the hang is the finding.
@@ -194,7 +206,10 @@ def check_tree(case, results, before, after, root):
     if any(r.code in (130, 143) or (r.code < 0 and signal_name(-r.code) in r.signals_sent) for r in results):
         protected |= {os.path.normpath(p) for p in case.kept_if_interrupted}
     replaced, touched = [], []
+    rewritten = {os.path.normpath(case.during[0])} if case.during else set()
     for path in changed + removed:
+        if os.path.normpath(path) in rewritten:
+            continue  # the harness's own rewriter wrote it, not slicevid
         what = f"{'changed' if path in changed else 'removed'} {path!r}"
         if os.path.normpath(path) in protected:
             replaced.append(what)

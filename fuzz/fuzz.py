@@ -26,8 +26,10 @@ import cases_commands
 import cases_documents
 import cases_feeds
 import cases_files
+import cases_fonts
 import cases_media
 import cases_paths
+import cases_records
 import cases_stills
 import corpus as corpus_module
 import runner
@@ -37,13 +39,15 @@ from checks import judge
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# Category weights: about a third stills, the rest documents, command lines, file safety and
-# the payloads inside stills and songs (compressed chunks, channel layouts, Ogg pages, ICC chunks).
+# Category weights: about a quarter stills, the rest documents, command lines, file safety, the
+# payloads inside stills and songs (compressed chunks, channel layouts, Ogg pages, ICC chunks),
+# feeds, layout fonts and the records slicevid reads back (sidecars, reports, posters).
 CATEGORIES = [(("still", cases_stills.GENERATORS), 35), (("preset", [(cases_documents.preset_case, 1)]), 12),
               (("manifest", [(cases_documents.manifest_case, 6), (cases_documents.odd_job_id, 1)]), 13),
               (("cli", cases_commands.GENERATORS), 25), (("files", cases_files.GENERATORS), 15),
-              (("media", cases_media.GENERATORS), 14), (("feed", cases_feeds.GENERATORS), 8),
-              (("paths", cases_paths.GENERATORS), 14), (("decode-signals", cases_paths.SIGNAL_GENERATORS), 7)]
+              (("media", cases_media.GENERATORS), 14), (("feed", cases_feeds.GENERATORS), 12),
+              (("paths", cases_paths.GENERATORS), 14), (("decode-signals", cases_paths.SIGNAL_GENERATORS), 7),
+              (("font", cases_fonts.GENERATORS), 12), (("record", cases_records.GENERATORS), 12)]
 # Variables that would make a case depend on the machine it runs on.
 UNSET = ("SLICEVID_PRESETS", "JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID")
 
@@ -114,7 +118,7 @@ def _run_case(index, keep):
     case = build_case(ctx, index, root)
     before = scratch.snapshot(root)
     results = runner.run_case_processes([[ctx.binary, *argv] for argv in case.runs], root, environment(root), logs,
-                                        ctx.limits, case.signal_plan, case.stdout)
+                                        ctx.limits, case.signal_plan, case.stdout, case.sequential, case.during)
     after = scratch.snapshot(root)
     findings = judge(case, results, before, after, root, ctx.max_rss, cases_stills.oracle,
                      cases_stills.decoded_pixels)
@@ -163,6 +167,14 @@ def repro_script(ctx, case):
         kills = "".join(f"sleep {delay if i == 0 else gap}; kill -{s.name[3:]} $pid 2>/dev/null\n"
                         for i, s in enumerate(signals))
         body = f"{commands[0]} &\npid=$!\n{kills}wait $pid\necho \"exit $?\"\n"
+    elif case.sequential:
+        rewrite = ""
+        if case.during:
+            target, versions = case.during
+            loop = "; ".join(f"cp {_shell([v])} {_shell([target])}" for v in versions)
+            rewrite = f"(while :; do {loop}; done) & rewriter=$!\n"
+        body = "".join(f"{c}\necho \"exit $?\"\n" for c in commands[:-1])
+        body += rewrite + f"{commands[-1]}\necho \"exit $?\"\n" + ("kill $rewriter\n" if rewrite else "")
     elif len(commands) > 1:
         body = "".join(f"{c} &\n" for c in commands) + "for p in $(jobs -p); do wait $p; echo \"exit $?\"; done\n"
     elif case.stdout == "full":

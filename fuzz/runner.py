@@ -9,6 +9,7 @@ import resource
 import select
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -115,13 +116,65 @@ class Child:
             pass
 
 
-def run_case_processes(runs, cwd, env, logs, limits, signal_plan=None, stdout=""):
+class Rewriter:
+    """Rewrites one file in place, over and over, while a run reads it: `target` gets the bytes
+    of each of `versions` in turn (files in the case folder), each written as `cp` writes —
+    truncated, then filled — as a designer's `cp new.ttf Brand.ttf` or an export beside the
+    nightly run does. Runs on a thread until stopped (an event, never a sleep loop's guess)."""
+
+    def __init__(self, cwd, target, versions):
+        self.path = os.path.join(cwd, target)
+        self.versions = []
+        for version in versions:
+            with open(os.path.join(cwd, version), "rb") as handle:
+                self.versions.append(handle.read())
+        self.stop = threading.Event()
+        self.rewrites = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self.stop.is_set():
+            for data in self.versions:
+                with open(self.path, "r+b" if os.path.exists(self.path) else "wb") as handle:
+                    handle.truncate(0)
+                    # Half, then the rest: a reader may see either part.
+                    handle.write(data[:len(data) // 2])
+                    handle.flush()
+                    handle.write(data[len(data) // 2:])
+                self.rewrites += 1
+                if self.stop.wait(0.002):
+                    return
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def run_case_processes(runs, cwd, env, logs, limits, signal_plan=None, stdout="", sequential=False, during=None):
     """Starts every argv of `runs` at once (one for most cases, two for a race), optionally
     signals the first after a delay, and returns their Results in order.
 
     `signal_plan` is (delay, [signal numbers], gap): the first signal is sent `delay` seconds
     after the start, each further one `gap` seconds after the one before (unless the process
-    has exited by then). `stdout` is the first run's standard output (see Child)."""
+    has exited by then). `stdout` is the first run's standard output (see Child).
+    `sequential` runs them one after another instead (a run, then the run that follows it);
+    `during` is (target, [version files]): a Rewriter rewrites target while the last run runs."""
+    if sequential:
+        results = []
+        for i, argv in enumerate(runs):
+            last = i == len(runs) - 1
+            rewriter = Rewriter(cwd, *during) if during and last else None
+            child = Child(argv, cwd, env, logs, f"run{i}", limits, stdout if i == 0 else "")
+            if rewriter:
+                with rewriter:
+                    results.append(child.finish(child.start + limits.timeout))
+            else:
+                results.append(child.finish(child.start + limits.timeout))
+        return results
     children = []
     try:
         for i, argv in enumerate(runs):

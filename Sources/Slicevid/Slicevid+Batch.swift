@@ -70,6 +70,12 @@ extension Slicevid {
         Orphan.find(in: request.manifest, posterFolder: request.posterFolder)
     }
 
+    /// Whether a prune of `orphans` (as `orphans(_:)` found them) would stop at `request`'s
+    /// brake: how many it would delete of the campaign's outputs, against `pruneLimit`.
+    public static func pruneBrake(_ request: BatchRequest, orphans: [Orphan]) -> PruneBrake {
+        Orphan.brake(orphans, in: request.manifest, posterFolder: request.posterFolder, limit: request.pruneLimit)
+    }
+
     /// What a run of `request` would do with each job, and why (`batch --plan`); takes no lock
     /// and writes nothing.
     public static func plan(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
@@ -89,17 +95,19 @@ extension BatchRequest {
     ///     for no picture of its own is made into a folder beside it, `index.files` for
     ///     `index.html`).
     ///   - prune: delete, after the jobs, what the manifest wrote for jobs it no longer has.
+    ///   - pruneLimit: the most one prune may delete: a run that would delete more of the
+    ///     campaign's outputs deletes nothing (`PruneLimit.standard`: a quarter).
     ///   - only: render only the jobs with these feed keys, or whose ids match these globs.
     ///   - threads: the cores the jobs share (their render threads by default, each output's
     ///     encoder threads); this machine's by default.
     /// - Throws: `SlicevidError(.usage)` for a number out of range, a pattern of `only` no job
     ///   matches, `prune` with a shard or a manifest read from standard input.
     public init(manifest: Manifest, shard: Shard = .all, force: Bool = false, parallel: Int? = nil, renderThreads: Int? = nil,
-                reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = [],
-                threads: ThreadBudget = .machine) throws(SlicevidError) {
+                reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, pruneLimit: PruneLimit = .standard,
+                only: [String] = [], threads: ThreadBudget = .machine) throws(SlicevidError) {
         try self.init(manifest: manifest, shard: shard, force: force, renderThreads: renderThreads, parallel: parallel, reportFile: reportFile,
                       reportPage: reportPage,
-                      prune: prune, only: only, version: Slicevid.version, threads: threads)
+                      prune: prune, pruneLimit: pruneLimit, only: only, version: Slicevid.version, threads: threads)
     }
 }
 

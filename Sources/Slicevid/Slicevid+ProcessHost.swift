@@ -22,16 +22,17 @@ extension Slicevid {
         FFmpegLog.configure(verbose: verbose)
     }
 
-    /// Runs `end` (the process exiting) once no output is being committed or discarded and no
-    /// second signal's last words are being said, and holds them off while it runs.
+    /// Runs `end` (the process exiting) once no output is being claimed, committed or discarded,
+    /// no report written and no second signal's last words said, and holds them off while it runs.
     @_spi(ProcessHost) public static func whenOutputsIdle(_ end: () -> Never) -> Never {
         OutputTarget.whenIdle(end)
     }
 
-    /// Runs `body` with no commit, discard or second-signal exit under way meanwhile, so what it
-    /// writes is whole however the process ends; `body` empty waits for one under way.
+    /// Runs `body` with no other whole write (a report, a page) and no second-signal exit under
+    /// way meanwhile, so what it writes is whole however the process ends; `body` empty waits for
+    /// a write under way. Renders' outputs are not held up.
     @_spi(ProcessHost) public static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
-        try OutputTarget.exclusively(body)
+        try WholeWrites.exclusively(body)
     }
 
     /// A second stop signal: the runs' last words said (a batch writes its report), then

@@ -28,7 +28,7 @@ extension Slicevid {
         }
         let merge = try ReportMerge(paths: paths)
         if let output {
-            try OutputTarget.exclusively { () throws(SlicevidError) in try BatchReport.write(merge.json, to: output, force: force, setting: .outputs) }
+            try WholeWrites.exclusively { () throws(SlicevidError) in try BatchReport.write(merge.json, to: output, force: force, setting: .outputs) }
         }
         return merge
     }
@@ -50,7 +50,7 @@ extension Slicevid {
         }
         let made = try ReportPage(reportAt: report, page: page.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         if let page {
-            try OutputTarget.exclusively { () throws(SlicevidError) in
+            try WholeWrites.exclusively { () throws(SlicevidError) in
                 try BatchReport.write(made.html, to: page, force: force, setting: .outputs, form: .page)
             }
         }

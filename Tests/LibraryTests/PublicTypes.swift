@@ -13,10 +13,10 @@ let publicTypes: [Any.Type] = [
     // The calls, their runs and cancellation.
     Slicevid.self, SlicevidRun<MakeEvent, MakeReport>.self, Cancellation.self,
     // make: the request and what it says back.
-    MakeRequest.self, Stills.self, Output.self, MakePlan.self, MakeReport.self, MakeEvent.self, LayoutWarning.self, WrittenOutput.self,
+    MakeRequest.self, Stills.self, Output.self, FramePattern.self, MakePlan.self, MakeReport.self, MakeEvent.self, LayoutWarning.self, WrittenOutput.self,
     // The effect and its settings.
     TransitionSpec.self, SpecField.self, SpecError.self, Easing.self, EasingParseError.self, CubicBezier.self, PennerCurve.self,
-    PhysicalSpring.self, FitMode.self, Focus.self, RGBAColor.self, StripDirection.self, StripDivision.self, FrameRate.self,
+    PhysicalSpring.self, FitMode.self, Focus.self, MotionKind.self, StillMotion.self, RGBAColor.self, StripDirection.self, StripDivision.self, FrameRate.self,
     // Layouts: text and logos on the cards and over the frames.
     Layout.self, LayoutError.self, SafeZone.self, PixelBox.self, Placeholders.self, ThreadBudget.self,
     // Encoding and the music bed.
@@ -26,7 +26,7 @@ let publicTypes: [Any.Type] = [
     Preset.self, PresetError.self, PresetCatalog.self,
     // Campaigns: the manifest, a run, its report and page.
     Manifest.self, Shard.self, BatchRequest.self, BatchEvent.self, BatchReport.self, JobResult.self, JobStatus.self,
-    JobCheck.self, JobPlan.self, RenderReason.self, Orphan.self, ReportMerge.self, ReportPage.self,
+    JobCheck.self, JobPlan.self, RenderReason.self, Orphan.self, PruneLimit.self, PruneBrake.self, ReportMerge.self, ReportPage.self,
     // Media read back.
     ProbeReport.self, MediaFacts.self, AudioStreamFacts.self,
     // Errors and how a front end words them.

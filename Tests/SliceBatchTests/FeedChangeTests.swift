@@ -38,7 +38,8 @@ import Testing
     }
 
     static func run(_ manifest: Manifest, prune: Bool) throws -> BatchReport {
-        let request = try BatchRequest(manifest: manifest, force: false, renderThreads: 2, parallel: 1, prune: prune, version: "test")
+        let request = try BatchRequest(manifest: manifest, force: false, renderThreads: 2, parallel: 1, prune: prune,
+                                         pruneLimit: .percent(100), version: "test")  // what changed decides here, not the brake
         return try BatchRun.session(request, cancellation: Cancellation())
     }
 

@@ -144,9 +144,9 @@ import Testing
         let stale = scratch.path + "/shared/.keep.jpg.slicevid-999999999-1.partial"
         try Data("someone's".utf8).write(to: URL(fileURLWithPath: stale))
         #expect(chown(stale, Self.otherUser, gid_t(Self.otherUser)) == 0)
-        #expect(StaleTemporaries.find(output: keep, format: .jpeg).isEmpty)
+        #expect(StaleTemporaries.find(output: keep, frames: nil).isEmpty)
         #expect(chown(stale, 0, 0) == 0)
-        #expect(StaleTemporaries.find(output: keep, format: .jpeg) == [stale])
+        #expect(StaleTemporaries.find(output: keep, frames: nil) == [stale])
         // And a record of another user's at a sidecar's name is never replaced by a commit.
         try OutputRecord.checkPlace(for: keep)
         #expect(chown(OutputRecord.sidecarPath(for: keep), Self.otherUser, gid_t(Self.otherUser)) == 0)

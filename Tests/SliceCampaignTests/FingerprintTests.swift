@@ -43,7 +43,22 @@ import Testing
         focused.setFocus(Focus(x: 0, y: 1)!, ofImage: 1)
         var allFocused = sequence
         for k in allFocused.segments.indices { allFocused.segments[k].focus = Focus(x: 0.5, y: 0)! }
+        var moving = sequence
+        for k in moving.segments.indices { moving.segments[k].motion = StillMotion(kind: .pushIn) }
+        var further = moving
+        for k in further.segments.indices { further.segments[k].motion.amount = 0.3 }
+        var eased = moving
+        for k in eased.segments.indices { eased.segments[k].motion.easing = .cubicBezier(.easeInOut) }
+        var ownMotion = sequence
+        ownMotion.setMotion(StillMotion(kind: .panLeft), ofImage: 2)
+        var ownAmount = sequence
+        ownAmount.setMotion(StillMotion(kind: .panLeft, amount: 0.2), ofImage: 2)
         let variants = [
+            try value(moving),
+            try value(further),
+            try value(eased),
+            try value(ownMotion),
+            try value(ownAmount),
             try value(hashes: ["aa", "bb", "cd"]),
             try value(hashes: ["bb", "aa", "cc"]),
             try value(slower),
@@ -70,6 +85,11 @@ import Testing
         let lines = Fingerprint(sequence: sequence, imageHashes: hashes, version: "1.0").output(try plan(.mp4)).lines
         #expect(lines.first == "slicevid 1.0")
         #expect(lines.contains("image 2 cc"))
+        #expect(lines.contains { $0.hasSuffix(" motion-blur=1 motion=none motion-amount=0.1 motion-easing=linear") })
+        var moving = sequence
+        moving.setMotion(StillMotion(kind: .pullOut, amount: 0.25, easing: .cubicBezier(.easeOut)), ofImage: 1)
+        #expect(Fingerprint(sequence: moving, imageHashes: hashes, version: "1.0").lines
+            .contains("image 1 bb motion=pull-out motion-amount=0.25 motion-easing=ease-out"))
         #expect(lines.contains { $0.hasPrefix("transition 1 size=1920x1080 fps=30 ") && $0.contains(" easing=spring ") })
         let output = try #require(lines.last)
         #expect(output.hasPrefix("output mp4 canvas=yuv420p codec=h264 encoder=libx264 profile=high pix_fmt=yuv420p "), "\(output)")

@@ -34,7 +34,7 @@ import Testing
 
     static func layerTexts(_ job: ManifestJob) throws -> [String] {
         let request = try job.request()
-        let plan = try LayoutPlan.resolve(try #require(request.layout), width: 64, height: 36, stills: 2, variables: request.variables, safeZone: nil)
+        let plan = try LayoutPlan.resolve(try #require(request.layout), width: 64, height: 36, stills: 2, variables: request.variables, safeZones: [])
         return plan.layers.compactMap { if case .text(let text) = $0.content { text.template } else { nil } }
     }
 

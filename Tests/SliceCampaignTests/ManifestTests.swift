@@ -87,6 +87,23 @@ import Testing
         #expect(manifest.jobs[0].outputs.count == 1)
     }
 
+    @Test func anImageMovesItsOwnWayAndTakesTheJobsMotionForWhatItLeavesOut() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let manifest = try load(scratch, [
+            "defaults": tinyDefaults,
+            "jobs": [[
+                "id": "reel", "motion": "push-in", "motion-amount": 0.2,
+                "images": ["a.png", ["path": "b.png", "motion": "pan-left", "motion-amount": 0.3], ["path": "c.png", "motion-easing": "ease-in"]],
+                "outputs": "reel.mp4",
+            ]],
+        ])
+        let sequence = manifest.jobs[0].sequence
+        #expect(sequence.motion(ofImage: 0) == StillMotion(kind: .pushIn, amount: 0.2))
+        #expect(sequence.motion(ofImage: 1) == StillMotion(kind: .panLeft, amount: 0.3))
+        #expect(sequence.motion(ofImage: 2) == StillMotion(kind: .pushIn, amount: 0.2, easing: .cubicBezier(.easeIn)))
+    }
+
     @Test func badManifestsFailWithOneLineNamingManifestJobAndField() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -101,8 +118,8 @@ import Testing
             (["jobs": [job("a", ["easing": true])]], "campaign.json: job 'a': easing: wrong type"),
             (["jobs": [job("a", ["preset": "nope"])]], "campaign.json: job 'a': preset: nope: unknown preset"),
             (["jobs": [job("a", ["outputs": "a.avi"])]], "campaign.json: job 'a': outputs[0]: a.avi: unknown output type"),
-            (["jobs": [job("a", ["outputs": ["a.mp4", "-"]])]], "campaign.json: job 'a': outputs[1]: '-' is for slicevid make"),
-            (["jobs": [job("a", ["outputs": "null"])]], "campaign.json: job 'a': outputs[0]: 'null' is for slicevid make"),
+            (["jobs": [job("a", ["outputs": ["a.mp4", "-"]])]], "campaign.json: job 'a': outputs[1]: '-' is standard output or no output, which only a single render writes; a batch job writes files"),
+            (["jobs": [job("a", ["outputs": "null"])]], "campaign.json: job 'a': outputs[0]: 'null' is standard output or no output, which only a single render writes; a batch job writes files"),
             (["jobs": [job("a", ["crf": 30.5])]], "campaign.json: job 'a': crf: '30.5' is not valid; expected a whole number"),
             (["jobs": [job("a", ["crf": 20, "bitrate": "2M"])]], "campaign.json: job 'a': bitrate: crf and bitrate"),
             (["jobs": [job("a", ["encoder-preset": true])]], "campaign.json: job 'a': encoder-preset: wrong type"),
@@ -115,6 +132,12 @@ import Testing
             (["jobs": [job("a", ["transitions": [[:], [:]]])]], "campaign.json: job 'a': transitions: expected an array of 1 objects"),
             (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "hold": -1]]])]], "campaign.json: job 'a': images[1].hold: '-1' is out of range; seconds 0…3600"),
             (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "hold": "1"]]])]], "campaign.json: job 'a': images[1].hold: expected a number of seconds"),
+            (["jobs": [job("a", ["motion": "zoom"])]], "campaign.json: job 'a': motion: 'zoom' is not valid; expected none, push-in, pull-out, pan-left"),
+            (["jobs": [job("a", ["motion-amount": 2])]], "campaign.json: job 'a': motion-amount: 2 is out of range; a fraction 0.01…1"),
+            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "motion": "zoom"]]])]], "campaign.json: job 'a': images[1]: motion: 'zoom' is not valid; expected none, push-in"),
+            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "motion-amount": 0]]])]], "campaign.json: job 'a': images[1]: motion-amount: 0 is out of range; a fraction 0.01…1"),
+            (["jobs": [job("a", ["images": ["a.png", ["path": "b.png", "motion-easing": 3]]])]], "campaign.json: job 'a': images[1]: motion-easing: wrong type"),
+            (["jobs": [job("a", ["transitions": [["motion": "push-in"]]])]], "campaign.json: job 'a': transitions[0].motion: unknown field"),
             // Every number is range-checked before any arithmetic: these once trapped or were read as hexadecimal.
             (["jobs": [job("a", ["fps": "1/9223372036854775807"])]], "campaign.json: job 'a': fps: '1/9223372036854775807' is not valid; expected frames per second 1…240"),
             (["jobs": [job("a", ["fps": "0x1E"])]], "campaign.json: job 'a': fps: '0x1E' is not valid"),

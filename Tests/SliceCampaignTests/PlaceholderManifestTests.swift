@@ -157,7 +157,7 @@ import Testing
         // The same rule for make's --var, at the layout's plan, and for a manifest's layout file.
         let loaded = try Layout.load(path: scratch.path + "/promo.json")
         do {
-            _ = try LayoutPlan.resolve(loaded, width: 64, height: 36, stills: 2, variables: ["brand": "/etc/x"], safeZone: nil)
+            _ = try LayoutPlan.resolve(loaded, width: 64, height: 36, stills: 2, variables: ["brand": "/etc/x"], safeZones: [])
             Issue.record("an absolute value was placed in the image's path")
         } catch {
             #expect(error.category == .usage && error.message(KeyWording()).contains("image: {brand} is '/etc/x': a value placed in a path must not start with /"),
@@ -167,7 +167,7 @@ import Testing
         let layoutFile = try #require(Self.refusal(try Self.manifest(scratch, job: ["layout": "{brand}/promo.json",
                                                                                "rows": ["file": "climb.csv", "key": "sku"]])))
         #expect(layoutFile.message.contains("layout: {brand} is '../private'"), "\(layoutFile.message)")
-        let fine = try LayoutPlan.resolve(loaded, width: 64, height: 36, stills: 2, variables: ["brand": "acme"], safeZone: nil)
+        let fine = try LayoutPlan.resolve(loaded, width: 64, height: 36, stills: 2, variables: ["brand": "acme"], safeZones: [])
         #expect(fine.files == [scratch.path + "/logos/acme.png"])
     }
 }

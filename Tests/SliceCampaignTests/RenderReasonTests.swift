@@ -32,4 +32,19 @@ import Testing
         // A sidecar without its lines (slicevid 0.1) can only say the fingerprint differs.
         #expect(RenderReason.changes(from: [], to: new, output: "x", images: []).map(\.kind) == [.fingerprintChanged])
     }
+
+    @Test func aChangedMotionIsNamedInWords() {
+        var sequence = SequenceSpec(base: TransitionSpec(), imageCount: 2)
+        let old = Fingerprint(sequence: sequence, imageHashes: ["aa", "bb"], version: "1").lines
+        for k in sequence.segments.indices { sequence.segments[k].motion = StillMotion(kind: .pushIn, amount: 0.2) }
+        var new = Fingerprint(sequence: sequence, imageHashes: ["aa", "bb"], version: "1").lines
+        #expect(RenderReason.changes(from: old, to: new, output: "x", images: []).map(\.description)
+            == ["motion none → push-in", "motion-amount 0.1 → 0.2"])
+        // An image's own motion, its bytes unchanged: the setting is named, not the still.
+        let shared = new
+        sequence.setMotion(StillMotion(kind: .panUp, amount: 0.2), ofImage: 1)
+        new = Fingerprint(sequence: sequence, imageHashes: ["aa", "bb"], version: "1").lines
+        #expect(RenderReason.changes(from: shared, to: new, output: "x", images: ["a.png", "b.png"]).map(\.description)
+            == ["still 1 motion the job's → pan-up", "still 1 motion-amount the job's → 0.2", "still 1 motion-easing the job's → linear"])
+    }
 }

@@ -24,7 +24,7 @@ import Testing
 
     @Test func theIssuesExampleReadsAsWritten() throws {
         let layout = try Self.read(Self.promo)
-        #expect(layout.fonts == ["/campaign/fonts/Brand.otf"] && layout.safeZone == .tiktok)
+        #expect(layout.fonts == ["/campaign/fonts/Brand.otf"] && layout.safeZones == [.tiktok])
         #expect(layout.layers.map(\.name) == ["layer 1", "layer 2", "layer 3", "layer 'legal'"])
         #expect(layout.layers[0].placement == .card(.to) && layout.layers[2].placement == .over(Layout.Timing(fadeIn: 0.5)))
         #expect(layout.layers[2].content == .image("/campaign/logo.png"))
@@ -60,19 +60,40 @@ import Testing
              "4:5": {"layers": [{"text": "portrait", "box": [0.1, 0.4, 0.8, 0.1]}]}}
             """)
         #expect(layout.variants.first { $0.aspect.description == "9:16" }?.layers.map(\.name) == ["9:16 layer 1"])
-        #expect(layout.safeZone(forWidth: 1080, height: 1920) == .reels)
-        #expect(layout.safeZone(forWidth: 1080, height: 1080) == nil)
-        #expect(layout.safeZone(forWidth: 1080, height: 1350) == .stories, "a variant that says nothing keeps the layout's")
+        #expect(layout.safeZones(forWidth: 1080, height: 1920) == [.reels])
+        #expect(layout.safeZones(forWidth: 1080, height: 1080) == [])
+        #expect(layout.safeZones(forWidth: 1080, height: 1350) == [.stories], "a variant that says nothing keeps the layout's")
         // The run's own choice wins over the variant's.
-        #expect(SafeZone.Choice.fromLayout.resolved(layout, width: 1080, height: 1920) == .reels)
-        #expect(SafeZone.Choice.none.resolved(layout, width: 1080, height: 1920) == nil)
-        #expect(SafeZone.Choice.platform(.tiktok).resolved(layout, width: 1080, height: 1080) == .tiktok)
+        #expect(SafeZone.Choice.fromLayout.resolved(layout, width: 1080, height: 1920) == [.reels])
+        #expect(SafeZone.Choice.none.resolved(layout, width: 1080, height: 1920) == [])
+        #expect(SafeZone.Choice.platform(.tiktok).resolved(layout, width: 1080, height: 1080) == [.tiktok])
         for (json, expected) in [(#"{"9:16": {"safe-zone": "myspace", "layers": []}}"#, "9:16.safe-zone: expected one of tiktok"),
+                                 (#"{"9:16": {"safe-zone": [], "layers": []}}"#, "9:16.safe-zone: expected one of tiktok"),
+                                 (#"{"9:16": {"safe-zone": ["reels", "reels"], "layers": []}}"#, "or a list of platforms such as [\"tiktok\""),
+                                 (#"{"9:16": {"safe-zone": ["reels", "none"], "layers": []}}"#, "(each once)"),
+                                 (#"{"safe-zone": ["reels", 7], "layers": []}"#, "'promo.json': safe-zone: expected one of"),
                                  (#"{"9:16": {"zone": "reels", "layers": []}}"#, "9:16.zone: unknown field; accepted: layers, safe-zone"),
                                  (#"{"9:16": {"safe-zone": "reels"}}"#, "9:16: expected \"layers\"")] {
             #expect(throws: LayoutError.self) { try Self.read(json) }
             do { _ = try Self.read(json) } catch { #expect(error.description.contains(expected), "\(error.description)") }
         }
+    }
+
+    @Test("several safe zones on a layout or a variant, each kept in the order written")
+    func severalSafeZones() throws {
+        let layout = try Self.read("""
+            {"safe-zone": ["tiktok", "reels", "shorts"], "layers": [{"text": "x", "box": [0.1, 0.4, 0.8, 0.1]}],
+             "9:16": [{"text": "tall", "box": [0.1, 0.4, 0.8, 0.1]}],
+             "1:1": {"safe-zone": ["stories", "tiktok"], "layers": [{"text": "square", "box": [0.1, 0.4, 0.8, 0.1]}]}}
+            """)
+        #expect(layout.safeZones == [.tiktok, .reels, .shorts])
+        #expect(layout.safeZones(forWidth: 1080, height: 1920) == [.tiktok, .reels, .shorts])
+        #expect(layout.safeZones(forWidth: 1080, height: 1080) == [.stories, .tiktok])
+        #expect(SafeZone.Choice(parsing: "tiktok,reels") == .platforms([.tiktok, .reels]))
+        #expect(SafeZone.Choice(parsing: "tiktok,tiktok") == nil && SafeZone.Choice(parsing: "tiktok,") == nil && SafeZone.Choice(parsing: "none,reels") == nil)
+        #expect(SafeZone.Choice(json: ["shorts"]) == .platform(.shorts) && SafeZone.Choice(json: "none") == SafeZone.Choice.none)
+        #expect(SafeZone.Choice(json: "tiktok,reels") == nil, "a file writes a list, not a comma string")
+        #expect(SafeZone.possessive([.tiktok, .reels, .shorts]) == "TikTok's, Instagram Reels' and YouTube Shorts'")
     }
 
     @Test("every mistake is one line naming the file, the place and what is accepted", arguments: [

@@ -24,7 +24,8 @@ import Testing
         for (field, text) in [(SpecField.size, "1080x1920"), (.fps, "30000/1001"), (.hold, "0.25"), (.duration, "1.5"),
                               (.endHold, "0.5"), (.slices, "24px"), (.direction, "horizontal"), (.travel, "0.5,2.25"),
                               (.easing, "spring(stiffness: 170, damping: 26, mass: 1)"), (.stagger, "0.0125"),
-                              (.seed, "18446744073709551615"), (.background, "#1a2b3c"), (.fit, "contain"), (.focus, "top-left"), (.motionBlur, "6")] {
+                              (.seed, "18446744073709551615"), (.background, "#1a2b3c"), (.fit, "contain"), (.focus, "top-left"), (.motionBlur, "6"),
+                              (.motion, "pull-out"), (.motionAmount, "0.35"), (.motionEasing, "ease-out")] {
             try spec.set(field, to: text)
         }
         #expect(SpecField.allCases.allSatisfy { spec.text(of: $0) != TransitionSpec().text(of: $0) })

@@ -9,7 +9,7 @@ struct SpecFieldTests {
     func names() {
         #expect(SpecField.allCases.map(\.rawValue) == [
             "size", "fps", "hold", "duration", "end-hold", "slices", "direction", "travel", "easing", "stagger", "seed",
-            "background", "fit", "focus", "motion-blur",
+            "background", "fit", "focus", "motion-blur", "motion", "motion-amount", "motion-easing",
         ])
     }
 
@@ -29,6 +29,9 @@ struct SpecFieldTests {
         try spec.set(.background, to: "#336699")
         try spec.set(.fit, to: "contain")
         try spec.set(.focus, to: " 0.3, 0.6 ")
+        try spec.set(.motion, to: "Push-In")
+        try spec.set(.motionAmount, to: "0.2")
+        try spec.set(.motionEasing, to: "ease-in-out")
         #expect(spec.width == 1080 && spec.height == 1920)
         #expect(spec.frameRate == FrameRate(30000, 1001))
         #expect(spec.hold == 0.5 && spec.duration == 1.25 && spec.endHold == 2)
@@ -40,6 +43,7 @@ struct SpecFieldTests {
         #expect(spec.background == RGBAColor(red: 0x33, green: 0x66, blue: 0x99))
         #expect(spec.fit == .contain)
         #expect(spec.focus == Focus(x: 0.3, y: 0.6))
+        #expect(spec.motion == StillMotion(kind: .pushIn, amount: 0.2, easing: .cubicBezier(.easeInOut)))
         try spec.validate()
     }
 
@@ -62,6 +66,7 @@ struct SpecFieldTests {
         (.duration, "inf"), (.endHold, "x"), (.slices, "4.5"), (.direction, "diagonal"), (.travel, "4"),
         (.travel, "4,1"), (.travel, "1,2,3"), (.travel, "1,x,4"), (.seed, "-1"), (.background, "red"),
         (.background, "#12345"), (.fit, "stretch"), (.focus, "1.01,0"), (.focus, "0,-0.1"), (.focus, "0.5"), (.focus, "0x1,0"),
+        (.motion, "zoom"), (.motion, "push_in"), (.motionAmount, "lots"), (.motionAmount, "10%"),
     ])
     func refusals(field: SpecField, text: String) throws {
         var spec = TransitionSpec()

@@ -21,6 +21,7 @@ extension TransitionSpec {
         spec.focus = Focus(x: 0.25, y: 1)!
         spec.stagger = 0.02
         spec.motionBlur = 4
+        spec.motion = StillMotion(kind: .panLeft, amount: 0.25, easing: .cubicBezier(.easeInOut))
         return spec
     }
 }

@@ -10,7 +10,7 @@ struct OutputFormatTests {
         ("promo.mp4", OutputFormat.mp4), ("out/PROMO.MP4", .mp4), ("clip.m4v", .mp4),
         ("frames/%05d.png", .pngSequence), ("f%d.png", .pngSequence), ("a/b/shot-%3d.PNG", .pngSequence),
         ("promo.webm", .webm), ("edit.MOV", .mov), ("master.mkv", .mkv), ("preview.gif", .gif),
-        ("poster.png", .poster), ("12:30.png", .poster), ("clip.y4m", .y4m), ("-", .y4m),
+        ("poster.png", .poster), ("12:30.png", .poster), ("clip.y4m", .y4m),
         // A % in a folder is the folder's name: a poster is one file, never a pattern.
         ("50%/poster.png", .poster), ("run-%d/frame.png", .poster), ("m%%/out/a.png", .poster),
     ])
@@ -18,7 +18,7 @@ struct OutputFormatTests {
         #expect(OutputFormat(path: path) == format)
     }
 
-    @Test("other paths are refused", arguments: ["promo.avi", "frames/%05d", "%d/%d.png", "%s.png",
+    @Test("other paths are refused", arguments: ["-", "null", "promo.avi", "frames/%05d", "%d/%d.png", "%s.png",
                                                  "promo", "frames/%05x.png", "50%.png", "50%/%03d.png", "m%/out/%d.png"])
     func unknown(path: String) {
         #expect(OutputFormat(path: path) == nil)

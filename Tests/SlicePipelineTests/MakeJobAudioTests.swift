@@ -92,10 +92,10 @@ struct MakeJobAudioTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let song = try Self.wav(scratch.path + "/song.wav")
-        let told = Mutex<[[String]]>([])
+        let told = Mutex<[[Output.Destination]]>([])
         let request = try request(scratch.path, audio: song, outputs: ["a.gif", "a.png", "a.mp4", "b.mp4:audio=none"])
         _ = try MakeJob.run(request) { event in if case .withoutAudio(let outputs) = event { told.withLock { $0.append(outputs) } } }
-        #expect(told.withLock { $0 } == [[scratch.path + "/a.gif", scratch.path + "/a.png"]])
+        #expect(told.withLock { $0 } == [[.file(scratch.path + "/a.gif"), .file(scratch.path + "/a.png")]])
         #expect(try MediaReader.info(path: scratch.path + "/a.mp4").audio?.codec == "aac")
         #expect(try MediaReader.info(path: scratch.path + "/b.mp4").audio == nil)
         #expect(try MediaReader.info(path: scratch.path + "/a.gif").audio == nil)

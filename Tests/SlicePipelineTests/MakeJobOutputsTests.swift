@@ -207,7 +207,7 @@ struct MakeJobOutputsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let plan = try MakeJob.plan(try .parsing(spec: try Self.tinySpec(), outputs: ["seq/%03d.png", "a.gif", "null"].map { $0 == "null" ? $0 : "\(dir)/\($0)" }))
         #expect(plan.outputs.map(\.codec) == [.png, .gif])
-        #expect(plan.paths.last == "null" && plan.renderLayouts == [.gbrp] && plan.clip.frameCount == 7)
+        #expect(plan.destinations.last == .discard && plan.renderLayouts == [.gbrp] && plan.clip.frameCount == 7)
         #expect(Self.snapshot(dir).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/seq").isEmpty)
     }

@@ -12,7 +12,7 @@ extension MakeRequest {
                         encoder: EncoderSettings = EncoderSettings(), force: Bool = false,
                         jobs: Int = 2) throws(SlicevidError) -> MakeRequest {
         var parsed: [Output] = []
-        for text in outputs { parsed.append(try Output(parsing: text, streams: true)) }
+        for text in outputs { parsed.append(try Output(parsing: text, names: ["-": .standardOutput, "null": .discard])) }
         let stills: Stills = switch paths.count {
         case 0: .demo
         case 2: .pair(from: paths[0], to: paths[1])

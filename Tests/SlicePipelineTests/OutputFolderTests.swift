@@ -20,8 +20,8 @@ import Testing
         // A second output in the same folder finds it there and creates nothing.
         let sibling = try OutputTarget(path: scratch.path + "/out/coffee/poster.png", force: false)
         #expect(sibling.createdFolders.isEmpty)
-        #expect(OutputTarget.missingFolders(of: scratch.path + "/out/coffee/x.mp4").isEmpty)
-        #expect(OutputTarget.missingFolders(of: scratch.path + "/new/a/x.mp4") == [scratch.path + "/new", scratch.path + "/new/a"])
+        #expect(OutputTarget.missingFolders(of: .file(scratch.path + "/out/coffee/x.mp4")).isEmpty)
+        #expect(OutputTarget.missingFolders(of: .file(scratch.path + "/new/a/x.mp4")) == [scratch.path + "/new", scratch.path + "/new/a"])
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/new"), "asking made nothing")
     }
 

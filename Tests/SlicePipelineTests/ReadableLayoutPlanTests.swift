@@ -13,7 +13,7 @@ import Testing
     }
 
     static func plan(_ layers: [Layout.Layer]) throws -> LayoutPlan {
-        try LayoutPlan.resolve(Layout(file: "promo.json", layers: layers), width: 320, height: 180, stills: 2, variables: [:], safeZone: nil)
+        try LayoutPlan.resolve(Layout(file: "promo.json", layers: layers), width: 320, height: 180, stills: 2, variables: [:], safeZones: [])
     }
 
     @Test("the text engine is given a no-break space between a number and its unit")

@@ -88,7 +88,7 @@ import Testing
         try frames("elsewhere", ["f0000.png"])
         try FileManager.default.createSymbolicLink(atPath: "\(folder)/.slicevid-\(gone)-7", withDestinationPath: "\(folder)/elsewhere")
 
-        #expect(StaleTemporaries.find(output: "\(folder)/f%04d.png", format: .pngSequence).count == 4)
+        #expect(StaleTemporaries.find(output: "\(folder)/f%04d.png", frames: FramePattern("\(folder)/f%04d.png")).count == 4)
         let target = try OutputTarget(path: "\(folder)/f%04d.png", force: false)
         let temporary = try #require(target.temporaryFolder.map { URL(fileURLWithPath: $0).lastPathComponent })
         #expect(Set(scratch.files()) == [temporary, ".slicevid-\(gone)-5", ".slicevid-\(live.pid)-6", "elsewhere", ".slicevid-\(gone)-7"])

@@ -62,6 +62,31 @@ struct MakeLogTests {
         }
     }
 
+    @Test("standard output and nothing keep their spelling on the wire (- and null), each output's facts its own")
+    func streamsOnTheWire() throws {
+        try withScratchFolder { folder in
+            let result = try CLI.make(tinyClip + ["-o", "-", "-o", "null", "-o", "a%02d.png", "-o", "a.mp4", "--log-format", "json"], in: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            let events = try result.stderr.split(separator: "\n").map { line in
+                try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            }
+            let started = try #require(events.first { $0["event"] as? String == "started" })
+            #expect(started["outputs"] as? [String] == ["-", "null", "a%02d.png", "a.mp4"])
+            let wrote = events.filter { $0["event"] as? String == "wrote" }
+            #expect(wrote.map { $0["path"] as? String } == ["-", "a%02d.png", "a.mp4"])
+            // The file after the stream gets its own facts, not the stream's.
+            let bytes = try FileManager.default.attributesOfItem(atPath: folder + "/a.mp4")[.size] as? Int
+            #expect(wrote.last?["bytes"] as? Int == bytes && wrote.last?["seconds"] as? Double == 0.6)
+            #expect(events.contains { $0["event"] as? String == "rendered" })
+
+            let plan = try CLI.make(tinyClip + ["-o", "-", "-o", "null", "-o", "b.mp4", "--dry-run", "--json"], in: folder)
+            let paths = try plan.stdout.split(separator: "\n").map { line in
+                try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["path"] as? String
+            }
+            #expect(plan.status == 0 && paths == ["-", "null", "b.mp4"], "\(plan)")
+        }
+    }
+
     @Test("--quiet prints nothing on success, in every format", arguments: ["auto", "plain", "json", "progress"])
     func quiet(format: String) throws {
         try withScratchFolder { folder in

@@ -30,7 +30,7 @@ import Testing
         #expect(run.stderr == "slicevid: report html: 2 jobs: 2 rendered; 1 picture, 1 placeholder; wrote index.html\n", "\(run)")
         let html = try page(folder, "index.html")
         #expect(html.contains("<img src=\"out/a.jpg\""))
-        #expect(html.contains("no poster: the job writes no .jpg, .png or .webp (batch --report PAGE.html makes one)"))
+        #expect(html.contains("no poster: the job writes no .jpg, .png or .webp (a batch that writes this page makes one)"))
         // A picture deleted since is not linked: the tile says so.
         #expect(unlink(folder.path + "/out/a.jpg") == 0)
         #expect(try CLI.run(["report", "html", "report.json", "-o", "index.html", "-q"], in: folder.path).stderr.isEmpty)

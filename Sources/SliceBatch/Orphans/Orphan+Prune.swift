@@ -28,12 +28,9 @@ extension Orphan {
     ///   when it writes one: a poster there of a job the manifest no longer has, or of one that
     ///   now writes a picture of its own, is an orphan too.
     package static func find(in manifest: Manifest, posterFolder: String? = nil) -> [Orphan] {
-        var current = Set(manifest.jobs.flatMap(\.outputPaths))
+        let current = currentOutputs(of: manifest, posterFolder: posterFolder)
         var folders = Set(manifest.jobs.flatMap { $0.outputPaths.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } })
-        if let posterFolder {
-            folders.insert(posterFolder)
-            for job in manifest.jobs where !job.writesPicture { current.insert(posterFolder + "/" + ReportPage.posterName(for: job.id)) }
-        }
+        if let posterFolder { folders.insert(posterFolder) }
         var looked = 0
         for root in manifest.outputRoots { collect(root, depth: 0, into: &folders, looked: &looked) }
         let jobs = Set(manifest.jobs.map(\.id))
@@ -61,17 +58,41 @@ extension Orphan {
         return orphans
     }
 
+    /// The outputs `manifest`'s jobs write now (and the page's posters of the jobs that write no
+    /// picture of their own, when the run writes a page).
+    private static func currentOutputs(of manifest: Manifest, posterFolder: String?) -> Set<String> {
+        var current = Set(manifest.jobs.flatMap(\.outputPaths))
+        if let posterFolder {
+            for job in manifest.jobs where !job.writesPicture { current.insert(posterFolder + "/" + ReportPage.posterName(for: job.id)) }
+        }
+        return current
+    }
+
+    /// The brake on pruning `orphans`: those a prune would delete (their sidecars license it)
+    /// against the campaign's outputs, the ones its jobs write now and the orphans.
+    package static func brake(_ orphans: [Orphan], in manifest: Manifest, posterFolder: String? = nil, limit: PruneLimit) -> PruneBrake {
+        let current = currentOutputs(of: manifest, posterFolder: posterFolder)
+        return PruneBrake(deleting: orphans.filter { $0.kept == nil }.count, outputs: current.count + orphans.count, limit: limit)
+    }
+
     /// Deletes each orphan slicevid may delete: its files, then its sidecar. Call under the
     /// manifest's lock.
-    /// - Parameter unsettledFeeds: feeds that changed while the manifest read them: while
-    ///   there are any, nothing is deleted (the rows that left may be an export cut short).
+    /// - Parameters:
+    ///   - unsettledFeeds: feeds that changed while the manifest read them: while there are
+    ///     any, nothing is deleted (the rows that left may be an export cut short).
+    ///   - brake: what the prune would delete against its limit: when it holds, nothing is.
     /// - Returns: the orphans, each marked pruned or with why it was kept.
-    package static func prune(_ orphans: [Orphan], unsettledFeeds: [String] = []) -> [Orphan] {
+    package static func prune(_ orphans: [Orphan], unsettledFeeds: [String] = [], brake: PruneBrake? = nil) -> [Orphan] {
         orphans.map { orphan in
             var orphan = orphan
             guard orphan.kept == nil else { return orphan }
             if !unsettledFeeds.isEmpty {
                 orphan.kept = "\(unsettledFeeds.joined(separator: ", ")) changed while it was read, so this run deletes nothing; the next run whose read finds it unchanged prunes"
+                return orphan
+            }
+            if let brake, brake.holds {
+                orphan.kept = "the prune brake held: this run would delete \(brake.counts), more than its limit of \(brake.limit), so it deletes nothing"
+                orphan.heldByBrake = true
                 return orphan
             }
             // Judged again now: a file may have been replaced since it was found.

@@ -106,6 +106,7 @@ package final class BatchJournal: Sendable {
                                  jobs: jobs, signal: stop?.signal)
         report.isCancelled = stop == .caller
         report.prune = request.prune
+        report.campaignDescription = request.manifest.campaignDescription
         return report
     }
 }

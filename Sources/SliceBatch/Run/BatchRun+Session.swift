@@ -20,6 +20,8 @@ extension BatchRun {
     ///   not slicevid's.
     package static func session(_ request: BatchRequest, cancellation: Cancellation,
                                events: @escaping @Sendable (BatchEvent) -> Void = { _ in }) throws(SlicevidError) -> BatchReport {
+        // The page's folder first: a folder that cannot be made is named with the page as typed.
+        if let page = request.reportPage { try BatchReport.checkWritable(page) }
         if let path = request.reportFile {
             try BatchReport.checkWritable(path)
             try BatchReport.checkReplaceable(path, force: request.force)
@@ -28,6 +30,7 @@ extension BatchRun {
             try BatchReport.checkWritable(page)
             try BatchReport.checkReplaceable(page, force: request.force, form: .page)
             try ReportPage.checkPosterFolder(for: page)
+            if request.reportHistory > 0 { try ReportHistory.check(for: page) }
             try ReportPage.checkPosterPaths(of: request.manifest, page: page)
         }
         let manifest = request.manifest.path
@@ -36,10 +39,10 @@ extension BatchRun {
         case .acquired(let held):
             lock = held
         case .busy(let file, let holder):
-            let by = holder.map { "another slicevid batch (pid \($0))" } ?? "another slicevid batch"
+            let by = holder.map { "another batch (pid \($0))" } ?? "another batch"
             throw SlicevidError(.busy, "\(manifest): \(by) is rendering it (lock \(file)); nothing done, try again later")
         case .busyUnderAnotherName:
-            throw SlicevidError(.busy, "\(manifest): another slicevid batch is rendering this file under another name (a hard link to it); nothing done, try again later")
+            throw SlicevidError(.busy, "\(manifest): another batch is rendering this file under another name (a hard link to it); nothing done, try again later")
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -54,10 +57,16 @@ extension BatchRun {
         // under the lock, once the jobs are done; a stopped run leaves this for the next one.
         if !cancellation.isCancelled {
             let orphans = Orphan.find(in: request.manifest, posterFolder: request.posterFolder)
-            report.orphans = request.prune ? Orphan.prune(orphans, unsettledFeeds: request.manifest.unsettledFeeds) : orphans
+            if request.prune {
+                let brake = Orphan.brake(orphans, in: request.manifest, posterFolder: request.posterFolder, limit: request.pruneLimit)
+                report.pruneBrake = brake
+                report.orphans = Orphan.prune(orphans, unsettledFeeds: request.manifest.unsettledFeeds, brake: brake)
+            } else {
+                report.orphans = orphans
+            }
         }
         // Whole even if a second signal comes meanwhile: it waits, then rewrites it.
-        OutputTarget.exclusively { () -> Void in report = writingReport(report, request: request) }
+        WholeWrites.exclusively { () -> Void in report = writingReport(report, request: request) }
         withExtendedLifetime(lastWords) {}
         events(.finished(report))
         return report
@@ -72,7 +81,7 @@ extension BatchRun {
                 report.reportFile = path
             }
             if let page = request.reportPage {
-                try report.writePage(to: page, source: report.reportFile)
+                try report.writePage(to: page, source: report.reportFile, kept: request.reportHistory)
                 report.reportPage = page
             }
         } catch {

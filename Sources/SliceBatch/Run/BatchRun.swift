@@ -32,9 +32,15 @@ public struct BatchRequest: Sendable {
     /// poster for each job that asks for no picture of its own made into `posterFolder`;
     /// nil for none.
     public var reportPage: String?
+    /// How many runs the report page keeps in its history (`index.history/` beside
+    /// `index.html`), this one included, within `ReportHistory.keptRange`; 0 keeps none.
+    public var reportHistory = ReportHistory.defaultKept
     /// Delete the outputs (and sidecars) this manifest wrote for jobs it no longer has, while
     /// they are unchanged since (`batch --prune`); without it they are only reported.
     public private(set) var prune: Bool
+    /// The most one prune may delete (`--prune-max`): a run that would delete more deletes
+    /// nothing and says so (`BatchReport.Outcome.pruneRefused`).
+    public private(set) var pruneLimit: PruneLimit
     /// Render only the jobs whose feed row key is one of these, or whose id matches one as a
     /// glob (`NL-10*`); empty for every job (`batch --only`).
     public private(set) var only: [String]
@@ -56,12 +62,13 @@ public struct BatchRequest: Sendable {
     ///   - reportFile: where the JSON report goes.
     ///   - reportPage: where its HTML page goes (and the posters, beside it).
     ///   - prune: delete what the manifest wrote for jobs it no longer has.
+    ///   - pruneLimit: the most one prune may delete.
     ///   - only: keys or id globs of the jobs to render; empty for all.
     /// - Throws: `SlicevidError(.usage)` naming the setting out of range, a pattern of `only`
     ///   that matches no job, `prune` with a shard or a manifest on standard input.
     package init(manifest: Manifest, shard: Shard = .all, force: Bool = false, renderThreads: Int? = nil, parallel: Int? = nil,
-                 reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, only: [String] = [], version: String,
-                 threads: ThreadBudget = .machine) throws(SlicevidError) {
+                 reportFile: String? = nil, reportPage: String? = nil, prune: Bool = false, pruneLimit: PruneLimit = .standard,
+                 only: [String] = [], version: String, threads: ThreadBudget = .machine) throws(SlicevidError) {
         self.manifest = manifest
         self.shard = shard
         self.force = force
@@ -69,6 +76,7 @@ public struct BatchRequest: Sendable {
         self.reportPage = reportPage
         self.version = version
         self.prune = prune
+        self.pruneLimit = pruneLimit
         self.only = only
         if prune && shard != .all {
             throw SlicevidError(.usage, "\(setting: .prune) works on the whole manifest, not one shard (each shard would delete what the others see); run it once without \(setting: .shard) after the shards finished")
@@ -117,6 +125,9 @@ public struct BatchRequest: Sendable {
 
     /// The parallel values accepted.
     public static let parallelRange = 1...64
+    /// The runs a report page may keep in its history, and how many it keeps by default.
+    public static let reportHistoryRange = ReportHistory.keptRange
+    public static let defaultReportHistory = ReportHistory.defaultKept
 
     /// Jobs at once when none is asked for: as many as `threads` lets jobs of the largest
     /// encoding among `jobs` run side by side (`ThreadBudget.jobsSideBySide`: the cores shared
@@ -218,7 +229,18 @@ package enum BatchRun {
         journal.begin(job, at: index)
         let position = index + 1
         func finish(_ status: JobStatus, error: String? = nil) -> JobResult {
-            journal.finish(at: index, status, error: error)
+            // A failed job's earlier render, where it is still on disk as slicevid wrote it,
+            // is what viewers see until a render succeeds: the report and the page say so.
+            if status == .failed {
+                let previous = BatchRun.previous(of: job, request: request)
+                journal.update(at: index) { result in
+                    for output in result.outputs.indices where result.outputs[output].record == nil {
+                        result.outputs[output].live = previous.outputs[result.outputs[output].path]
+                    }
+                    result.previousPoster = previous.poster
+                }
+            }
+            return journal.finish(at: index, status, error: error)
         }
 
         let survey: JobSurvey
@@ -294,7 +316,7 @@ package enum BatchRun {
                 case .createdFolder(let folder): events(.folderCreated(id: job.id, position: position, count: count, path: folder))
                 case .progress(let done, let total): events(.jobProgress(id: job.id, position: position, count: count, done: done, total: total))
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
-                case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs))
+                case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs.compactMap(\.path)))
                 case .warning(let warning):
                     if told.first(warning.topic) {
                         journal.update(at: index) { $0.warnings.append(warning.text) }

@@ -58,17 +58,18 @@ package enum BatchCheck {
             let licences = survey?.replacements(force: request.force)
             var changes: [String] = []
             var folders: [String] = []
-            for output in job.outputPaths {
-                for folder in OutputTarget.missingFolders(of: output) where !folders.contains(folder) { folders.append(folder) }
+            for destination in job.outputs.map(\.destination) {
+                let output = destination.path ?? ""
+                for folder in OutputTarget.missingFolders(of: destination) where !folders.contains(folder) { folders.append(folder) }
                 let replacing = licences?[output] ?? (request.force ? .anything : licence(output))
                 do throws(SlicevidError) {
                     try OutputRecord.checkPlace(for: output)
                     // A job that cannot be planned will not run: its outputs are only checked.
                     guard let frames = survey?.outputs.first(where: { $0.path == output })?.frames else {
-                        try OutputTarget.check(path: output, replacing: replacing)
+                        try OutputTarget.check(destination, replacing: replacing)
                         continue
                     }
-                    changes += describe(try OutputTarget.survey(path: output, frames: frames, replacing: replacing), of: output,
+                    changes += describe(try OutputTarget.survey(destination, frames: frames, replacing: replacing), of: output,
                                         forced: request.force, wording: request.runWording)
                 } catch {
                     problems.append(error.message(job.wording(run: request.runWording)))

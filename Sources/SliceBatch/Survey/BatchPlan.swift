@@ -69,14 +69,14 @@ package enum BatchPlan {
             } catch {}
             let licences = survey.replacements(force: request.force)
             var folders: [String] = []
-            for output in job.outputPaths {
+            for destination in job.outputs.map(\.destination) {
                 do throws(SlicevidError) {
-                    try OutputTarget.check(path: output, replacing: licences[output] ?? .nothing)
+                    try OutputTarget.check(destination, replacing: licences[destination.path ?? ""] ?? .nothing)
                 } catch {
                     return JobPlan(id: job.id, state: error.category == .outputBlocked ? .refused(error.message(job.wording(run: request.runWording))) : .willFail(error.message(job.wording(run: request.runWording))),
                                    folders: [])
                 }
-                folders += OutputTarget.missingFolders(of: output).filter { !folders.contains($0) }
+                folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
             return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders,
                            warnings: warnings)

@@ -12,11 +12,16 @@ extension Fingerprint {
     package func adding(_ layout: LayoutPlan?, fileHashes: [String: String]) -> Fingerprint {
         guard let layout else { return self }
         var lines = self.lines
-        lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(layout.safeZone?.rawValue ?? "none")")
+        lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(Fingerprint.zonesText(layout.safeZones))")
         for (index, file) in layout.files.enumerated() { lines.append("file \(index) \(fileHashes[file] ?? "unread")") }
         for (index, layer) in layout.layers.enumerated() {
             let number = index + 1
             lines.append("layer \(number) place on=\(layer.placement.fingerprintText) box=\(layer.box.width)x\(layer.box.height)+\(layer.box.x)+\(layer.box.y)")
+            if case .over(let timing) = layer.placement {
+                // Only a layer that arrives or leaves has these lines: other jobs keep their fingerprints.
+                if let entrance = timing.entrance { lines.append("layer \(number) in \(entrance.fingerprintText)") }
+                if let exit = timing.exit { lines.append("layer \(number) out \(exit.fingerprintText)") }
+            }
             switch layer.content {
             case .text(let text):
                 lines.append("layer \(number) text " + Fingerprint.oneLine(text.template))
@@ -26,6 +31,12 @@ extension Fingerprint {
             }
         }
         return Fingerprint(lines: lines)
+    }
+
+    /// `none`, `tiktok`, `tiktok,reels,shorts`: the zones a job's layers keep clear of, in one
+    /// order whatever order they were written in (the order only decides which a refusal names).
+    static func zonesText(_ zones: [SafeZone]) -> String {
+        zones.isEmpty ? "none" : SafeZone.allCases.filter(zones.contains).map(\.rawValue).joined(separator: ",")
     }
 
     /// `text` on one line: backslashes and line breaks escaped, so it reads back unambiguously.
@@ -45,6 +56,14 @@ extension Layout.Placement {
         case .over(let timing):
             "over(\(timing.start.shortText)-\(timing.end.map(\.shortText) ?? "end"),fade \(timing.fadeIn.shortText)/\(timing.fadeOut.shortText))"
         }
+    }
+}
+
+extension Layout.Motion {
+    /// `effect=slide-up at=landed+0.1 duration=0.5 easing=ease-out`; `default` where the layout
+    /// leaves a value to the clip.
+    var fingerprintText: String {
+        "effect=\(effect) at=\(at?.description ?? "default") duration=\(duration?.shortText ?? "default") easing=\(easing?.description ?? "default")"
     }
 }
 

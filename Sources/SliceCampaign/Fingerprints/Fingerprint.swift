@@ -9,7 +9,8 @@ import SliceMedia
 /// The facts that decide an output's bytes, one per line, and their SHA-256.
 ///
 /// Lines, in order: `slicevid VERSION`; `image K SHA256` for each still's bytes (its path does
-/// not matter, its content and position do), plus ` focus=X,Y` when that image has its own;
+/// not matter, its content and position do), plus ` focus=X,Y` when that image has its own
+/// and ` motion=… motion-amount=… motion-easing=…` when it moves its own way;
 /// `transition K field=value …` with every spec field of each transition in `SpecField` order
 /// and text form; `audio SHA256 stream=… start=… …` for a music bed (its bytes and every
 /// setting, not its path); and, for one output,
@@ -33,6 +34,7 @@ package struct Fingerprint: Sendable, Equatable {
         // An image's own focus (a manifest's per-image "focus") changes its crop, so it counts.
         lines += imageHashes.enumerated().map { index, hash in
             "image \(index) \(hash)" + (sequence.focusOverrides[index].map { " focus=\($0)" } ?? "")
+                + (sequence.motionOverrides[index].map { " motion=\($0.kind.rawValue) motion-amount=\($0.amount.shortText) motion-easing=\($0.easing)" } ?? "")
         }
         if let audio {
             lines.append((["audio \(audio.hash)"] + audio.settings.pairs.map { "\($0.key)=\($0.value)" }).joined(separator: " "))

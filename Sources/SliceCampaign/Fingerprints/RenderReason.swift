@@ -107,6 +107,11 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             reasons.append(changed)
         } else {
             for (index, (was, now)) in zip(oldImages, newImages).enumerated() where was != now {
+                // The same bytes with its own focus or motion changed: those are named.
+                if was.split(separator: " ").prefix(3) == now.split(separator: " ").prefix(3) {
+                    reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: "still \(index) ", unset: "the job's")
+                    continue
+                }
                 let path = index < images.count ? " (\(images[index]))" : ""
                 reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
             }
@@ -178,6 +183,14 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                                             description: "text of \(layer): \(InputText.quoted(from)) → \(InputText.quoted(to))"))
             case "image":
                 reasons.append(RenderReason(kind: .stillChanged, field: "image of \(layer)", description: "the image of \(layer) changed"))
+            case "in", "out":
+                // `layer 'price' in: slide-up → fade`, `layer 'price' out at end-0.4 → end-0.6`.
+                let motion = "\(layer) \(words[2])"
+                reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: motion + " ").map { change in
+                    var shown = change
+                    if change.field == motion + " effect" { shown.description = "\(motion): \(change.from ?? "none") → \(change.to ?? "none")" }
+                    return shown
+                }
             default:
                 // Lengths at this frame size are seldom whole (9.333333333333332): shown to a tenth.
                 reasons += fieldChanges("x y " + from, "x y " + to, kind: .settingChanged, output: nil, prefix: "\(layer) ").map { change in
@@ -256,7 +269,9 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `field A → B` for each `key=value` that differs between two lines of the same kind.
-    private static func fieldChanges(_ old: String, _ new: String, kind: Kind, output: String?, prefix: String) -> [RenderReason] {
+    /// - Parameter unset: how a value one side does not give is worded.
+    private static func fieldChanges(_ old: String, _ new: String, kind: Kind, output: String?, prefix: String,
+                                     unset: String = "unset") -> [RenderReason] {
         let (was, now) = (fields(of: old), fields(of: new))
         var keys = was.map(\.key)
         for (key, _) in now where !keys.contains(key) { keys.append(key) }
@@ -267,7 +282,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             let (from, to) = (wasValues[key], nowValues[key])
             guard from != to else { return nil }
             return RenderReason(kind: kind, output: output, field: prefix + key, from: from, to: to,
-                                description: "\(prefix)\(key) \(from ?? "unset") → \(to ?? "unset")\(suffix)")
+                                description: "\(prefix)\(key) \(from ?? unset) → \(to ?? unset)\(suffix)")
         }
     }
 

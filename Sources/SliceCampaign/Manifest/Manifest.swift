@@ -35,6 +35,8 @@ public struct Manifest: Sendable {
     /// a run renders from what the second read found but prunes nothing, as that may be an
     /// export cut short too.
     package var unsettledFeeds: [String] = []
+    /// The manifest's top-level `description`: the report page's title when there is one.
+    package var campaignDescription: String?
 
     /// The manifest as every shard's report describes it (`ManifestDigest`).
     package var digest: ManifestDigest { ManifestDigest(bytes: sha256, jobIds: jobs.map(\.id)) }
@@ -168,8 +170,8 @@ public struct Manifest: Sendable {
                     throw reader.error("id", "used by \(first) and \(origin); ids must be unique")
                 }
                 ids[job.id] = origin
-                for output in job.outputPaths {
-                    let place = OutputPlace(output)
+                for place in job.outputs.compactMap({ OutputPlace($0.destination) }) {
+                    let output = place.path
                     if let other = claims.conflict(with: place) {
                         let same = other.place.path == output ? "is also" : "is the same output as \(other.place.path),"
                         let by = other.job == job.id ? "this job" : ManifestReader.place(ofJob: other.job)
@@ -183,6 +185,7 @@ public struct Manifest: Sendable {
         var manifest = Manifest(path: path, folder: folder, jobs: jobs)
         manifest.outputRoots = Array(Set(templates.flatMap(\.outputRoots))).sorted()
         manifest.unsettledFeeds = context.unsettledFeeds
+        manifest.campaignDescription = root["description"] as? String
         let sha = SHA256()
         data.withUnsafeBytes { sha.update($0) }
         manifest.sha256 = sha.finalHex()

@@ -22,7 +22,7 @@ package struct ManifestJob: Sendable {
     /// The outputs (at least one), each with its absolute path and its own options.
     package let outputs: [Output]
     /// The outputs' absolute paths, in order.
-    package var outputPaths: [String] { outputs.map(\.path) }
+    package var outputPaths: [String] { outputs.compactMap(\.destination.path) }
     /// Whether one of its outputs is a picture (a poster or a storyboard): the report page shows
     /// that one, and makes no poster of its own for the job.
     package var writesPicture: Bool { outputs.contains { $0.format?.isStill == true } }
@@ -116,7 +116,7 @@ package struct ManifestJob: Sendable {
             throw reader.error("description", "expected a string")
         }
 
-        let (images, holds, focuses) = try ManifestJob.images(object, reader: reader, context: context)
+        let (images, holds, focuses, motions) = try ManifestJob.images(object, reader: reader, context: context)
         self.images = images
 
         // Settings: preset, then defaults' fields, then the job's fields.
@@ -142,6 +142,11 @@ package struct ManifestJob: Sendable {
         var sequence = SequenceSpec(base: spec, imageCount: images.count)
         for hold in holds { sequence.setHold(hold.seconds, ofImage: hold.image) }
         for focus in focuses { sequence.setFocus(focus.focus, ofImage: focus.image) }
+        // An image's own motion keys change the job's motion for that image alone.
+        for own in motions {
+            let moved = try reader.apply(own.fields, to: spec, at: "images[\(own.image)]")
+            sequence.setMotion(moved.motion, ofImage: own.image)
+        }
         try ManifestJob.applyTransitions(object["transitions"], to: &sequence, reader: reader)
         self.sequence = sequence
         outputs = try ManifestJob.outputs(object["outputs"], reader: reader, context: context)
@@ -155,10 +160,10 @@ package struct ManifestJob: Sendable {
         } catch {}
     }
 
-    /// The stills (strings, or `{"path": …, "hold": seconds, "focus": "X,Y"}`), absolute, and
-    /// the holds and focal points given.
+    /// The stills (strings, or `{"path": …, "hold": seconds, "focus": "X,Y", "motion": …}`),
+    /// absolute, and the holds, focal points and motion keys given.
     private static func images(_ object: [String: Any], reader: ManifestReader, context: ManifestContext)
-        throws(SlicevidError) -> ([String], [(image: Int, seconds: Double)], [(image: Int, focus: Focus)]) {
+        throws(SlicevidError) -> ([String], [(image: Int, seconds: Double)], [(image: Int, focus: Focus)], [(image: Int, fields: [String: Any])]) {
         guard let entries = object["images"] as? [Any] else {
             throw reader.error("images", object["images"] == nil ? "missing; give at least two stills" : "expected an array of image paths")
         }
@@ -168,12 +173,13 @@ package struct ManifestJob: Sendable {
         var images: [String] = []
         var holds: [(image: Int, seconds: Double)] = []
         var focuses: [(image: Int, focus: Focus)] = []
+        var motions: [(image: Int, fields: [String: Any])] = []
         for (position, item) in entries.enumerated() {
             let field = "images[\(position)]"
             if let path = item as? String, !path.isEmpty {
                 images.append(context.absolute(path))
             } else if let still = item as? [String: Any] {
-                try reader.refuseUnknownKeys(still, accepted: ["path", "hold", "focus"], in: field)
+                try reader.refuseUnknownKeys(still, accepted: ["path", "hold", "focus"] + ManifestJob.motionKeys, in: field)
                 guard let path = still["path"] as? String, !path.isEmpty else {
                     throw reader.error("\(field).path", "expected the image's path")
                 }
@@ -185,12 +191,17 @@ package struct ManifestJob: Sendable {
                     }
                     focuses.append((position, focus))
                 }
+                let motion = still.filter { ManifestJob.motionKeys.contains($0.key) }
+                if !motion.isEmpty { motions.append((position, motion)) }
             } else {
-                throw reader.error(field, "expected a path, or {\"path\": …, \"hold\": seconds, \"focus\": \"X,Y\"}")
+                throw reader.error(field, "expected a path, or {\"path\": …, \"hold\": seconds, \"focus\": \"X,Y\", \"motion\": \"push-in\"}")
             }
         }
-        return (images, holds, focuses)
+        return (images, holds, focuses, motions)
     }
+
+    /// The keys an image of `images` may give to move that image alone.
+    static let motionKeys = [SpecField.motion, .motionAmount, .motionEasing].map(\.rawValue)
 
     /// Applies `transitions` (one object per pair, `transitionFields` only), then checks the
     /// whole sequence.
@@ -233,9 +244,17 @@ package struct ManifestJob: Sendable {
             do throws(SlicevidError) {
                 // Split from its options before its placeholders were filled (`JobPlaceholders`).
                 if let argument = item as? OutputArgument, !argument.path.isEmpty {
-                    parsed = try Output(argument, streams: false)
+                    try ManifestJob.refuseStreams(argument.path)
+                    parsed = try Output(argument)
                 } else if let text = item as? String, !text.isEmpty {
-                    parsed = try Output(parsing: text, streams: false)
+                    let argument: OutputArgument
+                    do {
+                        argument = try OutputArgument(parsing: text)
+                    } catch {
+                        throw SlicevidError(.usage, error.text)
+                    }
+                    try ManifestJob.refuseStreams(argument.path)
+                    parsed = try Output(argument)
                 } else {
                     throw SlicevidError(.usage, "expected a path")
                 }
@@ -244,13 +263,24 @@ package struct ManifestJob: Sendable {
             }
             let output: Output
             do {
-                output = try Output.file(context.absolute(parsed.path), settings: parsed.settings)
+                output = try Output.file(context.absolute(parsed.destination.path ?? ""), settings: parsed.settings)
             } catch {
                 throw reader.error("outputs[\(position)]", error)
             }
-            guard !outputs.contains(where: { $0.path == output.path }) else { throw reader.error("outputs", "\(parsed.path) is given twice") }
+            guard !outputs.contains(where: { $0.destination == output.destination }) else {
+                throw reader.error("outputs", "\(parsed.destination.path ?? "") is given twice")
+            }
             outputs.append(output)
         }
         return outputs
+    }
+}
+
+extension ManifestJob {
+    /// Refuses the command line's words for standard output and no output as a job's output: a
+    /// batch writes files, for jobs that run unattended and are skipped by their records.
+    static func refuseStreams(_ path: String) throws(SlicevidError) {
+        guard path == "-" || path == "null" else { return }
+        throw SlicevidError(.usage, "\(InputText.quoted(path)) is standard output or no output, which only a single render writes; a batch job writes files")
     }
 }

@@ -61,8 +61,8 @@ extension ManifestReader {
             }
         }
         if let value = object["safe-zone"] {
-            guard let text = value as? String, let choice = SafeZone.Choice(parsing: text) else {
-                throw error("safe-zone", "expected one of \(SafeZone.accepted)")
+            guard let choice = SafeZone.Choice(json: value) else {
+                throw error("safe-zone", "expected \(SafeZone.acceptedInFiles)")
             }
             cards.safeZone = choice
         }

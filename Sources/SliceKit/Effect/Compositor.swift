@@ -14,8 +14,11 @@ package struct Compositor: Sendable {
     let sampleBytes: [Int]
     private let fill: FillRows
     /// The stills cut into their strips: vertical strips only (horizontal ones are row runs
-    /// of the still already).
-    private let cuts: (source: StillStrips, destination: StillStrips)?
+    /// of the still already), and only stills that do not move (a moving one is cut as each
+    /// frame shows it).
+    private let cuts: (source: StillStrips?, destination: StillStrips?)?
+    /// How the stills move (Ken Burns); nil when neither does.
+    let motion: TransitionMotion?
 
     /// - Parameters:
     ///   - plan: the timeline and strips.
@@ -28,21 +31,24 @@ package struct Compositor: Sendable {
     /// - Parameter cut: returns a still cut into `plan`'s strips, given each plane's bytes per
     ///   sample (a sequence shares one cut between the two transitions a still belongs to);
     ///   nil to cut here.
+    ///   - motion: how the stills move; nil when neither does.
     init(plan: FramePlan, source: PlanarImage, destination: PlanarImage,
-         cut: ((PlanarImage, [Int]) -> StillStrips)?) {
+         cut: ((PlanarImage, [Int]) -> StillStrips)?, motion: TransitionMotion? = nil) {
         precondition(source.width == plan.spec.width && source.height == plan.spec.height, "source must be fitted to the frame")
         precondition(destination.width == source.width && destination.height == source.height
             && destination.layout == source.layout, "stills must share size and layout")
         self.plan = plan
         self.source = source
         self.destination = destination
+        self.motion = motion.flatMap { $0.moves ? $0 : nil }
         // A sample is as wide as its fill pattern: one byte, or two in 16-bit layouts.
         let patterns = source.layout.fillPattern(for: plan.spec.background)
         sampleBytes = patterns.map(\.count)
         fill = FillRows(patterns, widths: source.planes.map(\.width))
         if plan.spec.direction == .vertical {
             let make = cut ?? { StillStrips($0, strips: plan.layout, sampleBytes: $1) }
-            cuts = (make(source, sampleBytes), make(destination, sampleBytes))
+            cuts = (self.motion?.source == nil ? make(source, sampleBytes) : nil,
+                    self.motion?.destination == nil ? make(destination, sampleBytes) : nil)
         } else {
             cuts = nil
         }
@@ -54,14 +60,21 @@ package struct Compositor: Sendable {
     /// Draws frame `index` into `target`, overwriting every pixel.
     /// - Precondition: `target` has the stills' size and layout.
     package func render(frame index: Int, into target: PlanarImage) {
-        render(plan.content(ofFrame: index), into: target)
+        let content = plan.content(ofFrame: index)
+        guard let motion else { return render(content, into: target) }
+        renderMoving(content, frame: index, motion: motion, into: target)
     }
 
     /// Draws `content` (a frame's, or a motion-blur sample's between frames) into `target`.
     /// - Precondition: `target` has the stills' size and layout.
     package func render(_ content: FrameContent, into target: PlanarImage) {
+        render(drawing(of: content), into: target)
+    }
+
+    /// Draws each plane's drawing into `target`, band by band.
+    func render(_ drawings: [PlaneDrawing], into target: PlanarImage) {
         precondition(target.width == source.width && target.height == source.height && target.layout == layout)
-        for (p, drawing) in drawing(of: content).enumerated() {
+        for (p, drawing) in drawings.enumerated() {
             let plane = target.planes[p]
             let band = bandRows(plane: p)
             for y in Swift.stride(from: 0, to: plane.height, by: band) {
@@ -80,8 +93,19 @@ package struct Compositor: Sendable {
     /// (bench/orders.c), all within the L2 cache of current cores.
     static let bandBytes = 64 << 10
 
-    /// How each plane of `content` is drawn.
+    /// How each plane of `content` is drawn from the stills as they are.
     func drawing(of content: FrameContent) -> [PlaneDrawing] {
+        drawing(of: content, stills: drawingStills)
+    }
+
+    /// The stills as they are, with their cut copies.
+    var drawingStills: FrameStills {
+        FrameStills(source: source, destination: destination, sourceCut: cuts?.source, destinationCut: cuts?.destination)
+    }
+
+    /// How each plane of `content` is drawn from `stills` (the stills as one frame shows them).
+    func drawing(of content: FrameContent, stills: FrameStills) -> [PlaneDrawing] {
+        let source = stills.source, destination = stills.destination
         switch content {
         case .source:
             return zip(source.planes, sampleBytes).map { PlaneDrawing(still: $0, sampleBytes: $1) }
@@ -95,7 +119,7 @@ package struct Compositor: Sendable {
                 let scale = vertical ? Double(plane.height) / Double(plan.spec.height) : Double(plane.width) / Double(plan.spec.width)
                 let shift = { (offset: Double) in Int((offset * scale).rounded()) }
                 let sources = PlaneSources(outgoing: plane, incoming: destination.planes[p],
-                                           outgoingCut: cuts?.source.start(plane: p), incomingCut: cuts?.destination.start(plane: p),
+                                           outgoingCut: stills.sourceCut?.start(plane: p), incomingCut: stills.destinationCut?.start(plane: p),
                                            fill: fill.row(p), sampleBytes: sampleBytes[p])
                 return PlaneDrawing(strips: plan.layout, direction: plan.spec.direction,
                                     shifts: (outgoing.map(shift), incoming.map(shift)), sources: sources)

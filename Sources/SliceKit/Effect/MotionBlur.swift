@@ -64,16 +64,21 @@ package struct MotionBlur: Sendable {
         let plan = compositor.plan
         let content = plan.content(ofFrame: index)
         guard samples > 1, case .strips = content else {
-            compositor.render(content, into: target)
+            compositor.render(frame: index, into: target)
             return
         }
-        let drawings = sampleTimes(ofFrame: index).map { compositor.drawing(of: plan.content(atTime: $0)) }
-        let set = scratch.take(samples: target.planes.map { $0.width }.max() ?? 1)
-        defer { scratch.give(set) }
-        if target.layout.isDeep {
-            blend16(drawings, into: target, scratch: set)
-        } else {
-            blend8(drawings, into: target, scratch: set)
+        // Moving stills are drawn as the frame's time shows them in every sample: they move by
+        // a fraction of a pixel in a frame's exposure, where the strips move by hundreds.
+        let contents = sampleTimes(ofFrame: index).map { plan.content(atTime: $0) }
+        compositor.withStills(ofFrame: index, showing: contents) { stills in
+            let drawings = contents.map { compositor.drawing(of: $0, stills: stills) }
+            let set = scratch.take(samples: target.planes.map { $0.width }.max() ?? 1)
+            defer { scratch.give(set) }
+            if target.layout.isDeep {
+                blend16(drawings, into: target, scratch: set)
+            } else {
+                blend8(drawings, into: target, scratch: set)
+            }
         }
     }
 

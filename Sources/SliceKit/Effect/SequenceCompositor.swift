@@ -12,6 +12,8 @@ package struct SequenceCompositor: Sendable {
     /// Stills cut into strips for the sequence's vertical transitions: one per still and strip
     /// count, however many transitions share it.
     let stillsCut: Int
+    /// Pictures moving stills are warped into, shared by every transition.
+    package let pictures: PicturePool
 
     /// - Parameters:
     ///   - plan: the sequence's timeline.
@@ -24,6 +26,9 @@ package struct SequenceCompositor: Sendable {
         // whichever transition it belongs to, and a pool per transition would keep a set per
         // thread for each of them until the end of the run.
         let scratch = ScratchPool()
+        // Likewise one pool for the pictures moving stills are warped into.
+        let pictures = PicturePool()
+        self.pictures = pictures
         // A still between two transitions is cut into strips once for both (when they have
         // as many strips), not once per transition.
         var cuts: [ObjectIdentifier: [Int: StillStrips]] = [:]
@@ -34,7 +39,8 @@ package struct SequenceCompositor: Sendable {
                 cuts[ObjectIdentifier(still), default: [:]][segment.layout.count] = made
                 return made
             }
-            let compositor = Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1], cut: cut)
+            let compositor = Compositor(plan: segment, source: stills[pair], destination: stills[pair + 1], cut: cut,
+                                        motion: plan.motion(ofTransition: pair, pictures: pictures))
             return MotionBlur(compositor, scratch: scratch)
         }
         stillsCut = cuts.values.reduce(0) { $0 + $1.count }

@@ -24,6 +24,8 @@ package struct SequencePlan: Sendable {
     package let starts: [Int]
     /// Frames in the whole video.
     package let frameCount: Int
+    /// How each image moves, on the whole video's clock; nil for an image that does not move.
+    package let motions: [MotionPath?]
 
     /// - Precondition: `spec` is valid (`spec.validate()` did not throw).
     package init(spec: SequenceSpec) {
@@ -36,6 +38,23 @@ package struct SequencePlan: Sendable {
         }
         self.starts = starts
         frameCount = next + 1
+        let segments = segments
+        // Image k shows from the moment its strips start to arrive (the video's start for the
+        // first) until the last of them has left (the last frame for the last image).
+        let time = { (frame: Int) in segments[0].time(ofFrame: frame) }
+        motions = (0..<spec.imageCount).map { k in
+            let motion = spec.motion(ofImage: k)
+            guard motion.moves else { return nil }
+            let start = k == 0 ? 0 : time(starts[k - 1]) + segments[k - 1].spec.hold
+            let end = k == segments.count ? time(next) : time(starts[k]) + segments[k].spec.hold + segments[k].spec.transitionSeconds
+            return MotionPath(motion: motion, focus: spec.focus(ofImage: k), start: start, end: end)
+        }
+    }
+
+    /// How transition `pair`'s stills move; nil when neither does.
+    package func motion(ofTransition pair: Int, pictures: PicturePool) -> TransitionMotion? {
+        guard motions[pair] != nil || motions[pair + 1] != nil else { return nil }
+        return TransitionMotion(source: motions[pair], destination: motions[pair + 1], firstFrame: starts[pair], pictures: pictures)
     }
 
     /// The segment and local frame that global frame `index` shows.

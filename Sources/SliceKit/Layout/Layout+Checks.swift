@@ -78,6 +78,8 @@ extension LayoutReader {
                 try checkNumber(end, at: "\(place).end", in: Layout.Ranges.seconds)
                 guard end > timing.start else { throw error("\(place).end", "\(end.shortText) is not after start (\(timing.start.shortText))") }
             }
+            if let entrance = timing.entrance { try check(entrance, at: "\(place).in") }
+            if let exit = timing.exit { try check(exit, at: "\(place).out") }
         }
         _ = try checkBox([layer.box.x, layer.box.y, layer.box.width, layer.box.height], at: "\(place).box")
         switch layer.content {

@@ -32,7 +32,7 @@ extension Layout {
     /// Keys a layer accepts.
     static let layerKeys = ["name", "on", "box", "text", "image", "size", "min-size", "max-size", "fonts", "family", "weight", "wrap",
                             "max-lines", "align", "valign", "line-height", "color", "plate", "outline", "shadow", "ellipsis", "language",
-                            "start", "end", "fade-in", "fade-out", "style", "scrim"]
+                            "start", "end", "fade-in", "fade-out", "in", "out", "style", "scrim"]
 
     /// Reads the layout file at `path` (a regular file, within the settings size limit).
     /// - Throws: `LayoutError`: missing (66) or invalid (64), one line naming the file.
@@ -78,7 +78,7 @@ extension Layout {
         }
         if let description = top["description"], !(description is String) { throw reader.error("description", "expected a string") }
         let fonts = (try top["fonts"].map { value throws(LayoutError) in try reader.paths(value, at: "fonts") } ?? []) + reader.styles.fonts
-        let safeZone = try top["safe-zone"].map { value throws(LayoutError) in try reader.safeZone(value, at: "safe-zone") }?.zone
+        let safeZones = try top["safe-zone"].map { value throws(LayoutError) in try reader.safeZone(value, at: "safe-zone") }?.zones ?? []
         let layers = try top["layers"].map { value throws(LayoutError) in try reader.layers(value, at: "layers") } ?? []
         guard !layers.isEmpty || !variants.isEmpty else {
             throw reader.error(nil, "holds no layers; give \"layers\": [...] (or an aspect's, such as \"9:16\": [...])")
@@ -87,7 +87,7 @@ extension Layout {
         guard count <= Layout.maximumLayers else {
             throw reader.error(nil, "holds \(count) layers; at most \(Layout.maximumLayers)")
         }
-        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZone: safeZone, readability: try reader.readability(top),
+        self.init(file: file, fonts: fonts, layers: layers, variants: variants, safeZones: safeZones, readability: try reader.readability(top),
                   brand: reader.styles.brand)
     }
 }
@@ -122,10 +122,10 @@ struct LayoutReader {
         return Layout.Variant(aspect: aspect, layers: try layers(entries, at: "\(place).layers"), safeZone: zone)
     }
 
-    /// A `safe-zone` value: a platform's name or `none`.
+    /// A `safe-zone` value: a platform's name, a list of them, or `none`.
     func safeZone(_ value: Any, at place: String) throws(LayoutError) -> SafeZone.Choice {
-        guard let name = value as? String, let choice = SafeZone.Choice(parsing: name) else {
-            throw error(place, "expected one of \(SafeZone.accepted)")
+        guard let choice = SafeZone.Choice(json: value) else {
+            throw error(place, "expected \(SafeZone.acceptedInFiles)")
         }
         return choice
     }
@@ -200,18 +200,14 @@ struct LayoutReader {
         } else {
             throw error("\(place).on", "expected from, to, all, over or a still's index 0…999")
         }
-        let timingKeys = ["start", "end", "fade-in", "fade-out"]
+        let timingKeys = ["start", "end", "fade-in", "fade-out", "in", "out"]
         if let card {
             if let key = timingKeys.first(where: { object[$0] != nil }) {
                 throw error("\(place).\(key)", "is for layers drawn over the frames (\"on\": \"over\"); a card's layer shows as long as its still")
             }
             return .card(card)
         }
-        let start = try seconds(object["start"], at: "\(place).start") ?? 0
-        let end = try seconds(object["end"], at: "\(place).end")
-        if let end, end <= start { throw error("\(place).end", "\(end.shortText) is not after start (\(start.shortText))") }
-        return .over(Layout.Timing(start: start, end: end, fadeIn: try seconds(object["fade-in"], at: "\(place).fade-in") ?? 0,
-                                   fadeOut: try seconds(object["fade-out"], at: "\(place).fade-out") ?? 0))
+        return .over(try timing(object, at: place))
     }
 
     func box(_ value: Any?, at place: String) throws(LayoutError) -> Layout.Box {

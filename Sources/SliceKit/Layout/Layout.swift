@@ -16,20 +16,21 @@ public struct Layout: Sendable, Equatable {
     public var layers: [Layer]
     /// Layers for one aspect each; the variant nearest the frame's aspect is drawn too.
     public var variants: [Variant]
-    /// The platform whose interface the layers must stay clear of, unless the run says another.
-    public var safeZone: SafeZone?
+    /// The platforms whose interfaces the layers must stay clear of (each checked), unless the
+    /// run says others.
+    public var safeZones: [SafeZone]
     /// What its text keeps to stay readable (`Readability.swift`).
     public var readability: Readability
     /// The brand file it imports (absolute), whose bytes its jobs' fingerprints follow.
     public var brand: String?
 
-    public init(file: String, fonts: [String] = [], layers: [Layer] = [], variants: [Variant] = [], safeZone: SafeZone? = nil,
+    public init(file: String, fonts: [String] = [], layers: [Layer] = [], variants: [Variant] = [], safeZones: [SafeZone] = [],
                 readability: Readability = Readability(), brand: String? = nil) {
         self.file = file
         self.fonts = fonts
         self.layers = layers
         self.variants = variants
-        self.safeZone = safeZone
+        self.safeZones = safeZones
         self.readability = readability
         self.brand = brand
     }
@@ -126,12 +127,18 @@ public struct Layout: Sendable, Equatable {
         public var end: Double?
         public var fadeIn: Double
         public var fadeOut: Double
+        /// How it arrives (`"in"`): shown from the entrance's start instead of `start`.
+        public var entrance: Motion?
+        /// How it leaves (`"out"`): shown until the exit's end instead of `end`.
+        public var exit: Motion?
 
-        public init(start: Double = 0, end: Double? = nil, fadeIn: Double = 0, fadeOut: Double = 0) {
+        public init(start: Double = 0, end: Double? = nil, fadeIn: Double = 0, fadeOut: Double = 0, entrance: Motion? = nil, exit: Motion? = nil) {
             self.start = start
             self.end = end
             self.fadeIn = fadeIn
             self.fadeOut = fadeOut
+            self.entrance = entrance
+            self.exit = exit
         }
 
         /// The layer's opacity at `time` in a clip of `length` seconds: 0 outside its time,
@@ -285,13 +292,13 @@ public struct Layout: Sendable, Equatable {
         variants.min(by: { $0.aspect.distance(toWidth: width, height: height) < $1.aspect.distance(toWidth: width, height: height) })
     }
 
-    /// The interface `width` × `height` frames keep clear of: the drawn variant's own choice,
+    /// The interfaces `width` × `height` frames keep clear of: the drawn variant's own choice,
     /// else the layout's.
-    public func safeZone(forWidth width: Int, height: Int) -> SafeZone? {
+    public func safeZones(forWidth width: Int, height: Int) -> [SafeZone] {
         switch variant(forWidth: width, height: height)?.safeZone ?? .fromLayout {
-        case .fromLayout: safeZone
-        case .none: nil
-        case .platform(let zone): zone
+        case .fromLayout: safeZones
+        case .none: []
+        case .platforms(let zones): zones
         }
     }
 }

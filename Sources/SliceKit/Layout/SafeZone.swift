@@ -87,36 +87,81 @@ public enum SafeZone: String, Sendable, CaseIterable {
         return found
     }
 
-    /// A run's choice of interface to keep clear of: the layout's own, none, or a platform's.
+    /// A run's choice of interfaces to keep clear of: the layout's own, none, or one or more
+    /// platforms' (a 9:16 master posted to TikTok, Reels and Shorts keeps clear of all three).
     public enum Choice: Sendable, Equatable {
         /// Whatever the layout says for the frame's aspect (none when it says nothing).
         case fromLayout
         /// No check, whatever the layout says.
         case none
-        case platform(SafeZone)
+        /// These platforms' interfaces, each checked: at least one, none twice, in the order
+        /// written.
+        case platforms([SafeZone])
 
-        /// The zone this choice names by itself: nil for none, and for the layout's (which
+        /// One platform's interface.
+        public static func platform(_ zone: SafeZone) -> Choice { .platforms([zone]) }
+
+        /// The zones this choice names by itself: empty for none, and for the layout's (which
         /// only a layout can say).
-        public var zone: SafeZone? {
-            if case .platform(let zone) = self { zone } else { nil }
+        public var zones: [SafeZone] {
+            if case .platforms(let zones) = self { zones } else { [] }
         }
 
-        /// The zone checked for `layout` drawn on `width` × `height` frames: a variant may name
-        /// its own (`"9:16": {"safe-zone": "reels", …}`).
-        public func resolved(_ layout: Layout?, width: Int, height: Int) -> SafeZone? {
+        /// The zones checked for `layout` drawn on `width` × `height` frames: a variant may name
+        /// its own (`"9:16": {"safe-zone": ["tiktok", "reels"], …}`).
+        public func resolved(_ layout: Layout?, width: Int, height: Int) -> [SafeZone] {
             switch self {
-            case .fromLayout: layout?.safeZone(forWidth: width, height: height)
-            case .none: nil
-            case .platform(let zone): zone
+            case .fromLayout: layout?.safeZones(forWidth: width, height: height) ?? []
+            case .none: []
+            case .platforms(let zones): zones
             }
         }
 
-        /// `tiktok`, `none`: what a flag or a manifest field holds.
+        /// `tiktok`, `tiktok,reels`, `none`: what a flag holds.
         public init?(parsing text: String) {
-            if text == "none" { self = .none } else if let zone = SafeZone(rawValue: text) { self = .platform(zone) } else { return nil }
+            if text == "none" {
+                self = .none
+                return
+            }
+            self.init(names: text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+        }
+
+        /// A manifest's or layout's `safe-zone`: `"tiktok"`, `"none"` or `["tiktok", "reels"]`;
+        /// nil for anything else (an empty list, a name twice, `none` in a list).
+        public init?(json value: Any) {
+            if let text = value as? String {
+                guard text == "none" || SafeZone(rawValue: text) != nil else { return nil }
+                self.init(parsing: text)
+            } else if let list = value as? [Any], list.count <= SafeZone.allCases.count {
+                let names = list.compactMap { $0 as? String }
+                guard names.count == list.count else { return nil }
+                self.init(names: names)
+            } else {
+                return nil
+            }
+        }
+
+        /// One or more platforms' names, each once.
+        private init?(names: [String]) {
+            var zones: [SafeZone] = []
+            for name in names {
+                guard let zone = SafeZone(rawValue: name), !zones.contains(zone) else { return nil }
+                zones.append(zone)
+            }
+            guard !zones.isEmpty else { return nil }
+            self = .platforms(zones)
         }
     }
 
     /// The names `--safe-zone` accepts.
     public static let accepted = (allCases.map(\.rawValue) + ["none"]).joined(separator: ", ")
+    /// What a manifest's or layout's `safe-zone` accepts, for messages.
+    public static let acceptedInFiles = "one of \(accepted), or a list of platforms such as [\"tiktok\", \"reels\", \"shorts\"] (each once)"
+
+    /// `TikTok's`, `TikTok's, Instagram Reels' and YouTube Shorts'`: whose interfaces, for messages.
+    public static func possessive(_ zones: [SafeZone]) -> String {
+        let names = zones.map { $0.displayName.hasSuffix("s") ? "\($0.displayName)'" : "\($0.displayName)'s" }
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
 }

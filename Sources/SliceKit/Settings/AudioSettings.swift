@@ -133,19 +133,6 @@ public enum AudioOption: String, Sendable, CaseIterable {
         case .volume: "a gain in dB, -60 to 30"
         }
     }
-
-    /// The help line of the flag.
-    public var help: String {
-        switch self {
-        case .audio: "Music bed: an audio file (MP3, AAC/M4A, WAV, FLAC, Ogg/Opus; its first audio stream, or FILE:stream=N), fitted to the clip to the sample and muxed into .mp4/.mov (AAC), .webm (Opus) and .mkv (FLAC). -o x.mp4:audio=none leaves one output silent."
-        case .audioStart: "Seconds into the song the bed starts (default 0)."
-        case .audioLoop: "Repeat a song shorter than the clip (default: silence after it ends)."
-        case .audioFadeIn: "Fade the bed in over this many seconds (default 0)."
-        case .audioFadeOut: "Fade the bed out over this many seconds, ending with the clip (default 0.5, clamped to the clip)."
-        case .loudness: "Normalise the bed to this integrated loudness in LUFS (EBU R128; -14 for social platforms, -16 for the web), true peak at most -1 dBTP."
-        case .volume: "Change the bed's level by this many dB (a limiter keeps its true peak at most -1 dBTP). Not with --loudness."
-        }
-    }
 }
 
 /// An audio value that is not of the form its option takes.

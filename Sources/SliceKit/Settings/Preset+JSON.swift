@@ -25,10 +25,10 @@ extension Preset {
     /// `slices` a count or a width string ("24px").
     static func jsonKind(of field: SpecField) -> JSONKind {
         switch field {
-        case .hold, .duration, .endHold, .stagger, .seed, .motionBlur: .number
+        case .hold, .duration, .endHold, .stagger, .seed, .motionBlur, .motionAmount: .number
         case .fps, .slices: .numberOrString
         case .travel: .pair
-        case .size, .direction, .easing, .background, .fit, .focus: .string
+        case .size, .direction, .easing, .background, .fit, .focus, .motion, .motionEasing: .string
         }
     }
 
@@ -61,7 +61,7 @@ extension Preset {
                     throw PresetError("\(source): description: wrong type: expected a string, got \(Preset.typeName(value))")
                 }
                 guard !text.unicodeScalars.contains(where: InputText.needsEscape) else {
-                    throw PresetError("\(source): description: must be one line of text without control characters (it is listed by 'slicevid presets')")
+                    throw PresetError("\(source): description: must be one line of text without control characters (it is one line of the preset list)")
                 }
                 summary = text
                 continue

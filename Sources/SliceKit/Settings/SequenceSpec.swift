@@ -12,6 +12,8 @@ package struct SequenceSpec: Sendable, Equatable {
     package var segments: [TransitionSpec]
     /// Images whose focus differs from the shared one (a manifest's `{"path": …, "focus": …}`).
     package private(set) var focusOverrides: [Int: Focus] = [:]
+    /// Images whose motion differs from the shared one (a manifest's `{"path": …, "motion": …}`).
+    package private(set) var motionOverrides: [Int: StillMotion] = [:]
 
     /// Derives the segments of a sequence from one spec, as `slicevid make a b c` does.
     ///
@@ -69,6 +71,17 @@ package struct SequenceSpec: Sendable, Equatable {
         focusOverrides[index] ?? segments[0].focus
     }
 
+    /// Sets how image `index` moves while it shows, for that image alone.
+    package mutating func setMotion(_ motion: StillMotion, ofImage index: Int) {
+        precondition((0..<imageCount).contains(index), "no such image")
+        motionOverrides[index] = motion
+    }
+
+    /// The motion of image `index`: its own, else the one every segment shares.
+    package func motion(ofImage index: Int) -> StillMotion {
+        motionOverrides[index] ?? segments[0].motion
+    }
+
     /// Seconds image `index` is shown still (see `setHold`).
     package func hold(ofImage index: Int) -> Double {
         index == segments.count ? segments[index - 1].endHold : segments[index].hold
@@ -76,7 +89,7 @@ package struct SequenceSpec: Sendable, Equatable {
 
     /// The fields every segment must share, since one video and one set of fitted stills
     /// serve them all.
-    package static let sharedFields: [SpecField] = [.size, .fps, .background, .fit, .focus]
+    package static let sharedFields: [SpecField] = [.size, .fps, .background, .fit, .focus, .motion, .motionAmount, .motionEasing]
 
     /// The longest video, in seconds: three hours. With at most 240 fps that bounds a video to
     /// `maximumFrames`, which keeps every frame and timestamp computation far inside 64 bits.
@@ -93,6 +106,10 @@ package struct SequenceSpec: Sendable, Equatable {
     ///   `images` when the whole video is too long).
     package func validate() throws(SpecError) {
         for segment in segments { try segment.validate() }
+        for (index, motion) in motionOverrides.sorted(by: { $0.key < $1.key }) where !StillMotion.amountRange.contains(motion.amount) {
+            throw SpecError(field: SpecField.motionAmount.rawValue,
+                            message: "image \(index) has \(motion.amount.shortText), out of range; \(StillMotion.acceptedAmount)")
+        }
         // Each segment is at most 3 × 3600 s, so the sum is finite and exact enough to compare.
         guard totalSeconds <= SequenceSpec.maximumSeconds else {
             throw SpecError(field: "images", message: "\(imageCount) images make a video of \(Int(totalSeconds.rounded(.up))) s; "

@@ -49,6 +49,8 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
     public static let report = Setting("report", kind: .run)
     public static let force = Setting("force", kind: .run)
     public static let prune = Setting("prune", kind: .run)
+    /// The most one prune may delete: a share of the campaign's outputs or a count.
+    public static let pruneMax = Setting("prune-max", kind: .run)
     public static let only = Setting("only", kind: .run)
     public static let preset = Setting("preset", kind: .run)
     public static let manifest = Setting("manifest", kind: .run)

@@ -10,6 +10,10 @@ public enum SpecField: String, Sendable, CaseIterable {
     case endHold = "end-hold"
     case slices, direction, travel, easing, stagger, seed, background, fit, focus
     case motionBlur = "motion-blur"
+    /// Motion on stills (Ken Burns): the camera move, its amount and its easing.
+    case motion
+    case motionAmount = "motion-amount"
+    case motionEasing = "motion-easing"
 
     /// The longest value any field takes, in bytes; the longest real one, a physical spring
     /// with every digit spelt out, is under a hundred. Longer text is refused before it is
@@ -34,6 +38,9 @@ public enum SpecField: String, Sendable, CaseIterable {
         case .fit: FitMode.allCases.map(\.rawValue).joined(separator: " or ")
         case .focus: Focus.accepted
         case .motionBlur: "sub-frame samples averaged per moving frame, 1 (off) to \(MotionBlur.maximumSamples)"
+        case .motion: StillMotion.acceptedKinds
+        case .motionAmount: StillMotion.acceptedAmount
+        case .motionEasing: Easing.acceptedForms
         }
     }
 }
@@ -78,9 +85,10 @@ extension TransitionSpec {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(decimal: $0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let low = parts[0], let high = parts[1], low <= high else { throw bad }
             travel = low...high
-        case .easing:
+        case .easing, .motionEasing:
             do {
-                easing = try Easing(parsing: text)
+                let curve = try Easing(parsing: text)
+                if field == .easing { easing = curve } else { motion.easing = curve }
             } catch {
                 throw SpecError(field: field.rawValue, message: error.description)
             }
@@ -101,6 +109,12 @@ extension TransitionSpec {
         case .motionBlur:
             guard let samples = Int(text) else { throw bad }
             motionBlur = samples
+        case .motion:
+            guard let kind = MotionKind(rawValue: text.lowercased()) else { throw bad }
+            motion.kind = kind
+        case .motionAmount:
+            guard let amount = Double(decimal: text) else { throw bad }
+            motion.amount = amount
         }
     }
 
@@ -126,6 +140,9 @@ extension TransitionSpec {
         case .fit: fit.rawValue
         case .focus: focus.description
         case .motionBlur: String(motionBlur)
+        case .motion: motion.kind.rawValue
+        case .motionAmount: motion.amount.shortText
+        case .motionEasing: motion.easing.description
         }
     }
 }

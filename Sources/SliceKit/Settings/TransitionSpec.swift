@@ -50,6 +50,9 @@ public struct TransitionSpec: Sendable, Equatable {
     public var focus: Focus = .centre
     /// Sub-frame samples averaged into each moving frame (1: no motion blur). See `MotionBlur`.
     public var motionBlur: Int = 1
+    /// How each still moves while it shows (Ken Burns); none by default. A sequence's image may
+    /// have its own (`SequenceSpec.setMotion`).
+    public var motion: StillMotion = .none
 
     /// The number of strips: the count, or as many strips of the given width as fit across
     /// the frame (across its width for vertical strips, its height for horizontal ones).
@@ -119,6 +122,9 @@ public struct TransitionSpec: Sendable, Equatable {
         }
         guard (1...MotionBlur.maximumSamples).contains(motionBlur) else {
             throw fail(.motionBlur, "\(motionBlur) is out of range; samples per frame 1 (off)…\(MotionBlur.maximumSamples)")
+        }
+        guard StillMotion.amountRange.contains(motion.amount) else {
+            throw fail(.motionAmount, "\(motion.amount.shortText) is out of range; \(StillMotion.acceptedAmount)")
         }
     }
 

@@ -15,6 +15,8 @@ public struct ErrorText: Sendable, Equatable, ExpressibleByStringInterpolation, 
         case origin(Setting)
         /// An output, by its path (`-o clip.mp4`; `output clip.mp4`).
         case output(String)
+        /// The output to standard output, as the front end names it (`-o -`).
+        case standardOutput
     }
 
     /// The line, piece by piece.
@@ -63,6 +65,9 @@ public struct ErrorText: Sendable, Equatable, ExpressibleByStringInterpolation, 
 
         public mutating func appendInterpolation(output path: String) { append(.output(path)) }
 
+        /// The output to standard output.
+        public mutating func appendInterpolation(standardOutput: Void) { append(.standardOutput) }
+
         mutating func append(_ piece: Piece) {
             if case .text(let more) = piece, more.isEmpty { return }
             if case .text(let more) = piece, case .text(let text)? = pieces.last {
@@ -81,6 +86,7 @@ public struct ErrorText: Sendable, Equatable, ExpressibleByStringInterpolation, 
             case .setting(let setting): wording.name(setting)
             case .origin(let setting): wording.origin(setting)
             case .output(let path): wording.output(path)
+            case .standardOutput: wording.standardOutput
             }
         }.joined()
     }
@@ -111,10 +117,14 @@ public protocol Wording: Sendable {
     func origin(_ setting: Setting) -> String
     /// An output: `-o clip.mp4` on the command line.
     func output(_ path: String) -> String
+    /// The output to standard output: `-o -` on the command line.
+    var standardOutput: String { get }
 }
 
 extension Wording {
     public func origin(_ setting: Setting) -> String { name(setting) }
+
+    public var standardOutput: String { "standard output" }
 }
 
 /// Settings by their keys, outputs by their paths: the words of preset and manifest files,

@@ -39,9 +39,7 @@ package enum OutputFormat: String, Sendable, CaseIterable {
             (".mp4", .mp4), (".m4v", .mp4), (".webm", .webm), (".mov", .mov), (".mkv", .mkv), (".gif", .gif), (".y4m", .y4m),
             (".jpg", .jpeg), (".jpeg", .jpeg), (".webp", .webp),
         ]
-        if path == "-" {
-            self = .y4m
-        } else if let match = byExtension.first(where: { lower.hasSuffix($0.0) }) {
+        if let match = byExtension.first(where: { lower.hasSuffix($0.0) }) {
             self = match.1
         } else if lower.hasSuffix(".png") {
             if OutputFormat.hasFramePattern(path) {

@@ -31,13 +31,15 @@ package struct LayoutPlan: Sendable, Equatable {
     package let layers: [Layer]
     /// The aspect variant drawn, when the layout has variants.
     package let variant: Layout.Aspect?
-    /// The interface checked, if any.
-    package let safeZone: SafeZone?
+    /// The interfaces checked, each of them.
+    package let safeZones: [SafeZone]
     /// Font files every text layer may use, before its own and the default set.
     package let fonts: [String]
     /// SHA-256 (hex) of each font file (`fontFiles`) as the plan read and checked it: the text
     /// engine refuses a font whose bytes are no longer these.
     package var fontDigests: [String: String] = [:]
+    /// Each over layer's timeline on this clip, in drawing order (`scheduled(on:)`).
+    package var schedules: [LayerSchedule] = []
     /// What the layout's text keeps to stay readable.
     package var readability = Layout.Readability()
     /// The brand file the layout imports: its bytes are part of the jobs' fingerprints.
@@ -83,12 +85,12 @@ package struct LayoutPlan: Sendable, Equatable {
     /// Resolves `layout` for `width` × `height` frames of `stills` stills.
     /// - Parameters:
     ///   - variables: values for the placeholders.
-    ///   - safeZone: the interface checked.
+    ///   - safeZones: the interfaces checked, each of them.
     /// - Throws: `SlicevidError(.usage)` naming the layout, the layer and what is wrong: a
     ///   placeholder without a value, a still index the clip does not have, a layer reaching
     ///   into the safe zone.
     package static func resolve(_ layout: Layout, width: Int, height: Int, stills: Int, variables: [String: String],
-                                safeZone: SafeZone?) throws(SlicevidError) -> LayoutPlan {
+                                safeZones: [SafeZone]) throws(SlicevidError) -> LayoutPlan {
         let chosen = layout.layers(forWidth: width, height: height)
         // Pixels at 1080p, scaled by the frame's shorter side: 1080 in 1920x1080 and 1080x1920.
         let scale = Double(min(width, height)) / 1080
@@ -101,9 +103,11 @@ package struct LayoutPlan: Sendable, Equatable {
                 throw refusal("is on still \(index), but the clip has \(stills) stills (0…\(stills - 1))")
             }
             let box = layer.box.pixels(frameWidth: width, frameHeight: height)
-            if let safeZone, let intrusion = safeZone.intrusions(of: box, width: width, height: height).max(by: { $0.pixels < $1.pixels }) {
+            // Each zone checked; the first the box reaches into is named.
+            for safeZone in safeZones {
+                guard let intrusion = safeZone.intrusions(of: box, width: width, height: height).max(by: { $0.pixels < $1.pixels }) else { continue }
                 let edge = intrusion.edge
-                throw refusal("its box (\(box)) reaches \(intrusion.pixels) px into \(safeZone.displayName)'s \(edge.rawValue) interface (\(safeZone.covers(edge)), \(safeZone.inset(edge, width: width, height: height)) px at \(width)x\(height)); move it clear, or choose another \(setting: .safeZone)")
+                throw refusal("its box (\(box)) reaches \(intrusion.pixels) px into \(SafeZone.possessive([safeZone])) \(edge.rawValue) interface (\(safeZone.covers(edge)), \(safeZone.inset(edge, width: width, height: height)) px at \(width)x\(height)); move it clear\(safeZones.count > 1 ? " of all \(safeZones.count) (\(safeZones.map(\.rawValue).joined(separator: ", ")))" : ""), or choose another \(setting: .safeZone)")
             }
             // One filler for text and paths; a value placed in an image's path is held to the
             // path rule, so a variable cannot reach a picture outside the layout's folders.
@@ -137,7 +141,7 @@ package struct LayoutPlan: Sendable, Equatable {
             }
             layers.append(Layer(name: layer.name, placement: layer.placement, box: box, content: content))
         }
-        var plan = LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZone: safeZone, fonts: layout.fonts)
+        var plan = LayoutPlan(file: layout.file, layers: layers, variant: chosen.variant, safeZones: safeZones, fonts: layout.fonts)
         plan.readability = layout.readability
         plan.brand = layout.brand
         (plan.frameWidth, plan.frameHeight) = (width, height)

@@ -110,9 +110,11 @@ final class BedAnnouncement: Sendable {
 extension MakePlan {
     /// The outputs that leave the bed out because they cannot carry audio (not those given
     /// `audio=none`, which asked for it).
-    var silentPaths: [String] {
-        paths.filter { path in
-            path == OutputTarget.discard || outputs.contains { $0.path == path && AudioCodec.carried(by: $0.format).isEmpty }
+    var silentOutputs: [Output.Destination] {
+        var plans = outputs.makeIterator()
+        return destinations.filter { destination in
+            guard destination != .discard, let plan = plans.next() else { return true }
+            return AudioCodec.carried(by: plan.format).isEmpty
         }
     }
 }

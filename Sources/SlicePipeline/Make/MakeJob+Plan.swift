@@ -20,10 +20,10 @@ public struct MakePlan: Sendable {
     /// The layout the last frame a batch keeps for its report page is drawn in: the request's
     /// `canvas`, or the first output's layout.
     package let lastFrameLayout: PixelLayout
-    /// The outputs that are written, in request order (`null` has none).
+    /// The outputs that are written, in request order (`.discard` has none).
     package let outputs: [EncodingPlan]
-    /// Every output path in request order, `null` included.
-    package let paths: [String]
+    /// Every output in request order, `.discard` included.
+    public let destinations: [Output.Destination]
     /// Folders the outputs need that do not exist yet, outermost first: a run creates them.
     public let foldersToCreate: [String]
     /// The music bed's file as opened and checked, when some output carries it.
@@ -34,8 +34,8 @@ public struct MakePlan: Sendable {
     /// its layers are drawn (`Slicevid.plan`); contrast is measured when the stills are.
     public package(set) var warnings: [LayoutWarning] = []
 
-    /// Every output path in request order (`-` for standard output, `null` for none).
-    public var outputPaths: [String] { paths }
+    /// The outputs that are written, in request order: one for each of `outputs`.
+    package var writtenDestinations: [Output.Destination] { destinations.filter { $0 != .discard } }
     /// The frames the render draws.
     public var frameCount: Int { clip.frameCount }
     /// Seconds the clip plays.
@@ -48,12 +48,13 @@ extension MakeJob {
     ///   output), unavailable for a missing encoder, outputBlocked for an output that exists or
     ///   cannot be created.
     package static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
-        let (clip, sequence, paths, plans) = try planOutputs(request)
+        let (clip, sequence, destinations, plans) = try planOutputs(request)
         let spec = request.spec
         let audio = try checkAudio(request, plans: plans)
         var layout = try request.layout.map { layout throws(SlicevidError) in
             try LayoutPlan.resolve(layout, width: spec.width, height: spec.height, stills: request.stills.count,
-                                   variables: request.variables, safeZone: request.safeZone.resolved(layout, width: spec.width, height: spec.height))
+                                   variables: request.variables, safeZones: request.safeZone.resolved(layout, width: spec.width, height: spec.height))
+                .scheduled(on: sequence)
         }
         // The layers' files are there and are files: a font or logo that is not would fail
         // the render after its stills were decoded. Fonts are read, checked (a font bomb is
@@ -66,17 +67,17 @@ extension MakeJob {
                 throw SlicevidError(error).prefixed("\(setting: .layout) \(InputText.quoted(plan.file)): ")
             }
         }
-        for plan in plans {
-            try OutputTarget.check(path: plan.path, replacing: request.replacement(for: plan.path))
-            if request.sidecar != nil { try OutputRecord.checkPlace(for: plan.path) }
+        for destination in destinations where destination != .discard {
+            try OutputTarget.check(destination, replacing: request.replacement(for: destination.path ?? ""))
+            if request.sidecar != nil, let path = destination.path { try OutputRecord.checkPlace(for: path) }
         }
         var layouts: [PixelLayout] = []
         for wanted in plans.map(\.renderLayout) + (request.canvas.map { [$0] } ?? []) where !layouts.contains(wanted) { layouts.append(wanted) }
         if layouts.isEmpty { layouts = [PixelLayout.covering([])] }
         var folders: [String] = []
-        for plan in plans { folders += OutputTarget.missingFolders(of: plan.path).filter { !folders.contains($0) } }
+        for destination in destinations { folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) } }
         return MakePlan(clip: clip, sequence: sequence, renderLayouts: layouts, lastFrameLayout: request.canvas ?? layouts[0], outputs: plans,
-                        paths: paths, foldersToCreate: folders, audio: audio, layout: layout)
+                        destinations: destinations, foldersToCreate: folders, audio: audio, layout: layout)
     }
 
     /// What a dry run checks of the stills, which `plan` leaves to the render: each one a
@@ -100,7 +101,7 @@ extension MakeJob {
     /// manifest can refuse such a job when it is read.
     /// - Throws: `SlicevidError`: usage, or unavailable for a missing encoder.
     package static func planOutputs(_ request: MakeRequest) throws(SlicevidError)
-        -> (clip: Clip, sequence: SequenceSpec, paths: [String], plans: [EncodingPlan]) {
+        -> (clip: Clip, sequence: SequenceSpec, destinations: [Output.Destination], plans: [EncodingPlan]) {
         do {
             try request.spec.validate()
         } catch {
@@ -114,31 +115,31 @@ extension MakeJob {
         let spec = request.spec
         var clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
                         frameCount: SequencePlan(spec: sequence).frameCount, isTransparent: spec.background.alpha < 255)
-        var paths: [String] = []
         var plans: [EncodingPlan] = []
+        var named: [Output.Destination] = []
         for output in request.outputs {
-            paths.append(output.path)
             guard let format = output.format else { continue }
             do {
-                var plan = try EncodingPlan.resolve(path: output.path, format: format, runWide: request.encoder,
+                var plan = try EncodingPlan.resolve(path: output.destination.path ?? "", format: format, runWide: request.encoder,
                                                     own: output.settings, clip: clip, catalog: request.catalog)
                 plan.verbose = request.verbose
                 plan.threads = request.threads.encoderThreads(width: plan.width, height: plan.height)
                 if request.audio.file != nil { plan = try plan.carryingAudio(own: output.settings, runWide: request.encoder) }
                 plans.append(plan)
+                named.append(output.destination)
             } catch {
-                throw SlicevidError(error, output: output.path)
+                throw SlicevidError(error, output: output.destination)
             }
         }
         // A flag that would change what is written but fits no output is a mistake worth
         // hearing about (a crf for a GIF); a tuning flag no output has is just unused.
         for option in request.encoder.givenOptions where request.refusesUnusedSettings && !plans.isEmpty && !option.isTuning {
-            let reasons = plans.compactMap { plan in plan.ignored[option].map { reason -> ErrorText in "\(plan.path): \(reason)" } }
+            let reasons = zip(named, plans).compactMap { destination, plan in plan.ignored[option].map { reason -> ErrorText in "\(named: destination): \(reason)" } }
             if reasons.count == plans.count {
                 throw SlicevidError(.usage, "\(setting: option.setting) applies to none of the outputs (\(ErrorText.joined(reasons, separator: "; ")))")
             }
         }
-        return (clip, sequence, paths, plans)
+        return (clip, sequence, request.outputs.map(\.destination), plans)
     }
 
     /// Opens one sink per planned output, each fed frames in the plan's own layout and each GIF
@@ -154,7 +155,7 @@ extension MakeJob {
                 do {
                     palette = try plan.palette(stills: stills[plan.renderLayout] ?? [], background: background)
                 } catch {
-                    throw SlicevidError(.outputFailed, "\(output: plan.path): \(error.message)")
+                    throw SlicevidError(.outputFailed, "\(output: target.destination): \(error.message)")
                 }
             }
             let chosen = palette

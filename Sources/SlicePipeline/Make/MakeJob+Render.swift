@@ -67,11 +67,18 @@ extension MakeJob {
 
         // Layers over the frames: prepared once in each of the render's layouts, blended onto
         // each frame they show on.
+        // A layer that moves is also kept as its picture, trimmed, to be moved frame by frame
+        // (once for every layout).
+        let over = zip(pictures?.over ?? [], planned.layout?.schedules ?? []).map { item, schedule in
+            (picture: item.picture, schedule: schedule,
+             moving: schedule.moves ? MovingLayer(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                                  frameWidth: spec.width, frameHeight: spec.height) : nil)
+        }
         let overlays = layouts.map { layout in
-            (pictures?.over ?? []).map { item in
+            over.map { item in
                 FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
                                                  frameWidth: spec.width, frameHeight: spec.height, layout: layout),
-                           timing: item.timing)
+                           schedule: item.schedule, moving: item.moving)
             }
         }
         // A GIF's palette is chosen from every still (in the GIF's layout), so it waits for all
@@ -127,8 +134,8 @@ extension MakeJob {
         let plan = SequencePlan(spec: sequence)
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
-        let outputs = planned.paths
-        let silent = request.audio.file == nil ? [] : planned.silentPaths
+        let outputs = planned.destinations
+        let silent = request.audio.file == nil ? [] : planned.silentOutputs
         let loop = RenderLoop(frameCount: plan.frameCount, jobs: request.renderThreads, window: request.window)
         // The pass whose outputs use the most frames goes first and draws every frame; the
         // others draw only the frames their outputs use (a poster's one, a GIF's subsample).

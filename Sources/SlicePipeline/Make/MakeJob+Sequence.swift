@@ -9,9 +9,15 @@ extension MakeJob {
     ///   with `spec`.
     static func resolvedSequence(_ request: MakeRequest) throws(SlicevidError) -> SequenceSpec {
         let imageCount = request.stills.count
-        let sequence = request.sequence ?? SequenceSpec(base: request.spec, imageCount: imageCount)
+        var sequence = request.sequence ?? SequenceSpec(base: request.spec, imageCount: imageCount)
         guard sequence.imageCount == imageCount else {
             throw SlicevidError(.usage, "the sequence has settings for \(sequence.imageCount) images but \(imageCount) were given")
+        }
+        for (index, motion) in request.stillMotions.sorted(by: { $0.key < $1.key }) {
+            guard (0..<imageCount).contains(index) else {
+                throw SlicevidError(.usage, "\(setting: SpecField.motion.setting): image \(index) has a motion of its own, but the images are 0…\(imageCount - 1)")
+            }
+            sequence.setMotion(motion, ofImage: index)
         }
         do {
             try sequence.validate()

@@ -12,10 +12,10 @@ public enum MakeEvent: Sendable {
     /// says only why it failed.
     case createdFolder(String)
     /// Both stills decoded and every encoder open: from here on only output can fail.
-    case started(frames: Int, outputs: [String])
-    /// These outputs carry no audio (GIF, stills, sequences, y4m, `null`), so the bed is not in
-    /// them. Told once, just after `started`, and only when there is a bed.
-    case withoutAudio(outputs: [String])
+    case started(frames: Int, outputs: [Output.Destination])
+    /// These outputs carry no audio (GIF, stills, sequences, y4m, `.discard`), so the bed is not
+    /// in them. Told once, just after `started`, and only when there is a bed.
+    case withoutAudio(outputs: [Output.Destination])
     /// The music bed is levelled and encoded (it is made while the clip renders, and the
     /// outputs wait for it). With `--loudness` or `--volume`, what the levelled bed measures:
     /// integrated loudness in LUFS and true peak in dBTP.
@@ -33,6 +33,7 @@ public enum MakeEvent: Sendable {
 
 /// One output as it was written: what `make` prints and a batch's sidecar records.
 public struct WrittenOutput: Sendable, Equatable {
+    /// The file's path or the sequence's pattern; empty for standard output.
     public var path: String
     package var format: OutputFormat
     /// Frames the file holds: every rendered frame, a GIF's own subsample, 1 for a still.
@@ -56,7 +57,8 @@ public struct WrittenOutput: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// The facts of `plan`'s output, of `bytes` bytes.
+    /// The facts of `plan`'s output, of `bytes` bytes (its path is the plan's: empty for
+    /// standard output).
     package init(plan: EncodingPlan, bytes: Int) {
         self.init(path: plan.path, format: plan.format, frames: plan.frameCount, frameRate: plan.isStill ? nil : plan.frameRate,
                   seconds: plan.duration, bytes: bytes)
@@ -71,8 +73,8 @@ public struct MakeReport: Sendable {
     public var seconds: Double
     /// Seconds the rendered clip plays.
     public var clipSeconds: Double
-    /// Every output path in request order, `null` and `-` included.
-    public var outputs: [String]
+    /// Every output in request order, `.discard` and `.standardOutput` included.
+    public var outputs: [Output.Destination]
     /// The files written, in request order.
     public var written: [WrittenOutput]
     package var stats: RenderStats
@@ -97,8 +99,8 @@ package enum MakeJob {
         let pictures = try planned.layout?.draw { cancellation.isCancelled }
         var targets: [OutputTarget] = []
         do throws(SlicevidError) {
-            for output in planned.outputs {
-                targets.append(try OutputTarget(path: output.path, replacing: request.replacement(for: output.path)))
+            for destination in planned.writtenDestinations {
+                targets.append(try OutputTarget(destination, replacing: request.replacement(for: destination.path ?? "")))
             }
             // Every encoder is closed when `render` returns.
             let stats = try EncoderTurns.run(encoders: planned.outputs.map(\.encoder), cancellation: cancellation) { () throws(SlicevidError) in
@@ -116,7 +118,7 @@ package enum MakeJob {
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             return MakeReport(frames: stats.frames, seconds: seconds, clipSeconds: Double(stats.frames) / request.spec.frameRate.value,
-                              outputs: planned.paths, written: written, stats: stats)
+                              outputs: planned.destinations, written: written, stats: stats)
         } catch {
             // Outputs already moved into place stay; the rest go, and so do the folders made
             // for them that nothing else filled.
@@ -139,8 +141,8 @@ package enum MakeJob {
         }
         var seen: [OutputPlace] = []
         for output in request.outputs {
-            guard case .file(let path) = output.destination else { continue }
-            let place = OutputPlace(path)
+            guard let place = OutputPlace(output.destination) else { continue }
+            let path = place.path
             if let other = seen.first(where: { $0.overlaps(place) }) {
                 throw SlicevidError(.usage, other.path == path ? "\(output: path): given twice" : "\(output: path): the same output as \(output: other.path); give each output its own path")
             }

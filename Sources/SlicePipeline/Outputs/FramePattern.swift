@@ -3,25 +3,54 @@
 
 import Foundation
 import SliceKit
+import SliceMedia
 
-/// The frame names of a sequence output: `prefix`, the frame number zero-padded to `width`,
-/// `suffix`, in `folder`.
-package struct FramePattern: Sendable, Equatable {
+/// The frame names of a sequence output (`frames/%05d.png`): `prefix`, the frame number
+/// zero-padded to `width`, `suffix`, in `folder`. Parsed once, where the output is given
+/// (`Output.Destination.frames`); everything below takes the parsed pattern.
+public struct FramePattern: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as given (`frames/%05d.png`), which messages name.
+    public let pattern: String
     let folder: String
     let prefix: String
     let suffix: String
     /// The least number of digits (`%05d` → 5, `%d` → 1); longer numbers are not cut.
     let width: Int
 
+    /// A PNG sequence's pattern: one printf frame number (`%d`, `%05d`) in the file name, no
+    /// other `%`, and `.png`; nil for anything else.
+    public init?(_ pattern: String) {
+        guard OutputFormat(path: pattern) == .pngSequence else { return nil }
+        self.init(parsing: pattern)
+    }
+
     /// Parses the last path component of `pattern`; nil when it holds no `%d`-style number.
-    init?(_ pattern: String) {
+    private init?(parsing pattern: String) {
         let url = URL(fileURLWithPath: pattern)
         let name = url.lastPathComponent
         guard let percent = name.lastIndex(of: "%"), let d = name[percent...].firstIndex(of: "d") else { return nil }
+        self.pattern = pattern
         folder = url.deletingLastPathComponent().path
         prefix = String(name[..<percent])
         suffix = String(name[name.index(after: d)...])
         width = max(1, Int(name[name.index(after: percent)..<d]) ?? 1)
+    }
+
+    private init(pattern: String, folder: String, prefix: String, suffix: String, width: Int) {
+        self.pattern = pattern
+        self.folder = folder
+        self.prefix = prefix
+        self.suffix = suffix
+        self.width = width
+    }
+
+    public var description: String { pattern }
+
+    /// The same frame names in another folder (a sequence's temporary folder, its folder with
+    /// every link resolved).
+    func inFolder(_ other: String) -> FramePattern {
+        let name = URL(fileURLWithPath: pattern).lastPathComponent
+        return FramePattern(pattern: other + "/" + name, folder: other, prefix: prefix, suffix: suffix, width: width)
     }
 
     /// The file name (without the folder) of frame `index`.

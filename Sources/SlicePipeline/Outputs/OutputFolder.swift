@@ -8,7 +8,12 @@ import Glibc
 import SliceKit
 
 /// Finds and creates the missing folders above an output.
-enum OutputFolder {
+package enum OutputFolder {
+    /// Held while folders are made and a temporary put in them, and while empty ones a failed
+    /// run made are removed: one job never removes a folder another is about to fill. Taken
+    /// after `WholeWrites.lock` and before `OutputTarget.unfinished` when more than one is held.
+    static let changes = ConcernLock("folders")
+
     /// What creating an output's folder takes.
     struct Plan: Equatable {
         /// The deepest part of the path that exists (`.` for a relative path none of which does).
@@ -22,7 +27,10 @@ enum OutputFolder {
     /// - Throws: `SlicevidError(.outputBlocked)` when the folder cannot be made: something that
     ///   is not a folder is in the way, a link leads nowhere, or the deepest existing folder
     ///   is not writable.
-    static func plan(_ folder: String, for output: String) throws(SlicevidError) -> Plan {
+    static func plan(_ folder: String, for output: String, subject: ErrorText? = nil) throws(SlicevidError) -> Plan {
+        func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {
+            OutputFolder.blocked(output, folder, why, subject: subject)
+        }
         let parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var existing = folder.hasPrefix("/") ? "/" : "."
         func joined(_ base: String, _ name: String) -> String { base == "." ? name : base == "/" ? "/" + name : base + "/" + name }
@@ -43,7 +51,8 @@ enum OutputFolder {
             }
             let reason = errno
             if reason == ENAMETOOLONG {
-                throw SlicevidError(.outputBlocked, "\(output: InputText.quoted(output)): \(SettingsFile.Failure.nameTooLong.reason)")
+                let name: ErrorText = subject ?? "\(output: InputText.quoted(output))"
+                throw SlicevidError(.outputBlocked, "\(name): \(SettingsFile.Failure.nameTooLong.reason)")
             }
             guard reason == ENOENT else { throw blocked(output, folder, "\(path): \(String(cString: strerror(reason)))") }
             if parts[index...].contains(where: { $0 == "." || $0 == ".." }) {
@@ -61,14 +70,18 @@ enum OutputFolder {
     /// - Returns: the folders this call made, outermost first (one that another process or
     ///   job made meanwhile is used, not listed).
     /// - Throws: `SlicevidError(.outputBlocked)` naming the folder and why.
-    static func create(_ folder: String, for output: String) throws(SlicevidError) -> [String] {
-        try create(try plan(folder, for: output), folder: folder, for: output)
+    /// - Parameter subject: what errors name, when it is not the output (`--report 'x.html'`).
+    package static func create(_ folder: String, for output: String, subject: ErrorText? = nil) throws(SlicevidError) -> [String] {
+        try create(try plan(folder, for: output, subject: subject), folder: folder, for: output, subject: subject)
     }
 
     /// Makes the folders `plan` found missing. Between the plan and each mkdirat, another
     /// process may have put something there: a folder is used, anything else (a link) refused.
-    static func create(_ plan: Plan, folder: String, for output: String) throws(SlicevidError) -> [String] {
+    static func create(_ plan: Plan, folder: String, for output: String, subject: ErrorText? = nil) throws(SlicevidError) -> [String] {
         guard !plan.missing.isEmpty else { return [] }
+        func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {
+            OutputFolder.blocked(output, folder, why, subject: subject)
+        }
         var level = FileSystem.open(plan.existing, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard level >= 0 else { throw blocked(output, folder, "\(plan.existing): \(String(cString: strerror(errno)))") }
         defer { close(level) }
@@ -98,7 +111,8 @@ enum OutputFolder {
         for folder in folders.reversed() { FileSystem.rmdir(folder) }
     }
 
-    private static func blocked(_ output: String, _ folder: String, _ why: String) -> SlicevidError {
-        SlicevidError(.outputBlocked, "\(output: output): cannot create folder \(folder): \(why)")
+    private static func blocked(_ output: String, _ folder: String, _ why: String, subject: ErrorText? = nil) -> SlicevidError {
+        let name: ErrorText = subject ?? "\(output: output)"
+        return SlicevidError(.outputBlocked, "\(name): cannot create folder \(folder): \(why)")
     }
 }

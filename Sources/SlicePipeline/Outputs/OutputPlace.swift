@@ -17,13 +17,15 @@ package struct OutputPlace {
     /// A sequence's frame names, in the resolved folder; nil for a single file.
     package let frames: FramePattern?
 
-    package init(_ path: String) {
+    /// - Parameter destination: a file or a sequence (standard output and nothing have no place).
+    package init?(_ destination: Output.Destination) {
+        guard let path = destination.path else { return nil }
         self.path = path
         let url = URL(fileURLWithPath: path).standardizedFileURL
         name = url.lastPathComponent
         let given = url.deletingLastPathComponent().path
         folder = FileSystem.realpath(given) ?? given
-        frames = name.contains("%") ? FramePattern(folder + "/" + name) : nil
+        frames = if case .frames(let pattern) = destination { pattern.inFolder(folder) } else { nil }
     }
 
     /// Whether this output and `other` could write the same file.

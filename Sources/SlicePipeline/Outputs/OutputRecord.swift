@@ -131,9 +131,22 @@ package struct OutputRecord: Sendable, Equatable {
         OutputRecord.bytesOnDisk(output: output, format: format, frames: frames) == bytes
     }
 
+    /// Whether the files at `output` are still the very files this record stamps (size, inode
+    /// and time, frame by frame): an earlier render still live, untouched since slicevid wrote
+    /// it. A record without stamps (slicevid 0.2.0) proves nothing.
+    package func stampsDisk(output: String, format: OutputFormat) -> Bool {
+        let paths = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
+        guard !files.isEmpty, files.count == paths.count else { return false }
+        return zip(files, paths).allSatisfy { stamp, path in FileStamp(path: path).map(stamp.matches) ?? false }
+    }
+
     /// The size of `output` on disk, or nil when it (or any frame of a sequence) is missing.
     package static func bytesOnDisk(output: String, format: OutputFormat, frames: Int) -> Int? {
-        let files = format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output]
+        bytesOnDisk(files: format.isSequence ? (0..<frames).map { OutputTarget.frameName(pattern: output, index: $0) } : [output])
+    }
+
+    /// The size of `files` on disk together, or nil when any is missing.
+    static func bytesOnDisk(files: [String]) -> Int? {
         var total = 0
         for file in files {
             guard let stamp = FileStamp(path: file) else { return nil }

@@ -81,7 +81,7 @@ extension OutputTarget {
     /// must be numbered from 0 without a gap, `frames` of them when given, and at least one:
     /// a muxer that wrote its frames under other names must fail the run, not commit nothing.
     private func finishedFiles(frames: Int?) throws(SlicevidError) -> [Move] {
-        guard let temporaryFolder, let written = FramePattern(temporaryPath), let final = FramePattern(path) else {
+        guard let temporaryFolder, let (final, written) = self.frames else {
             // What was written went through the descriptor: the name must still be that file,
             // or the move would put someone else's file (or link) in place.
             if let file, folderDescriptor >= 0, !file.isNamed(located(temporaryPath), in: folderDescriptor) {
@@ -134,7 +134,7 @@ extension OutputTarget {
             if case .foreign(let why) = replacing.verdict(aside, index: index) { throw undo(taken(final, why)) }
         }
 
-        if let pattern = FramePattern(path), temporaryFolder != nil, !replacing.isAnything {
+        if let pattern = frames?.final, !replacing.isAnything {
             // Frames the new sequence will not overwrite must be covered too, or the result
             // would mix old and new frames; checked before anything moves.
             for frame in pattern.existing() where frame.index >= moves.count {
@@ -167,7 +167,7 @@ extension OutputTarget {
         }
         // A sequence's old frames past the new last one: readers take every consecutive
         // number, so they go too — those the licence covers, and only then.
-        if let pattern = FramePattern(path), temporaryFolder != nil {
+        if let pattern = frames?.final {
             switch replacing {
             case .nothing: break
             case .anything:

@@ -15,16 +15,18 @@ package struct OutputSurvey: Sendable, Equatable {
 }
 
 extension OutputTarget {
-    /// What writing `frames` files to `path` under `replacing` would replace or delete.
-    /// - Throws: what `check(path:replacing:)` throws: outputBlocked (73) for a folder that
+    /// What writing `frames` files to `destination` under `replacing` would replace or delete.
+    /// - Throws: what `check(_:replacing:)` throws: outputBlocked (73) for a folder that
     ///   is missing or read-only, or a file at the path the licence does not cover.
-    package static func survey(path: String, frames: Int, replacing: Replacement) throws(SlicevidError) -> OutputSurvey {
-        let format = try check(path: path, replacing: replacing)
-        var survey = OutputSurvey(stale: StaleTemporaries.find(output: path, format: format))
-        guard format.isSequence, let pattern = FramePattern(path) else {
+    package static func survey(_ destination: Output.Destination, frames: Int, replacing: Replacement) throws(SlicevidError) -> OutputSurvey {
+        try check(destination, replacing: replacing)
+        guard let path = destination.path else { return OutputSurvey() }
+        guard case .frames(let pattern) = destination else {
+            var survey = OutputSurvey(stale: StaleTemporaries.find(output: path, frames: nil))
             if replacing.verdict(path, index: 0) == .ours { survey.replaced = [path] }
             return survey
         }
+        var survey = OutputSurvey(stale: StaleTemporaries.find(output: path, frames: pattern))
         let existing = pattern.existing()
         survey.replaced = existing.filter { $0.index < frames }.map { pattern.path($0.index) }
         switch replacing {

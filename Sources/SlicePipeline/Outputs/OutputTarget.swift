@@ -10,11 +10,15 @@ import SliceKit
 import SliceMedia
 import Synchronization
 
-/// One requested output path, its format, and the temporary place it is written first.
+/// One requested output, its format, and the temporary place it is written first.
 package final class OutputTarget: Sendable {
-    /// The path the user asked for (a printf pattern for sequences).
+    /// Where the output goes: a file, a sequence's frames, or standard output.
+    package let destination: Output.Destination
+    /// The path the user asked for (the pattern for sequences; empty for standard output).
     package let path: String
     package let format: OutputFormat
+    /// A sequence's frame names, and the same names in its temporary folder; nil otherwise.
+    let frames: (final: FramePattern, temporary: FramePattern)?
     /// Where the writer writes: a hidden file beside `path`, or for sequences the same
     /// pattern inside a hidden folder beside the frames.
     package let temporaryPath: String
@@ -36,29 +40,27 @@ package final class OutputTarget: Sendable {
     /// -1 for sequences and streams.
     let folderDescriptor: Int32
 
-    /// The `-o` value that streams YUV4MPEG2 to standard output.
-    package static let standardOutput = "-"
-    /// The `-o` value that renders without writing anything (for benchmarks and checks).
-    package static let discard = "null"
-
     /// Whether this output streams to stdout, where there is nothing to rename or remove.
-    package var isStream: Bool { path == OutputTarget.standardOutput }
+    package var isStream: Bool { destination == .standardOutput }
 
-    /// Checks the path, removes temporaries of it that crashed runs left behind, and creates
-    /// the temporary file (or folder) it is written to, never through a symlink.
+    /// Checks the destination, removes temporaries of it that crashed runs left behind, and
+    /// creates the temporary file (or folder) it is written to, never through a symlink.
     /// - Parameters:
-    ///   - path: the `-o` value.
+    ///   - destination: a file, a sequence or standard output (nothing is written for `.discard`).
     ///   - replacing: what the output may replace (`.anything` for `--force`).
     /// Missing folders above the output are created first (`createdFolders`).
-    /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
-    ///   cannot be created or is read-only, or something the licence does not cover is at the
-    ///   path).
-    package init(path: String, replacing: Replacement) throws(SlicevidError) {
-        let format = try OutputTarget.check(path: path, replacing: replacing)
+    /// - Throws: `SlicevidError` (usage for an unknown extension or `.discard`; outputBlocked
+    ///   when the folder cannot be created or is read-only, or something the licence does not
+    ///   cover is at the path).
+    package init(_ destination: Output.Destination, replacing: Replacement) throws(SlicevidError) {
+        let format = try OutputTarget.check(destination, replacing: replacing)
+        let path = destination.path ?? ""
+        self.destination = destination
         self.path = path
         self.format = format
         self.replacing = replacing
-        if path == OutputTarget.standardOutput {
+        if destination == .standardOutput {
+            frames = nil
             temporaryFolder = nil
             temporaryPath = "pipe:1"
             tag = ""
@@ -67,7 +69,8 @@ package final class OutputTarget: Sendable {
             folderDescriptor = -1
             return
         }
-        StaleTemporaries.remove(output: path, format: format)
+        let pattern: FramePattern? = if case .frames(let pattern) = destination { pattern } else { nil }
+        StaleTemporaries.remove(output: path, frames: pattern)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
@@ -76,40 +79,43 @@ package final class OutputTarget: Sendable {
         // O_EXCL and mkdir never follow a symlink: a name planted in advance is skipped, not
         // written through. A few tries, since each name is random. Made and registered under
         // the registry's lock, so a second signal never finds one made but not yet registered,
-        // and a failed job removing the empty folders it made (under the same lock) never
+        // and under the folders' lock, so a failed job removing the empty folders it made never
         // removes one another job has just found and is about to fill.
         for _ in 0..<8 {
             let tag = ".slicevid-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let place = format.isSequence ? folder + "/" + tag : folder + "/." + name + tag + ".partial"
-            let made = try OutputTarget.unfinished.withLock { (places: inout [String: [String]]) throws(SlicevidError) -> Int32 in
+            let place = pattern != nil ? folder + "/" + tag : folder + "/." + name + tag + ".partial"
+            let made = try OutputFolder.changes.withLock { (_: inout Void) throws(SlicevidError) -> Int32 in
                 created += try OutputFolder.create(OutputTarget.folder(of: path), for: path)
-                if format.isSequence {
-                    let made = OutputTarget.makeFolder(place)
-                    if made == 0 { places[place] = created }
-                    return made
+                return OutputTarget.unfinished.withLock { places -> Int32 in
+                    if pattern != nil {
+                        let made = OutputTarget.makeFolder(place)
+                        if made == 0 { places[place] = created }
+                        return made
+                    }
+                    if opened.folder < 0 {
+                        opened.folder = PathBytes.withCString(folder) { cplatform_open_folder($0) }
+                        if opened.folder < 0 { return errno }
+                    }
+                    opened.file = FileSystem.openat(opened.folder, "." + name + tag + ".partial",
+                                                    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+                    guard opened.file >= 0 else { return errno }
+                    places[place] = created
+                    return 0
                 }
-                if opened.folder < 0 {
-                    opened.folder = PathBytes.withCString(folder) { cplatform_open_folder($0) }
-                    if opened.folder < 0 { return errno }
-                }
-                opened.file = FileSystem.openat(opened.folder, "." + name + tag + ".partial",
-                                     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-                guard opened.file >= 0 else { return errno }
-                places[place] = created
-                return 0
             }
             if made == EEXIST { continue }
             guard made == 0 else {
                 if opened.folder >= 0 { close(opened.folder) }
                 OutputTarget.removeEmpty(created)
-                let what = format.isSequence ? "folder" : "file"
+                let what = pattern != nil ? "folder" : "file"
                 throw SlicevidError(.outputBlocked, "\(output: path): cannot create a temporary \(what) in \(folder) (\(String(cString: strerror(made))))")
             }
             self.tag = tag
-            temporaryFolder = format.isSequence ? place : nil
-            temporaryPath = format.isSequence ? place + "/" + name : place
+            frames = pattern.map { ($0, $0.inFolder(place)) }
+            temporaryFolder = pattern != nil ? place : nil
+            temporaryPath = pattern != nil ? place + "/" + name : place
             createdFolders = created
-            file = format.isSequence ? nil : OutputFile(adopting: opened.file)
+            file = pattern != nil ? nil : OutputFile(adopting: opened.file)
             folderDescriptor = opened.folder
             return
         }
@@ -125,19 +131,19 @@ package final class OutputTarget: Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// The folders `path` needs that do not exist yet, outermost first: what a run would
-    /// create (`make --dry-run`, `batch --check`). Empty when they exist or cannot be made
-    /// (which `check(path:replacing:)` reports).
-    package static func missingFolders(of path: String) -> [String] {
-        guard path != standardOutput, path != discard else { return [] }
+    /// The folders `destination` needs that do not exist yet, outermost first: what a run
+    /// would create (`make --dry-run`, `batch --check`). Empty when they exist or cannot be
+    /// made (which `check(_:replacing:)` reports).
+    package static func missingFolders(of destination: Output.Destination) -> [String] {
+        guard let path = destination.path else { return [] }
         return (try? OutputFolder.plan(folder(of: path), for: path).missing) ?? []
     }
 
     /// Removes `folders` (made by a run that failed) where they are still empty, under the
-    /// registry's lock, so no other job finds one, and fills it, while it is being removed.
+    /// folders' lock, so no other job finds one, and fills it, while it is being removed.
     package static func removeEmpty(_ folders: [String]) {
         guard !folders.isEmpty else { return }
-        unfinished.withLock { _ in OutputFolder.removeEmpty(folders) }
+        OutputFolder.changes.withLock { _ in OutputFolder.removeEmpty(folders) }
     }
 
     /// Creates a sequence's temporary folder, private to this user; 0 or the errno.
@@ -145,16 +151,37 @@ package final class OutputTarget: Sendable {
         FileSystem.mkdir(place, 0o700) == 0 ? 0 : errno
     }
 
+    /// `init(_:replacing:)` with `force` choosing between replacing anything and nothing.
+    package convenience init(_ destination: Output.Destination, force: Bool) throws(SlicevidError) {
+        try self.init(destination, replacing: force ? .anything : .nothing)
+    }
+
+    /// The target of the file or sequence `path` names (a batch's poster, tests).
+    package convenience init(path: String, replacing: Replacement) throws(SlicevidError) {
+        try self.init(Output.Destination(path: path), replacing: replacing)
+    }
+
     /// `init(path:replacing:)` with `force` choosing between replacing anything and nothing.
     package convenience init(path: String, force: Bool) throws(SlicevidError) {
-        try self.init(path: path, replacing: force ? .anything : .nothing)
+        try self.init(Output.Destination(path: path), replacing: force ? .anything : .nothing)
     }
 
     /// Every temporary file or folder not yet committed or discarded, in this process, with
     /// the folders made for it (outermost first). Its lock is held across every creation,
-    /// commit and discard, so a second signal's exit waits for them. The only state a target
-    /// changes, so reads across threads are locked.
-    static let unfinished = Mutex<[String: [String]]>([:])
+    /// commit and discard of a temporary, so a second signal's exit waits for them. The only
+    /// state a target changes, so reads across threads are locked. Taken after
+    /// `WholeWrites.lock` and `OutputFolder.changes` when more than one is held.
+    static let unfinished = ConcernLock<[String: [String]]>("temporaries", [:])
+
+    /// Runs `body` holding every lock a process end needs, in their one order: no whole write,
+    /// folder change, or creation, commit or discard of a temporary is under way meanwhile.
+    private static func withEveryLock<Result>(_ body: (inout [String: [String]]) -> Result) -> Result {
+        WholeWrites.lock.withLock { _ -> Result in
+            OutputFolder.changes.withLock { _ -> Result in
+                unfinished.withLock { places -> Result in body(&places) }
+            }
+        }
+    }
 
     /// This target's entry in `unfinished`.
     var place: String { temporaryFolder ?? temporaryPath }
@@ -169,7 +196,7 @@ package final class OutputTarget: Sendable {
     /// the removal would make it again, so nothing slow may come between the removal and the
     /// end.
     package static func discardAllUnfinished(signal: Int32, last: () -> Void = {}, then end: () -> Never) -> Never {
-        unfinished.withLock { places -> Never in
+        withEveryLock { places -> Never in
             LastWords.sayAll(signal: signal)
             last()
             for place in places.keys { remove(place) }
@@ -181,19 +208,13 @@ package final class OutputTarget: Sendable {
         }
     }
 
-    /// Runs `end` (the process host exiting at a run's own end) once no commit, discard or
-    /// second-signal exit is under way, and holds them off while it runs: a second signal whose
+    /// Runs `end` (the process host exiting at a run's own end) once no commit, discard, whole
+    /// write or second-signal exit is under way, and holds them off while it runs: a second signal whose
     /// last words (a batch's report) are half-written when the run finishes gets to finish them
     /// and exit with its own status, instead of the process vanishing under them and leaving
     /// their temporary file (seen by make fuzz: SIGINT twice as a batch ended).
     package static func whenIdle(_ end: () -> Never) -> Never {
-        unfinished.withLock { _ -> Never in end() }
-    }
-
-    /// Runs `body` with no commit, discard or second-signal exit under way meanwhile: what
-    /// `body` writes (a batch's report) is whole when the process ends, however it ends.
-    package static func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
-        try unfinished.withLock { (_: inout [String: [String]]) throws(E) in try body() }
+        withEveryLock { _ -> Never in end() }
     }
 
     /// Deletes a temporary file, or a temporary folder and its frames. A folder is first
@@ -206,21 +227,27 @@ package final class OutputTarget: Sendable {
         FileSystem.remove(target)
     }
 
-    /// Checks that `path` could be written, without reserving, creating or removing anything
-    /// (what `make --dry-run` needs).
-    /// - Returns: the format the path asks for.
-    /// - Throws: `SlicevidError` (usage for an unknown extension; outputBlocked when the folder
-    ///   is missing or read-only, or something `replacing` does not cover is at the path).
+    /// Checks that `destination` could be written, without reserving, creating or removing
+    /// anything (what `make --dry-run` needs).
+    /// - Returns: the format it is written in.
+    /// - Throws: `SlicevidError` (usage for an unknown extension or `.discard`; outputBlocked
+    ///   when the folder is missing or read-only, or something `replacing` does not cover is at
+    ///   the path).
     @discardableResult
-    package static func check(path: String, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
-        guard let format = OutputFormat(path: path) else {
+    package static func check(_ destination: Output.Destination, replacing: Replacement) throws(SlicevidError) -> OutputFormat {
+        let path: String, pattern: FramePattern?
+        switch destination {
+        case .standardOutput: return .y4m
+        case .discard: throw SlicevidError(.usage, "\(setting: .outputs): an output that writes nothing has no file to make")
+        case .file(let file): (path, pattern) = (file, nil)
+        case .frames(let frames): (path, pattern) = (frames.pattern, frames)
+        }
+        guard let format = OutputFormat(path: path), format.isSequence == (pattern != nil) else {
             throw SlicevidError(.usage, "\(output: path): \(OutputFormat.refusal(path))")
         }
-        if path == OutputTarget.standardOutput { return format }
         let url = URL(fileURLWithPath: path)
         // A sequence's longest frame name, as written: its number padded, up to the last frame
         // of the longest video.
-        let pattern = format.isSequence ? FramePattern(path) : nil
         let name = pattern?.name(SequenceSpec.maximumFrames - 1) ?? url.lastPathComponent
         let nameBytes = PathBytes.bytes(name).count
         guard nameBytes <= longestName else {
@@ -244,7 +271,7 @@ package final class OutputTarget: Sendable {
         guard FileSystem.access(folder, W_OK) == 0 else {
             throw SlicevidError(.outputBlocked, "\(output: path): folder \(folder) is not writable")
         }
-        if let pattern = FramePattern(path), format.isSequence {
+        if let pattern {
             // Any frame of an earlier sequence counts, not just frame 0: they would be mixed.
             for frame in pattern.existing() {
                 if case .foreign(let why) = replacing.verdict(pattern.path(frame.index), index: frame.index) {
@@ -270,10 +297,10 @@ package final class OutputTarget: Sendable {
     /// 1024-byte buffer.
     package static let longestFramePath = 1023
 
-    /// `check(path:replacing:)` with `force` choosing between replacing anything and nothing.
+    /// `check(_:replacing:)` with `force` choosing between replacing anything and nothing.
     @discardableResult
-    package static func check(path: String, force: Bool) throws(SlicevidError) -> OutputFormat {
-        try check(path: path, replacing: force ? .anything : .nothing)
+    package static func check(_ destination: Output.Destination, force: Bool) throws(SlicevidError) -> OutputFormat {
+        try check(destination, replacing: force ? .anything : .nothing)
     }
 
     /// The error for something at an output path the licence does not cover: the output,
@@ -292,30 +319,28 @@ package final class OutputTarget: Sendable {
     package func discard() {
         guard !isStream else { return }
         // Under the registry's lock, like a commit: a second signal arriving meanwhile waits
-        // for the files to be gone instead of exiting with them half deleted.
-        OutputTarget.unfinished.withLock { places in
-            guard places.removeValue(forKey: place) != nil else { return }
+        // for the files to be gone instead of exiting with them half deleted. Then the folders
+        // made for it, under theirs.
+        let removed = OutputTarget.unfinished.withLock { places -> Bool in
+            guard places.removeValue(forKey: place) != nil else { return false }
             OutputTarget.remove(place)
-            OutputFolder.removeEmpty(createdFolders)
+            return true
         }
+        if removed { OutputTarget.removeEmpty(createdFolders) }
     }
 
     /// Bytes at the output's final path now (all `frames` files of a sequence); 0 when any is
     /// missing or it is a stream.
-    func bytesOnDisk(frames: Int) -> Int {
+    func bytesOnDisk(frames count: Int) -> Int {
         guard !isStream else { return 0 }
-        return OutputRecord.bytesOnDisk(output: path, format: format, frames: frames) ?? 0
+        let files = frames.map { frames in (0..<count).map { frames.final.path($0) } } ?? [path]
+        return OutputRecord.bytesOnDisk(files: files) ?? 0
     }
 
-    /// Files in the pattern's folder that the pattern could have written, sorted.
-    static func existingFrames(pattern: String) -> [String] {
-        guard let frames = FramePattern(pattern) else { return [] }
-        return frames.existing().map { frames.folder + "/" + $0.name }.sorted()
-    }
-
-    /// The file frame `index` of a sequence pattern is written to (`%05d` → zero-padded to 5).
+    /// The file frame `index` of a sequence recorded by its pattern (a sidecar's, read back)
+    /// is written to (`%05d` → zero-padded to 5), in the folder as written.
     package static func frameName(pattern: String, index: Int) -> String {
-        guard let frames = FramePattern(pattern) else { return pattern }
+        guard case .frames(let frames) = Output.Destination(path: pattern) else { return pattern }
         let folder = pattern.lastIndex(of: "/").map { String(pattern[...$0]) } ?? ""
         return folder + frames.name(index)
     }

@@ -17,14 +17,12 @@ import SliceMedia
 /// folder of them and a `sidecar.json`. Nothing is followed through a symlink, and nothing of
 /// a live process, this one included, is touched, nor anything of another user's.
 enum StaleTemporaries {
-    /// The stale temporaries of `output`, as full paths.
-    static func find(output: String, format: OutputFormat) -> [String] {
-        guard output != OutputTarget.standardOutput, output != OutputTarget.discard else { return [] }
+    /// The stale temporaries of `output` (a sequence's pattern, with its `frames`), as full paths.
+    static func find(output: String, frames: FramePattern?) -> [String] {
         let url = URL(fileURLWithPath: output)
         let folder = url.deletingLastPathComponent().path
         let names = FileSystem.names(inFolder: folder) ?? []
-        if format.isSequence {
-            guard let pattern = FramePattern(output) else { return [] }
+        if let pattern = frames {
             return names.filter { name in
                 guard let pid = owner(name, prefix: ".slicevid-", suffixes: ["", ".removing"]), isGone(pid) else { return false }
                 return isOwn(folder + "/" + name, type: S_IFDIR) && holdsOnlyFrames(folder + "/" + name, of: pattern)
@@ -40,8 +38,8 @@ enum StaleTemporaries {
     /// Removes the stale temporaries of `output`.
     /// - Returns: what was removed.
     @discardableResult
-    static func remove(output: String, format: OutputFormat) -> [String] {
-        let stale = find(output: output, format: format)
+    static func remove(output: String, frames: FramePattern?) -> [String] {
+        let stale = find(output: output, frames: frames)
         for place in stale {
             // unlink never follows a link; a folder was seen as a real folder just now, and
             // Links inside it are removed as links.

@@ -26,7 +26,7 @@ final class EncoderSink: FrameSink {
                                      audio: audio)
         } catch {
             target.discard()
-            throw error.kind == .output ? SlicevidError(.outputFailed, "\(output: target.path): \(error.message)") : SlicevidError(error)
+            throw error.kind == .output ? SlicevidError(.outputFailed, "\(output: target.destination): \(error.message)") : SlicevidError(error)
         }
         if let cancellation { writer.stopRequested = { cancellation.isCancelled } }
     }
@@ -42,7 +42,7 @@ final class EncoderSink: FrameSink {
         do {
             try writer.write(frame, index: index)
         } catch {
-            throw SlicevidError(.outputFailed, "\(output: target.path): \(error.message)")
+            throw SlicevidError(.outputFailed, "\(output: target.destination): \(error.message)")
         }
     }
 
@@ -50,7 +50,7 @@ final class EncoderSink: FrameSink {
         do {
             try writer.finish()
         } catch {
-            throw SlicevidError(.outputFailed, "\(output: target.path): \(error.message)")
+            throw SlicevidError(.outputFailed, "\(output: target.destination): \(error.message)")
         }
     }
 }

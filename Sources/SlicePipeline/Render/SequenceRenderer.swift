@@ -52,16 +52,17 @@ final class SequenceRenderer: Sendable {
     }
 
     /// Frame `index`: the first still itself during its hold (shared, not copied), the last
-    /// still itself once the sequence has settled, otherwise drawn into `buffer`; with the
+    /// still itself once the sequence has settled (unless they move), otherwise drawn into `buffer`; with the
     /// overlays that show at its time drawn over it (in `buffer`: a shared still is copied
     /// there first, never drawn on).
     func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let drawn = strips(index, buffer: buffer)
         let time = Double(index) / frameRate.value
-        let length = Double(plan.frameCount - 1) / frameRate.value
+        // A layer at rest is drawn as prepared; one in motion is moved into a layer of its own.
         let showing = overlays.compactMap { layer -> (FrameOverlay, Double)? in
-            let opacity = layer.timing.opacity(at: time, clip: length)
-            return opacity > 0 ? (layer.overlay, opacity) : nil
+            guard let state = layer.schedule.state(at: time) else { return nil }
+            if state.isStill { return (layer.overlay, state.opacity) }
+            return layer.moving?.overlay(state, layout: buffer.layout).map { ($0, state.opacity) }
         }
         guard !showing.isEmpty else { return drawn }
         if drawn !== buffer { buffer.copy(from: drawn) }
@@ -72,14 +73,19 @@ final class SequenceRenderer: Sendable {
     /// The frame's strips, before any overlay.
     private func strips(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let location = plan.locate(frame: index)
-        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) { return first }
+        if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) {
+            guard let path = plan.motions[0] else { return first }
+            // A moving first still: its hold frames are warps of it, which need no other still.
+            path.draw(first, at: plan.segments[0].time(ofFrame: index), into: buffer)
+            return buffer
+        }
         guard let compositor = readyCompositor() else {
             cancellation.fail()
             return buffer
         }
         if location.segment == plan.segments.count - 1,
            plan.segments[location.segment].showsDestinationOnly(frame: location.frame),
-           let last = compositor.lastStill {
+           plan.motions[plan.segments.count] == nil, let last = compositor.lastStill {
             return last
         }
         compositor.render(frame: index, into: buffer)
@@ -105,8 +111,10 @@ final class SequenceRenderer: Sendable {
     }
 }
 
-/// A layer over the frames: prepared for the render's layout, and when it shows.
+/// A layer over the frames: prepared for the render's layout, when it shows and how it moves.
 struct FrameLayer: Sendable {
     let overlay: FrameOverlay
-    let timing: Layout.Timing
+    let schedule: LayerSchedule
+    /// Its picture, to be moved, when it moves.
+    let moving: MovingLayer?
 }

@@ -61,7 +61,7 @@ final class StillSink: FrameSink {
     }
 
     func finish() throws {
-        guard let picture else { throw SlicevidError(.outputFailed, "\(output: target.path): the frame it shows was never rendered") }
+        guard let picture else { throw SlicevidError(.outputFailed, "\(output: target.destination): the frame it shows was never rendered") }
         do {
             switch plan.codec {
             case .mjpeg: try StillWriter.write(picture, to: target.temporaryPath, file: target.file, format: .jpeg)
@@ -75,7 +75,7 @@ final class StillSink: FrameSink {
                 try writer.finish()
             }
         } catch {
-            throw SlicevidError(.outputFailed, "\(output: target.path): \(error.message)")
+            throw SlicevidError(.outputFailed, "\(output: target.destination): \(error.message)")
         }
     }
 }

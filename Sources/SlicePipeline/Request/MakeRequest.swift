@@ -17,6 +17,9 @@ public struct MakeRequest: Sendable {
     /// Per-transition settings for a sequence; nil derives them from `spec`
     /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
     package var sequence: SequenceSpec?
+    /// Images that move their own way (Ken Burns), by position in `stills` (0: the first),
+    /// instead of `spec.motion`; a manifest's `{"path": …, "motion": …}`.
+    public var stillMotions: [Int: StillMotion] = [:]
     /// Where the clip goes, each with its own settings, in the order given.
     public private(set) var outputs: [Output]
     /// Run-wide encoding settings; each output uses those that fit it.
@@ -117,8 +120,8 @@ public struct MakeRequest: Sendable {
         for output in outputs where output.destination != .discard {
             guard seen.insert(output.destination).inserted else {
                 throw SlicevidError(.usage, output.destination == .standardOutput
-                                    ? "\(output: output.path): given twice; standard output carries one stream"
-                                    : "\(output: output.path): given twice")
+                                    ? "\(output: output.destination): given twice; standard output carries one stream"
+                                    : "\(output: output.destination): given twice")
             }
         }
         self.outputs = outputs

@@ -7,15 +7,35 @@ import SliceMedia
 
 /// One output of a render.
 public struct Output: Sendable, Equatable {
-    /// Where the output goes.
+    /// Where the output goes, parsed once: below the request nothing reads a path for what it
+    /// names.
     public enum Destination: Sendable, Equatable, Hashable {
-        /// A file, or a PNG sequence's pattern (`frames/%05d.png`); its extension gives the
-        /// format (.mp4, .webm, .mov, .mkv, .gif, .y4m, .png, .jpg, .webp).
+        /// A file; its extension gives the format (.mp4, .webm, .mov, .mkv, .gif, .y4m, .png,
+        /// .jpg, .webp).
         case file(String)
+        /// A PNG sequence, a file per frame (`frames/%05d.png`). A `.file` whose name is such a
+        /// pattern becomes this when the output is made.
+        case frames(FramePattern)
         /// YUV4MPEG2 on standard output, for a pipe into another program.
         case standardOutput
         /// Rendered but written nowhere (benchmarks and checks).
         case discard
+
+        /// The file's path or the sequence's pattern, as given; nil for standard output and
+        /// for nothing.
+        public var path: String? {
+            switch self {
+            case .file(let path): path
+            case .frames(let pattern): pattern.pattern
+            case .standardOutput, .discard: nil
+            }
+        }
+
+        /// A path as the file or the sequence it names: the one place a path's frame pattern
+        /// is read.
+        package init(path: String) {
+            self = FramePattern(path).map(Destination.frames) ?? .file(path)
+        }
     }
 
     public let destination: Destination
@@ -30,13 +50,14 @@ public struct Output: Sendable, Equatable {
         switch destination {
         case .file(let path):
             guard !path.isEmpty else { throw SlicevidError(.usage, "\(setting: .outputs): an output path is empty") }
-            // The two names a command line gives a meaning keep their plain meaning here.
-            let named = path == Output.standardOutputName || path == Output.discardName ? "./" + path : path
-            guard let format = OutputFormat(path: named) else {
+            guard let format = OutputFormat(path: path) else {
                 throw SlicevidError(.usage, "\(output: path): \(OutputFormat.refusal(path))")
             }
-            self.destination = .file(named)
+            self.destination = Destination(path: path)
             self.format = format
+        case .frames:
+            self.destination = destination
+            format = .pngSequence
         case .standardOutput:
             self.destination = destination
             format = .y4m
@@ -51,52 +72,40 @@ public struct Output: Sendable, Equatable {
     public static func file(_ path: String, settings: EncoderSettings = EncoderSettings()) throws(SlicevidError) -> Output {
         try Output(.file(path), settings: settings)
     }
-
-    /// The name the render's lower layers know this output by: its path, `-` for standard
-    /// output, `null` for none.
-    package var path: String {
-        switch destination {
-        case .file(let path): path
-        case .standardOutput: Output.standardOutputName
-        case .discard: Output.discardName
-        }
-    }
-
-    /// The command-line spellings of the two outputs that are not files.
-    package static let standardOutputName = "-"
-    package static let discardName = "null"
 }
 
 extension Output {
     /// An output as `make -o` and a manifest's `outputs` write it: a path followed by its own
-    /// options (`promo.webm:crf=32:preset=6`). `-` and `null` are standard output and nothing
-    /// when `streams` allows them (the command line); a manifest's jobs write files.
-    /// - Throws: `SlicevidError(.usage)` naming the output: a malformed option, an unknown
-    ///   extension, or `-`/`null` where only files go.
-    package init(parsing text: String, streams: Bool) throws(SlicevidError) {
+    /// options (`promo.webm:crf=32:preset=6`).
+    /// - Parameter names: the paths the front end gives another meaning (the command line's
+    ///   word for standard output); any other path is a file or a sequence.
+    /// - Throws: `SlicevidError(.usage)` naming the output: a malformed option or an unknown
+    ///   extension.
+    package init(parsing text: String, names: [String: Destination] = [:]) throws(SlicevidError) {
         let argument: OutputArgument
         do {
             argument = try OutputArgument(parsing: text)
         } catch {
             throw SlicevidError(.usage, error.text)
         }
-        try self.init(argument, streams: streams)
+        try self.init(argument, names: names)
     }
 
     /// An output from its path and options, split already (a manifest's output, its
     /// placeholders filled in the path alone).
-    /// - Throws: `SlicevidError(.usage)` naming the output: an unknown extension, or `-`/`null`
-    ///   where only files go.
-    package init(_ argument: OutputArgument, streams: Bool) throws(SlicevidError) {
-        switch argument.path {
-        case Output.standardOutputName where streams:
-            try self.init(.standardOutput, settings: argument.settings)
-        case Output.discardName where streams:
-            try self.init(.discard, settings: argument.settings)
-        case Output.standardOutputName, Output.discardName:
-            throw SlicevidError(.usage, "\(InputText.quoted(argument.path)) is for slicevid make; a batch job writes files")
-        default:
-            try self.init(.file(argument.path), settings: argument.settings)
-        }
+    package init(_ argument: OutputArgument, names: [String: Destination] = [:]) throws(SlicevidError) {
+        try self.init(names[argument.path] ?? .file(argument.path), settings: argument.settings)
+    }
+}
+
+extension ErrorText.StringInterpolation {
+    /// An output as the front end names one (`-o clip.mp4`, `-o -`; `output clip.mp4`).
+    package mutating func appendInterpolation(output destination: Output.Destination) {
+        if destination == .standardOutput { appendInterpolation(standardOutput: ()) } else { appendInterpolation(output: destination.path ?? "") }
+    }
+
+    /// An output by its path alone (`clip.mp4`), or standard output as the front end names it.
+    package mutating func appendInterpolation(named destination: Output.Destination) {
+        if destination == .standardOutput { appendInterpolation(standardOutput: ()) } else { appendInterpolation(destination.path ?? "") }
     }
 }

@@ -62,7 +62,7 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
     /// Sorts a planning error into a category: an encoder missing from this libavcodec is
     /// `.unavailable`, anything else the user asked for that cannot work is `.usage`.
     /// - Parameter output: the output it concerns, which the message starts with.
-    package init(_ error: PlanError, output: String) {
+    package init(_ error: PlanError, output: Output.Destination) {
         self.init(error.kind == .unavailable ? .unavailable : .usage, "\(output: output): \(error.text)")
     }
 

@@ -25,7 +25,7 @@ public struct ReportMerge {
     ///   different manifests, slicevid versions or shard counts (naming both files); what
     ///   `ShardReport(path:)` throws for a report that cannot be read.
     package init(paths: [String]) throws(SlicevidError) {
-        guard !paths.isEmpty else { throw SlicevidError(.usage, "report merge needs the shards' reports: slicevid report merge shard-*.json -o campaign.json") }
+        guard !paths.isEmpty else { throw SlicevidError(.usage, "a merge needs the reports of the campaign's shards; none was given") }
         var reports: [ShardReport] = []
         for path in paths { reports.append(try ShardReport(path: path)) }
         try ReportMerge.requireOneCampaign(reports)

@@ -48,7 +48,7 @@ package struct ShardReport {
         if object["shards"] != nil {
             throw SlicevidError(.usage, "\(name): is a merged report, not a shard's; give the reports each shard wrote")
         }
-        try ReportFile.requireSchema(object, path: path, reader: "merge", again: "that shard")
+        try ReportFile.requireSchema(object, path: path, reader: "a merge", again: "that shard")
         guard let bytes = object["manifest_sha256"] as? String, let count = object["manifest_jobs"] as? Int, count >= 0,
               let ids = object["manifest_ids_sha256"] as? String else {
             throw invalid("is not a whole slicevid report: \"manifest_sha256\", \"manifest_jobs\" or \"manifest_ids_sha256\" is missing")

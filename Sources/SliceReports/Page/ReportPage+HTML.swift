@@ -26,7 +26,9 @@ extension ReportPage {
         page.reserveCapacity(4096 + tiles.count * 900)
         let counts = self.counts
         let manifest = report["manifest"] as? String ?? ""
-        let name = manifest == "-" ? "stdin" : URL(fileURLWithPath: manifest).lastPathComponent
+        // The manifest's description is the campaign's title; its file name otherwise.
+        let description = (report["description"] as? String).map { Self.shortened($0.trimmingCharacters(in: .whitespacesAndNewlines), to: 300) }
+        let name = description.flatMap { $0.isEmpty ? nil : $0 } ?? (manifest == "-" ? "stdin" : URL(fileURLWithPath: manifest).lastPathComponent)
         let tally = Group.allCases.compactMap { group in counts[group].map { "\($0) \(group.word)" } }.joined(separator: ", ")
         page += """
         <!DOCTYPE html>
@@ -50,12 +52,14 @@ extension ReportPage {
         }
         page += "<a href=\"#all\">all \(tiles.count)</a></nav>\n"
         page += notes
+        page += nightsIndex
         page += "</header>\n<main>\n"
         // Targets for the filters above: `#failed` hides every group but the failed one (CSS :target).
         for group in Group.allCases { page += "<i id=\"\(group.rawValue)\" class=\"filter\"></i>" }
         page += "<i id=\"all\"></i>\n"
         if tiles.isEmpty { page += "<p>The report has no jobs.</p>\n" }
         var current: Group?
+        var currentRow: String?
         var shown = 0
         for tile in tiles {
             guard page.utf8.count < largest else { break }
@@ -63,7 +67,13 @@ extension ReportPage {
             if tile.group != current {
                 if current != nil { page += "</div></section>\n" }
                 current = tile.group
+                currentRow = nil
                 page += "<section class=\"g-\(tile.group.rawValue)\"><h2>\(tile.group.title) <span>\(counts[tile.group] ?? 0)</span></h2><div class=\"tiles\">\n"
+            }
+            // A feed row's (a product's) jobs under its key, across the grid.
+            if let key = tile.rowKey, key != currentRow {
+                currentRow = key
+                page += "<h3 class=\"row\">\(HTMLText.escaped(key))</h3>\n"
             }
             page += Self.html(tile)
         }
@@ -80,7 +90,10 @@ extension ReportPage {
         var parts: [String] = []
         if let manifest = report["manifest"] as? String { parts.append(HTMLText.escaped(manifest)) }
         if let version = report["slicevid"] as? String { parts.append("slicevid " + HTMLText.escaped(version)) }
-        if let started = report["started"] as? String { parts.append("started " + HTMLText.escaped(started)) }
+        if let started = report["started"] as? String {
+            // In the local time of whoever makes the page, with its zone; as written when it is no time.
+            parts.append("started " + HTMLText.escaped(Self.date(started).map { Self.localTime($0, seconds: true) } ?? started))
+        }
         if let seconds = Self.number(report["seconds"]) { parts.append("took " + UnitText.seconds(seconds)) }
         if let shards = report["shards"] as? [Any] {
             parts.append("\(shards.count) shard report\(shards.count == 1 ? "" : "s") merged")
@@ -101,11 +114,29 @@ extension ReportPage {
         let orphans = (report["orphans"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
         let pruned = orphans.filter { $0["pruned"] as? Bool == true }.count
         if orphans.count > pruned {
-            lines.append("\(orphans.count - pruned) output\(orphans.count - pruned == 1 ? "" : "s") of jobs the manifest no longer has (orphans; batch --prune deletes them)")
+            lines.append("\(orphans.count - pruned) output\(orphans.count - pruned == 1 ? "" : "s") of jobs the manifest no longer has (orphans; a run that prunes deletes them)")
         }
         if pruned > 0 { lines.append("\(pruned) orphaned output\(pruned == 1 ? " was" : "s were") pruned") }
         guard !lines.isEmpty else { return "" }
         return "<ul class=\"notes\">" + lines.map { "<li>\(HTMLText.escaped($0))</li>" }.joined() + "</ul>\n"
+    }
+
+    /// The index of the runs kept in the page's history, newest first: when each started, how
+    /// it ended and its counts, each linked to its own page.
+    private var nightsIndex: String {
+        guard !nights.isEmpty else { return "" }
+        var html = "<details class=\"nights\" open><summary>\(nights.count) run\(nights.count == 1 ? "" : "s") kept</summary><ol>"
+        for night in nights {
+            let when = night.started.map { Self.localTime($0) } ?? URL(fileURLWithPath: night.link).deletingPathExtension().lastPathComponent
+            let counts = ["failed", "interrupted", "pending", "rendered", "skipped"].compactMap { key -> String? in
+                guard let count = night.counts[key], count > 0 else { return nil }
+                return "\(count) \(key == "skipped" ? "up to date" : key)"
+            }.joined(separator: ", ")
+            let failed = (night.counts["failed"] ?? 0) > 0
+            html += "<li\(failed ? " class=\"fail\"" : "")><a href=\"\(HTMLText.escaped(HTMLText.urlPath(night.link)))\">\(HTMLText.escaped(when))</a>"
+            html += " · \(HTMLText.escaped(night.status ?? "report unreadable"))\(counts.isEmpty ? "" : " · " + HTMLText.escaped(counts))</li>"
+        }
+        return html + "</ol></details>\n"
     }
 
     /// One job's tile.
@@ -124,6 +155,10 @@ extension ReportPage {
         html += "<h3>\(HTMLText.escaped(tile.id))</h3><p class=\"state\"><b>\(HTMLText.escaped(tile.status))</b>"
         if let row = tile.row { html += " · row \(HTMLText.escaped(row))" }
         html += "</p>"
+        if tile.group == .failed, tile.isPreviousLive {
+            let when = tile.previous.map { ", rendered " + localTime($0) } ?? ""
+            html += "<p class=\"live\">previous version live\(HTMLText.escaped(when))</p>"
+        }
         if tile.group == .failed || tile.group == .stopped || tile.group == .other, let error = tile.error {
             html += "<p class=\"error\">\(HTMLText.escaped(error))</p>"
         } else if let why = tile.why {
@@ -134,19 +169,42 @@ extension ReportPage {
         if !tile.outputs.isEmpty {
             html += "<ul class=\"outs\">"
             for output in tile.outputs {
+                // The whole file name, wrapped rather than cut (`NL-101-480x270-nl.mp4`).
                 let name = URL(fileURLWithPath: output.path).lastPathComponent
                 var facts: [String] = []
-                if let seconds = output.seconds { facts.append(UnitText.seconds(seconds)) }
-                if let bytes = output.bytes { facts.append(UnitText.bytes(bytes)) }
-                // Written (or checked) by this run, it links to the file; otherwise it is only named.
-                let label = output.bytes == nil
+                if let seconds = output.seconds ?? output.live?.seconds { facts.append(UnitText.seconds(seconds)) }
+                if let bytes = output.bytes ?? output.live?.bytes { facts.append(UnitText.bytes(bytes)) }
+                if let loudness = output.loudness { facts.append(String(format: "%.1f LUFS", loudness)) }
+                if output.bytes == nil, output.live != nil { facts.append("previous version") }
+                // Written (or checked) by this run, or an earlier render still live, it links to
+                // the file; otherwise it is only named.
+                let label = output.bytes == nil && output.live == nil
                     ? "<s>\(HTMLText.escaped(name))</s>"
                     : "<a href=\"\(HTMLText.escaped(HTMLText.urlPath(output.link)))\">\(HTMLText.escaped(name))</a>"
                 html += "<li>\(label)<span>\(facts.isEmpty ? "not written" : facts.joined(separator: " · "))</span></li>"
             }
             html += "</ul>"
         }
+        html += player(tile)
         return html + "</article>\n"
+    }
+
+    /// The clip, played in the tile on request: its WebM and MP4 outputs on disk (written or
+    /// checked by this run, or an earlier render still live) as sources of one video element
+    /// that loads nothing until played.
+    private static func player(_ tile: Tile) -> String {
+        let playable = tile.outputs.filter { output in
+            (output.bytes != nil || output.live != nil) && [".webm", ".mp4", ".m4v", ".mov"].contains { output.path.lowercased().hasSuffix($0) }
+        }
+        guard !playable.isEmpty else { return "" }
+        // WebM first: a browser without H.264 plays it, the others take the first they can.
+        let sources = playable.sorted { ($0.path.lowercased().hasSuffix(".webm") ? 0 : 1) < ($1.path.lowercased().hasSuffix(".webm") ? 0 : 1) }
+        var html = "<details class=\"play\"><summary>play</summary><video controls preload=\"none\" playsinline>"
+        for output in sources {
+            let type = output.path.lowercased().hasSuffix(".webm") ? "video/webm" : output.path.lowercased().hasSuffix(".mov") ? "video/quicktime" : "video/mp4"
+            html += "<source src=\"\(HTMLText.escaped(HTMLText.urlPath(output.link)))\" type=\"\(type)\">"
+        }
+        return html + "</video></details>"
     }
 
     /// A class name for `status`: slicevid's own statuses, or `other`.
@@ -187,7 +245,16 @@ extension ReportPage {
     .why{color:var(--mute);display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
     .outs{margin:4px 8px 8px;padding:0;list-style:none}
     .outs li{display:flex;justify-content:space-between;gap:8px}
-    .outs a,.outs s{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+    .outs a,.outs s{overflow-wrap:anywhere;min-width:0}
+    .live{color:var(--stop);font-weight:600}
+    h3.row{grid-column:1/-1;margin:8px 0 0;font-size:13px;color:var(--mute)}
+    .play{margin:0 8px 8px}
+    .play summary{cursor:pointer;color:var(--mute)}
+    .play video{display:block;width:100%;margin-top:4px;background:#000}
+    .nights{margin-top:10px}
+    .nights summary{cursor:pointer;color:var(--mute)}
+    .nights ol{margin:4px 0 0;padding-left:22px;max-height:12em;overflow:auto}
+    .nights li.fail a{color:var(--fail)}
     .outs span{color:var(--mute);white-space:nowrap}
     .filter:target~section{display:none}
     #failed:target~.g-failed,#stopped:target~.g-stopped,#rendered:target~.g-rendered,#skipped:target~.g-skipped,#other:target~.g-other{display:block}

@@ -82,10 +82,10 @@ extension ReportPage {
         let folder = posterFolder(for: URL(fileURLWithPath: page).standardizedFileURL.path)
         var claims = OutputClaims()
         for job in manifest.jobs {
-            for output in job.outputPaths { claims.claim(OutputPlace(output), by: job.id) }
+            for place in job.outputs.compactMap({ OutputPlace($0.destination) }) { claims.claim(place, by: job.id) }
         }
         for job in manifest.jobs where !job.writesPicture {
-            let place = OutputPlace(folder + "/" + posterName(for: job.id))
+            guard let place = OutputPlace(.file(folder + "/" + posterName(for: job.id))) else { continue }
             if let other = claims.conflict(with: place) {
                 let what = other.place.path == place.path ? "is" : "is the same file as"
                 throw SlicevidError(.usage, "\(manifest.path): \(ManifestReader.place(ofJob: other.job)): outputs: \(other.place.path) \(what) "

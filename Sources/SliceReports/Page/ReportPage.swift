@@ -57,6 +57,19 @@ public struct ReportPage {
         package var frames: Int?
         /// Seconds it plays; nil for a still (no rate) or an output not written.
         package var seconds: Double?
+        /// The loudness (LUFS) of its music bed, when the bed was levelled.
+        package var loudness: Double?
+        /// When the earlier render still live at its path was written, for an output this run
+        /// did not write (its job failed); nil when there is none.
+        package var live: Live?
+    }
+
+    /// An earlier render of an output, still on disk as slicevid wrote it.
+    package struct Live: Sendable {
+        package var bytes: Int?
+        package var seconds: Double?
+        /// When its file was written; nil when the report does not say.
+        package var written: Date?
     }
 
     /// One job.
@@ -72,8 +85,31 @@ public struct ReportPage {
         package var error: String?
         /// `NL-101 (products.csv:2)` for a job made from a feed row.
         package var row: String?
+        /// The feed row's key alone: tiles of one row (product) stand together.
+        package var rowKey: String?
         package var picture: Picture
         package var outputs: [Output]
+        /// For a failed job whose earlier render is still on disk: when that was written
+        /// (the latest of its outputs still live).
+        package var previous: Date?
+        /// Whether the job's earlier render is live (some output of it is still on disk).
+        package var isPreviousLive: Bool { outputs.contains { $0.live != nil } }
+    }
+
+    /// An earlier run kept in the page's history (`index.history/`), for the index of nights.
+    package struct Night: Sendable {
+        /// Its page, linked relative to this page.
+        package var link: String
+        /// When the run started; nil when its report does not say.
+        package var started: Date?
+        /// How it ended (`ok`, `some-failed`, …); nil when its report cannot be read.
+        package var status: String?
+        /// Jobs by status, as its report counts them.
+        package var counts: [String: Int]
+
+        package init(link: String, started: Date?, status: String?, counts: [String: Int]) {
+            (self.link, self.started, self.status, self.counts) = (link, started, status, counts)
+        }
     }
 
     /// The tiles in page order: by group, then manifest order.
@@ -82,6 +118,8 @@ public struct ReportPage {
     package let report: [String: Any]
     /// The report file the page was made from, as given (nil when made during a run).
     package let source: String?
+    /// The runs kept in the page's history, newest first (empty when none are kept).
+    package let nights: [Night]
 
     /// The extensions of outputs a browser shows as a picture: posters and storyboards.
     static let pictureExtensions = [".jpg", ".jpeg", ".png", ".webp"]
@@ -93,10 +131,12 @@ public struct ReportPage {
     ///   - source: the report file, for the summary.
     ///   - isPicture: whether a file the report names is on disk to be shown (tests may stand in).
     /// - Throws: `SlicevidError(.inputInvalid)` naming `source` and the job that is not one.
-    package init(report: [String: Any], page: String?, source: String? = nil,
+    ///   - nights: the runs kept in the page's history, newest first, for its index of nights.
+    package init(report: [String: Any], page: String?, source: String? = nil, nights: [Night] = [],
                  isPicture: (String) -> Bool = ReportPage.isPicture) throws(SlicevidError) {
         self.report = report
         self.source = source
+        self.nights = nights
         let base = page.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? FileManager.default.currentDirectoryPath
         // Paths in a report are absolute; anything else is taken as relative to the report's folder.
         let reportFolder = source.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? base
@@ -114,10 +154,16 @@ public struct ReportPage {
             let outputs = (job["outputs"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }.compactMap { output -> Output? in
                 guard let path = output["path"] as? String else { return nil }
                 let timed = output["fps"] is String
+                let live = (output["live"] as? [String: Any]).map { live in
+                    Live(bytes: ReportPage.count(live["bytes"]), seconds: live["fps"] is String ? ReportPage.number(live["seconds"]) : nil,
+                         written: (live["written"] as? String).flatMap(ReportPage.date))
+                }
                 return Output(path: path, link: link(path), bytes: ReportPage.count(output["bytes"]), frames: ReportPage.count(output["frames"]),
-                              seconds: timed ? ReportPage.number(output["seconds"]) : nil)
+                              seconds: timed ? ReportPage.number(output["seconds"]) : nil, loudness: ReportPage.loudness(output["loudness"]),
+                              live: output["bytes"] == nil ? live : nil)
             }
             let group = Group(status: status)
+            let rowKey = (job["row"] as? [String: Any])?["key"] as? String
             let row = (job["row"] as? [String: Any]).flatMap { row -> String? in
                 guard let key = row["key"] as? String else { return nil }
                 let place = (row["feed"] as? String).map { feed in " (\(feed)\(ReportPage.count(row["line"]).map { ":\($0)" } ?? ""))" } ?? ""
@@ -128,14 +174,21 @@ public struct ReportPage {
             // Long texts are cut for the tile (the report keeps them whole), so the page stays
             // a few times the size of the report at most.
             func shown(_ text: String?) -> String? { text.map { ReportPage.shortened(ReportPage.relativePaths(in: $0, folder: base), to: 2_000) } }
+            let previous = group == .failed ? outputs.compactMap { $0.live?.written }.max() : nil
             tiles.append(Tile(id: ReportPage.shortened(id, to: 300), index: ReportPage.count(job["index"]) ?? position, status: status, group: group,
                               why: shown(job["why"] as? String), error: shown(job["error"] as? String), row: row,
+                              rowKey: rowKey.map { ReportPage.shortened($0, to: 300) },
                               picture: picture.map { .image(path: $0, link: link($0)) } ?? .none(ReportPage.missing(job, group: group, outputs: outputs, absolute: absolute)),
-                              outputs: outputs))
+                              outputs: outputs, previous: previous))
         }
+        // Within a group, the jobs of one feed row (a product) stand together, in the order its
+        // first job comes in the manifest; its variants follow in manifest order.
+        var firstOfRow: [String: Int] = [:]
+        for tile in tiles { if let key = tile.rowKey { firstOfRow[key] = min(firstOfRow[key] ?? tile.index, tile.index) } }
         let order = Dictionary(uniqueKeysWithValues: Group.allCases.enumerated().map { ($1, $0) })
+        func place(_ tile: Tile) -> Int { tile.rowKey.flatMap { firstOfRow[$0] } ?? tile.index }
         self.tiles = tiles.enumerated().sorted { a, b in
-            (order[a.element.group]!, a.element.index, a.offset) < (order[b.element.group]!, b.element.index, b.offset)
+            (order[a.element.group]!, place(a.element), a.element.index, a.offset) < (order[b.element.group]!, place(b.element), b.element.index, b.offset)
         }.map(\.element)
     }
 
@@ -145,8 +198,10 @@ public struct ReportPage {
     ///   `.inputInvalid` for a file that is not a report, `.usage` for another schema.
     package init(reportAt path: String, page: String?) throws(SlicevidError) {
         let object = try ReportFile.object(at: path)
-        try ReportFile.requireSchema(object, path: path, reader: "report html", again: "the batch")
-        try self.init(report: object, page: page, source: path)
+        try ReportFile.requireSchema(object, path: path, reader: "the page", again: "the batch")
+        // The runs kept beside the report (`index.history/` beside `index.json`), as the run lists them.
+        let base = page.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? FileManager.default.currentDirectoryPath
+        try self.init(report: object, page: page, source: path, nights: ReportHistory.nights(of: path, base: base))
     }
 
     /// The picture a job's tile shows: its first poster or storyboard output that is on disk,
@@ -154,6 +209,15 @@ public struct ReportPage {
     /// (an earlier output would show what this run did not make).
     private static func picture(_ job: [String: Any], group: Group, outputs: [Output], absolute: (String) -> String,
                                 isPicture: (String) -> Bool) -> String? {
+        // A failed job shows its earlier render only while that is live: its own picture
+        // output still as slicevid wrote it, else the page's poster of it.
+        if group == .failed {
+            for output in outputs where isPictureOutput(output.path) && output.live != nil && isPicture(absolute(output.path)) {
+                return output.path
+            }
+            if outputs.contains(where: { $0.live != nil }), let poster = job["previous_poster"] as? String, isPicture(absolute(poster)) { return poster }
+            return nil
+        }
         guard group == .rendered || group == .skipped else { return nil }
         for output in outputs where isPictureOutput(output.path) && output.bytes != nil && isPicture(absolute(output.path)) {
             return output.path
@@ -175,7 +239,7 @@ public struct ReportPage {
         }
         if let why = job["poster_error"] as? String { return "no poster: \(why)" }
         if let poster = job["poster"] as? String { return "poster \(URL(fileURLWithPath: poster).lastPathComponent) is not on disk" }
-        return "no poster: the job writes no .jpg, .png or .webp (batch --report PAGE.html makes one)"
+        return "no poster: the job writes no .jpg, .png or .webp (a batch that writes this page makes one)"
     }
 
     /// Whether an output's path is a picture a browser shows (not a frame sequence).
@@ -236,6 +300,31 @@ public struct ReportPage {
         let double = number.doubleValue
         guard double.isFinite, double >= 0, double <= Double(Int.max / 2), double == double.rounded() else { return nil }
         return Int(double)
+    }
+
+    /// A loudness (LUFS) a report holds: finite and within what a meter reads.
+    static func loudness(_ value: Any?) -> Double? {
+        guard let number = value as? NSNumber, number.doubleValue.isFinite, (-200...200).contains(number.doubleValue) else { return nil }
+        return number.doubleValue
+    }
+
+    /// A time a report holds (ISO 8601, with or without fractions of a second).
+    package static func date(_ text: String) -> Date? {
+        guard text.utf8.count <= 64 else { return nil }
+        let whole = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text) ?? whole.date(from: text)
+    }
+
+    /// `date` in the local time zone of the machine that makes the page, with the zone:
+    /// `2026-12-03 02:04 CET`.
+    package static func localTime(_ date: Date, seconds: Bool = false) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone.current
+        formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss zzz (xxx)" : "yyyy-MM-dd HH:mm zzz"
+        return formatter.string(from: date)
     }
 
     /// A finite, non-negative number a report holds.

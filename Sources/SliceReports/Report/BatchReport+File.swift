@@ -26,13 +26,16 @@ extension BatchReport {
     static let largestEarlierReport = 64 << 20
 
     /// Refuses, before anything renders, a report path no report could be written to: an
-    /// empty one, or one in a folder that is missing or read-only.
+    /// empty one, or one in a folder that is read-only; a missing folder is made.
     /// - Throws: `SlicevidError` naming the report setting: `.usage` for an empty path,
     ///   `.outputBlocked` for the folder.
     package static func checkWritable(_ path: String) throws(SlicevidError) {
         guard !path.isEmpty, !path.hasSuffix("/") else {
             throw SlicevidError(.usage, "\(setting: .report) \(InputText.quoted(path)): give the report a file name")
         }
+        // A missing folder is made, as an output's is (`--report nights/index.html`).
+        let typed = (path as NSString).deletingLastPathComponent
+        _ = try OutputFolder.create(typed.isEmpty ? "." : typed, for: path, subject: "\(setting: .report) \(InputText.quoted(path))")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var status = stat()
         guard FileSystem.stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
@@ -109,9 +112,15 @@ extension BatchReport {
     /// from the file.
     /// - Parameter source: the JSON report written beside it, named on the page.
     /// - Throws: `SlicevidError(.outputBlocked)` naming the report setting.
-    package func writePage(to page: String, source: String?) throws(SlicevidError) {
+    /// - Parameter kept: how many runs the page's history keeps (`index.history/`, this one
+    ///   included, listed on the page); 0 keeps none.
+    package func writePage(to page: String, source: String?, kept: Int = 0) throws(SlicevidError) {
+        let json = self.json
+        try ReportHistory.keep(json, started: started, page: page, kept: kept)
         let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
-        let made = try ReportPage(report: object, page: URL(fileURLWithPath: page).standardizedFileURL.path, source: source)
+        let absolute = URL(fileURLWithPath: page).standardizedFileURL.path
+        let nights = kept > 0 ? ReportHistory.nights(of: absolute, base: URL(fileURLWithPath: absolute).deletingLastPathComponent().path) : []
+        let made = try ReportPage(report: object, page: absolute, source: source, nights: nights)
         try BatchReport.write(made.html, to: page, force: force, form: .page)
     }
 

@@ -26,11 +26,15 @@ package struct OutputResult: Sendable {
     package var path: String
     /// Size, length and fingerprint; nil when the output was not written (or not re-checked).
     package var record: OutputRecord?
+    /// The sidecar of an earlier render still on disk, unchanged, when this run wrote nothing
+    /// there (its job failed): what viewers see until a render succeeds.
+    package var live: OutputRecord?
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
-    package init(path: String, record: OutputRecord? = nil) {
+    package init(path: String, record: OutputRecord? = nil, live: OutputRecord? = nil) {
         self.path = path
         self.record = record
+        self.live = live
     }
 }
 
@@ -60,6 +64,9 @@ public struct JobResult: Sendable {
     public package(set) var poster: String?
     /// Why the page has no poster of the job, when making one failed.
     public package(set) var posterError: String?
+    /// The page's poster of an earlier render of a job that failed, still on disk and still
+    /// the file slicevid wrote.
+    public package(set) var previousPoster: String?
     /// The layout's warnings this job told (contrast, overlap, a shrunk size): each told once
     /// per run, by the first job that met it.
     public package(set) var warnings: [String] = []
@@ -93,6 +100,9 @@ public struct BatchReport: Sendable {
         case someFailed
         /// Every job failed.
         case allFailed
+        /// `prune` would have deleted more of the campaign's outputs than its limit allows, so
+        /// it deleted nothing (whatever the jobs did: a feed cut short is the bigger news).
+        case pruneRefused
         /// SIGINT or SIGTERM stopped the run.
         case interrupted(signal: Int32)
         /// The program that called the library stopped the run (a cancelled Task, `cancel()`).
@@ -107,6 +117,8 @@ public struct BatchReport: Sendable {
 
     /// The manifest's absolute path.
     public var manifest: String
+    /// The manifest's `description`, the page's title.
+    package var campaignDescription: String?
     /// The whole manifest's bytes, job count and ids, whatever the shard.
     package var digest: ManifestDigest
     package var version: String
@@ -130,6 +142,8 @@ public struct BatchReport: Sendable {
     public var orphans: [Orphan] = []
     /// Whether the run was asked to prune (`--prune`).
     package var prune = false
+    /// What the prune would delete against its limit, when the run prunes.
+    public package(set) var pruneBrake: PruneBrake?
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
     package init(manifest: String, digest: ManifestDigest, version: String, shard: Shard, force: Bool, started: Date, seconds: Double,
@@ -143,6 +157,7 @@ public struct BatchReport: Sendable {
     public var outcome: Outcome {
         if let signal { return .interrupted(signal: signal) }
         if isCancelled { return .cancelled }
+        if pruneBrake?.holds == true { return .pruneRefused }
         let failed = count(.failed)
         if failed == 0 { return .success }
         return failed == jobs.count ? .allFailed : .someFailed
@@ -157,6 +172,7 @@ public struct BatchReport: Sendable {
         case .success: "ok"
         case .someFailed: "some-failed"
         case .allFailed: "all-failed"
+        case .pruneRefused: "prune-refused"
         // A stop by the caller is an interruption too, with no signal named.
         case .interrupted, .cancelled: "interrupted"
         }
@@ -178,9 +194,13 @@ public struct BatchReport: Sendable {
                 "row": job.row.map { ["key": $0.key, "feed": $0.feed, "line": $0.line] as [String: Any] } ?? NSNull(),
                 "poster": job.poster ?? NSNull(),
                 "poster_error": job.posterError ?? NSNull(),
+                "previous_poster": job.previousPoster ?? NSNull(),
                 "warnings": job.warnings,
                 "outputs": job.outputs.map { output -> [String: Any] in
-                    guard let record = output.record else { return ["path": output.path] }
+                    guard let record = output.record else {
+                        guard let live = output.live else { return ["path": output.path] }
+                        return ["path": output.path, "live": BatchReport.live(live)]
+                    }
                     return ["path": output.path, "bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
                             "seconds": rounded(record.seconds), "fingerprint": record.fingerprint,
                             "loudness": record.loudness.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil } ?? NSNull()]
@@ -194,6 +214,7 @@ public struct BatchReport: Sendable {
         let object: [String: Any] = [
             "schema": BatchReport.schema,
             "manifest": manifest,
+            "description": campaignDescription ?? NSNull(),
             "manifest_sha256": digest.bytes,
             "manifest_jobs": digest.jobs,
             "manifest_ids_sha256": digest.ids,
@@ -201,6 +222,7 @@ public struct BatchReport: Sendable {
             "shard": shard.description,
             "force": force,
             "prune": prune,
+            "prune_brake": pruneBrake?.json ?? NSNull(),
             "started": started.ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             "seconds": rounded(seconds),
             "status": outcomeName,
@@ -211,5 +233,18 @@ public struct BatchReport: Sendable {
         ]
         // Only JSON types go in, so serialisation cannot fail.
         return (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+}
+
+extension BatchReport {
+    /// An earlier render still live, as the report gives it: its facts and when its file was
+    /// written (UTC, to the second), from its sidecar's stamp.
+    static func live(_ record: OutputRecord) -> [String: Any] {
+        var object: [String: Any] = ["bytes": record.bytes, "frames": record.frames, "fps": record.frameRate ?? NSNull(),
+                                     "seconds": (record.seconds * 1000).rounded() / 1000,
+                                     "loudness": record.loudness.flatMap { $0.isFinite ? ($0 * 10).rounded() / 10 : nil } ?? NSNull()]
+        let written = record.files.last?.modified.map { Date(timeIntervalSince1970: TimeInterval($0.seconds)) }
+        object["written"] = written.map { $0.ISO8601Format() } ?? NSNull()
+        return object
     }
 }

@@ -21,6 +21,9 @@ public struct Orphan: Sendable, Equatable {
     public package(set) var kept: String?
     /// Whether `--prune` deleted it (and its sidecar).
     public package(set) var pruned = false
+    /// Whether it was kept only because the prune brake held (`kept` says so): the run's one
+    /// line about the brake speaks for all of them.
+    public package(set) var heldByBrake = false
 
     /// The files it is made of on disk (a sequence's frames), and its sidecar.
     package var files: [String] = []

@@ -29,6 +29,7 @@ extension ReportFile {
         let check = LimitCheck(name: name)
         try check.text(object["slicevid"], "slicevid", longest: longestWord)
         try check.text(object["manifest"], "manifest", longest: longestPath)
+        try check.text(object["description"], "description", longest: longestText)
         for key in ["manifest_sha256", "manifest_ids_sha256", "shard", "started", "status", "signal"] {
             try check.text(object[key], key, longest: longestWord)
         }
@@ -66,6 +67,7 @@ extension ReportFile {
         try check.text(job["fingerprint"], "\(place).fingerprint", longest: longestWord)
         for key in ["error", "why", "poster_error"] { try check.text(job[key], "\(place).\(key)", longest: longestText) }
         try check.text(job["poster"], "\(place).poster", longest: longestPath)
+        try check.text(job["previous_poster"], "\(place).previous_poster", longest: longestPath)
         _ = try check.list(job["reasons"], "\(place).reasons", most: mostEntries)
         for (index, warning) in try check.list(job["warnings"], "\(place).warnings", most: mostEntries).enumerated() {
             try check.text(warning, "\(place).warnings[\(index)]", longest: longestText)
@@ -85,6 +87,14 @@ extension ReportFile {
             try check.number(output["seconds"], "\(at).seconds", 0...(2 * SequenceSpec.maximumSeconds))
             try check.number(output["loudness"], "\(at).loudness", -200...200)
             try check.text(output["fingerprint"], "\(at).fingerprint", longest: longestWord)
+            if let live = output["live"] as? [String: Any] {
+                try check.whole(live["bytes"], "\(at).live.bytes", 0...largestBytes)
+                try check.whole(live["frames"], "\(at).live.frames", 0...SequenceSpec.maximumFrames)
+                try check.text(live["fps"], "\(at).live.fps", longest: 32)
+                try check.number(live["seconds"], "\(at).live.seconds", 0...(2 * SequenceSpec.maximumSeconds))
+                try check.number(live["loudness"], "\(at).live.loudness", -200...200)
+                try check.text(live["written"], "\(at).live.written", longest: longestWord)
+            }
         }
     }
 }

@@ -39,7 +39,7 @@ package enum ReportFile {
 
     /// Refuses a report of another schema than `BatchReport.schema`.
     /// - Parameters:
-    ///   - reader: what reads it, for the message (`merge`, `report html`).
+    ///   - reader: what reads it, for the message (`a merge`, `the page`).
     ///   - again: what to run again, for the message (`that shard`, `the batch`).
     /// - Throws: `SlicevidError(.usage)` naming the file, the schema and the version that wrote it.
     package static func requireSchema(_ object: [String: Any], path: String, reader: String, again: String) throws(SlicevidError) {

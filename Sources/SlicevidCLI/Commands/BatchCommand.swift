@@ -11,20 +11,22 @@ struct BatchCommand: ParsableCommand {
         static let check = OptionSpec("check", help: "Check the manifest, its presets, stills (exist and decode) and outputs (folders, files a run may not replace); say what a run would create, replace or delete; render nothing.")
         static let plan = OptionSpec("plan", help: "Say what a run would do with each job and why: up to date, will render (new or missing output, which still or setting changed from what to what, another slicevid version), refused (a file slicevid did not write is at an output) or will fail. Takes no lock, writes nothing.")
         static let report = OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM). A FILE ending .html (or .htm) is the report's page instead, one self-contained file with a tile per job: the JSON report goes beside it (index.json for index.html), and a small poster of each job that writes no .jpg, .png or .webp of its own into a folder beside it (index.files).")
+        static let history = OptionSpec("history", value: "N", help: "With --report PAGE.html: keep the page and JSON report of the last N runs, this one included, in a folder beside the page (index.history/2026-12-04T02-00-13Z.html for index.html, UTC) and list them on the page (default \(BatchRequest.defaultReportHistory); 0 keeps none). Older runs are deleted only where they are pages and reports slicevid wrote.")
         static let shard = OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or ")).")
         static let parallel = OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720, and no more jobs than keep three 1920x1080 frames in their encoders; 1 renders one job after another). Each output's encoder threads come from the cores and its frame, not N, so output files are the same for any N.")
         static let force = OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record.")
         static let jobs = OptionSpec("jobs", short: "j", value: "N", help: "Render threads per job, \(MakeRequest.renderThreadsRange.lowerBound)–\(MakeRequest.renderThreadsRange.upperBound) (default: the cores divided by --parallel). Output is identical for any value.")
         static let quiet = OptionSpec("quiet", short: "q", help: "Print only failures and the summary, in every log format.")
         static let prune = OptionSpec("prune", help: "After the jobs, delete the outputs (and their sidecars) that this manifest wrote for jobs it no longer has (a row left the feed, a job or output left the manifest), in the folders it writes to, while they are unchanged since. Without it they are reported as orphans.")
+        static let pruneMax = OptionSpec("prune-max", value: "N%|N", help: "The most one --prune may delete: a share of the campaign's outputs (those its jobs write and the orphans), or a number of them (default \(PruneLimit.standard)). A run that would delete more deletes nothing, says so in one line with the counts and exits \(ExitCode.pruneRefused.rawValue): a feed cut short must not take the campaign with it.")
         static let only = OptionSpec("only", value: "KEY|GLOB", repeatable: true, help: "Render only the jobs whose feed key is KEY, or whose id matches GLOB (NL-10*); repeat or separate with commas.")
     }
 
     static let spec = CommandSpec(
         name: "batch",
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
-        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE] [--shard K/N] [--only KEY] [--prune] [--parallel N] [--force] [options]",
-        options: [Option.check, Option.plan, Option.report, Option.shard, Option.only, Option.prune, Option.parallel, Option.force,
+        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE [--history N]] [--shard K/N] [--only KEY] [--prune [--prune-max N%|N]] [--parallel N] [--force] [options]",
+        options: [Option.check, Option.plan, Option.report, Option.history, Option.shard, Option.only, Option.prune, Option.pruneMax, Option.parallel, Option.force,
                   LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose],
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
@@ -44,7 +46,7 @@ struct BatchCommand: ParsableCommand {
         records that slicevid wrote it and it is unchanged since; anything else fails that job (73) unless --force.
         A run locks the manifest (.MANIFEST.lock beside it; .stdin.lock in the working folder for -); an
         overlapping run exits 75 at once.
-        \(ExitCode.helpLine([.success, .someJobsFailed, .allJobsFailed, .usage, .inputMissing, .outputBlocked, .busy,
+        \(ExitCode.helpLine([.success, .someJobsFailed, .allJobsFailed, .pruneRefused, .usage, .inputMissing, .outputBlocked, .busy,
                              .interrupted, .terminated]))
         64 is also a bad manifest (before anything renders), 66 a missing manifest, 73 a report or lock file that
         cannot be written. Interrupted, finished jobs are kept and the report is written, after a second signal too.
@@ -73,8 +75,9 @@ struct BatchCommand: ParsableCommand {
                                                    : try Slicevid.manifest(at: options.manifest, presets: presets, cancellation: cancellation)
             var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
                                            parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
-                                           only: options.only, version: SlicevidTool.version, threads: options.threads)
+                                           pruneLimit: options.pruneLimit, only: options.only, version: SlicevidTool.version, threads: options.threads)
             request.verbose = options.verbose
+            request.reportHistory = options.history
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
@@ -89,7 +92,9 @@ struct BatchCommand: ParsableCommand {
             }
             if options.check { return Self.check(request, console: console) }
             if options.plan {
-                return BatchPlanView.print(Slicevid.plan(request), orphans: Slicevid.orphans(request), pruning: request.prune, manifest: manifest.path, log: log)
+                let orphans = Slicevid.orphans(request)
+                return BatchPlanView.print(Slicevid.plan(request), orphans: orphans, brake: Slicevid.pruneBrake(request, orphans: orphans),
+                                           pruning: request.prune, manifest: manifest.path, log: log)
             }
 
             let batchLog = BatchLog(log, manifest: manifest.path, shard: options.shard, verbose: options.verbose)
@@ -122,8 +127,12 @@ struct BatchCommand: ParsableCommand {
         for job in checks {
             for change in job.changes { console.error("slicevid: \(manifest): job \(InputText.quoted(job.id)): \(change)\n") }
         }
-        for orphan in Slicevid.orphans(request) {
+        let orphans = Slicevid.orphans(request)
+        for orphan in orphans {
             console.error("slicevid: \(manifest): \(BatchPlanView.describe(orphan, pruning: request.prune))\n")
+        }
+        if let line = BatchPlanView.describe(Slicevid.pruneBrake(request, orphans: orphans), pruning: request.prune) {
+            console.error("slicevid: \(manifest): \(line)\n")
         }
         let failing = checks.filter { !$0.problems.isEmpty }.count
         let upToDate = checks.filter(\.isUpToDate).count
@@ -159,8 +168,12 @@ struct BatchOptions {
     var verbose: Bool
     /// `--prune`: delete outputs of jobs the manifest no longer has.
     var prune: Bool
+    /// `--prune-max`: the most one prune may delete.
+    var pruneLimit: PruneLimit
     /// `--only`: keys and id globs, commas split.
     var only: [String]
+    /// `--history`: runs the report page keeps.
+    var history: Int
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -186,10 +199,25 @@ struct BatchOptions {
             }
             return value
         }
+        let range = BatchRequest.reportHistoryRange
+        history = try arguments.value(BatchCommand.Option.history).map { text throws(SlicevidError) in
+            guard let value = Int(text), range.contains(value) else {
+                throw SlicevidError(.usage, "--history: \(InputText.quoted(text)) is not a whole number \(range.lowerBound)–\(range.upperBound) (runs the report page keeps)")
+            }
+            return value
+        } ?? BatchRequest.defaultReportHistory
+        if arguments.value(BatchCommand.Option.history) != nil, !(report.map(ReportPage.isPage) ?? false) {
+            throw SlicevidError(.usage, "--history: keeps the runs of a report page; give --report PAGE.html too")
+        }
         threads = try SharedOptions.threads()
         quiet = arguments.has(BatchCommand.Option.quiet)
         verbose = arguments.has(SharedOptions.verbose)
         prune = arguments.has(BatchCommand.Option.prune)
+        pruneLimit = try arguments.value(BatchCommand.Option.pruneMax).map { text throws(SlicevidError) in try PruneLimit(parsing: text) } ?? .standard
+        // --check and --plan say what a prune under this limit would do; a run deletes only with --prune.
+        if !prune, !check, !plan, arguments.has(BatchCommand.Option.pruneMax) {
+            throw SlicevidError(.usage, "--prune-max limits --prune; give --prune too, or drop it")
+        }
         only = arguments.all(BatchCommand.Option.only).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let empty = only.firstIndex(where: \.isEmpty) {
             throw SlicevidError(.usage, "--only: value \(empty + 1) is empty; give feed keys or id globs, separated by commas")
@@ -205,6 +233,7 @@ extension ExitCode {
         case .success: self = .success
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
+        case .pruneRefused: self = .pruneRefused
         case .interrupted(let signal): self.init(signal: signal)
         // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
         case .cancelled: self = .interrupted

@@ -8,9 +8,10 @@ import Slicevid
 enum BatchPlanView {
     /// Prints `plans` and returns the exit code: 0 when every job is up to date or will render,
     /// 1 when some are refused or will fail, 2 when all are.
-    /// Orphans (outputs of jobs the manifest no longer has) are listed after the jobs; they do
-    /// not change the exit code.
-    static func print(_ plans: [JobPlan], orphans: [Orphan] = [], pruning: Bool = false, manifest: String, log: LogWriter) -> ExitCode {
+    /// Orphans (outputs of jobs the manifest no longer has) are listed after the jobs, then
+    /// whether a prune of them would stop at `brake`; they do not change the exit code.
+    static func print(_ plans: [JobPlan], orphans: [Orphan] = [], brake: PruneBrake? = nil, pruning: Bool = false, manifest: String,
+                      log: LogWriter) -> ExitCode {
         let blocked = plans.filter { plan in
             if case .refused = plan.state { return true }
             if case .willFail = plan.state { return true }
@@ -34,6 +35,10 @@ enum BatchPlanView {
                 log.emit(["event": "orphan", "manifest": manifest, "path": orphan.path, "job": orphan.job, "bytes": orphan.bytes,
                           "pruned": false, "kept": orphan.kept ?? NSNull()])
             }
+            if let brake, brake.deleting > 0 {
+                log.emit(["event": "prune-brake", "manifest": manifest, "deleting": brake.deleting, "outputs": brake.outputs,
+                          "limit": brake.limit.description, "held": brake.holds])
+            }
             log.emit(["event": "plan-finished", "manifest": manifest, "jobs": plans.count, "up-to-date": count("up-to-date"),
                       "will-render": count("will-render"), "refused": count("refused"), "will-fail": count("will-fail"),
                       "orphans": orphans.count])
@@ -56,6 +61,7 @@ enum BatchPlanView {
                 for warning in plan.warnings { log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): warning: \(warning.text)\n") }
             }
             for orphan in orphans { log.console.error("slicevid: \(manifest): \(describe(orphan, pruning: pruning))\n") }
+            if let line = brake.flatMap({ describe($0, pruning: pruning) }) { log.console.error("slicevid: \(manifest): \(line)\n") }
             var parts = [("up to date", count("up-to-date")), ("to render", count("will-render")), ("refused", count("refused")),
                          ("will fail", count("will-fail"))].filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
             if !orphans.isEmpty { parts.append("\(orphans.count) orphaned output\(orphans.count == 1 ? "" : "s")") }
@@ -63,6 +69,17 @@ enum BatchPlanView {
         }
         if blocked == 0 { return .success }
         return blocked == plans.count ? .allJobsFailed : .someJobsFailed
+    }
+
+    /// Whether a prune would stop at its brake, as `--plan` and `--check` say it; nil when it
+    /// would delete nothing.
+    static func describe(_ brake: PruneBrake, pruning: Bool) -> String? {
+        guard brake.deleting > 0 else { return nil }
+        let prune = pruning ? "this run would prune" : "--prune would delete"
+        if brake.holds {
+            return "the prune brake would hold: \(prune) \(brake.counts), more than --prune-max \(brake.limit); it would delete nothing and exit \(ExitCode.pruneRefused.rawValue)"
+        }
+        return "\(prune) \(brake.counts), within --prune-max \(brake.limit)"
     }
 
     /// An orphan as `--plan` and `--check` say it: what `--prune` would do with it, and why.

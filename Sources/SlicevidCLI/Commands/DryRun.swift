@@ -9,8 +9,9 @@ enum DryRun {
     static func report(_ plan: MakePlan) -> [String] {
         var outputs = plan.outputs.makeIterator()
         var lines: [String] = []
-        for path in plan.paths {
-            guard path != Output.discardName, let output = outputs.next() else {
+        for destination in plan.destinations {
+            let path = OutputSpelling.spelled(destination)
+            guard destination != .discard, let output = outputs.next() else {
                 lines.append("\(path): render only (frames=\(plan.clip.frameCount))\n")
                 continue
             }
@@ -30,6 +31,12 @@ enum DryRun {
             + "in \(layouts(plan))\(folders)\(bed(plan))\(layers(plan)); nothing was written\n"
     }
 
+    /// A line for each over layer that arrives or leaves, after the header: its resolved times
+    /// on this clip.
+    static func motion(_ plan: MakePlan) -> [String] {
+        (plan.layout?.scheduleLines ?? []).map { "slicevid: dry run: \($0)\n" }
+    }
+
     /// "yuv420p", or with outputs that want different layouts "yuv420p, gbrp (each output in
     /// its own)": every output is fed frames in the layout it would have alone.
     private static func layouts(_ plan: MakePlan) -> String {
@@ -43,7 +50,9 @@ enum DryRun {
         let cards = layout.layers.count - layout.overLayers.count, over = layout.overLayers.count
         var parts = [layout.variant.map { "variant \($0)" }, cards > 0 ? "\(cards) layer\(cards == 1 ? "" : "s") on cards" : nil,
                      over > 0 ? "\(over) over the frames" : nil].compactMap { $0 }
-        if let zone = layout.safeZone { parts.append("clear of \(zone.displayName)'s interface") }
+        if !layout.safeZones.isEmpty {
+            parts.append("clear of \(SafeZone.possessive(layout.safeZones)) interface\(layout.safeZones.count == 1 ? "" : "s")")
+        }
         return ", with layout \(InputText.escaped(layout.file)) (\(parts.joined(separator: ", ")))"
     }
 
@@ -58,9 +67,10 @@ enum DryRun {
     /// file once written, and the encoder with its settings (`null` renders nothing).
     static func json(_ plan: MakePlan) -> [String] {
         var outputs = plan.outputs.makeIterator()
-        return plan.paths.map { path in
-            guard path != Output.discardName, let output = outputs.next() else {
-                return "{\"frames\":\(plan.clip.frameCount),\"path\":\"null\",\"render_only\":true}\n"
+        return plan.destinations.map { destination in
+            let path = OutputSpelling.spelled(destination)
+            guard destination != .discard, let output = outputs.next() else {
+                return "{\"frames\":\(plan.clip.frameCount),\"path\":\"\(OutputSpelling.discard)\",\"render_only\":true}\n"
             }
             var extra: [String: Any] = ["encoder": output.encoder]
             for (key, value) in output.settings { extra[key] = Int(value) ?? value as Any }

@@ -22,14 +22,14 @@ struct MakeCommand: ParsableCommand {
         }
         /// One flag per music bed setting (`--audio`, `--loudness`, …).
         static let audio = AudioOption.allCases.map { option in
-            (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: option.help))
+            (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: MakeCommand.help(option)))
         }
         static let layout = OptionSpec("layout", value: "FILE", kind: .path,
                                        help: "Text, logos and a brand layout: a JSON file placing text and image layers on the cards (they fly with the strips) and over the frames (docs/layouts.md).")
         static let variable = OptionSpec("var", value: "NAME=VALUE", repeatable: true,
                                          help: "A value for the layout's {NAME} placeholders, repeatable: --var name=\"Flat White\" --var price=\"2,49 €\".")
         static let safeZone = OptionSpec("safe-zone", value: "PLATFORM", kind: .choices(SafeZone.allCases.map(\.rawValue) + ["none"]),
-                                         help: "Refuse layers (and a cover crop's focus) inside a platform's interface: \(SafeZone.accepted) (default: the layout's own).")
+                                         help: "Refuse layers (and a cover crop's focus) inside a platform's interface: \(SafeZone.accepted); several, each checked, separated by commas (tiktok,reels,shorts) (default: the layout's own).")
         static let dryRun = OptionSpec("dry-run", help: "Check everything and print what each output would be (codec, pixel format, size, frames, duration), without rendering or writing.")
         static let json = OptionSpec("json", help: "With --dry-run: one JSON object per output, with the keys probe --json uses.")
         static let force = OptionSpec("force", short: "f", help: "Replace outputs that already exist (otherwise an existing output is an error).")
@@ -76,6 +76,9 @@ struct MakeCommand: ParsableCommand {
         case .background: "#RRGGBB"
         case .fit: "MODE"
         case .focus: "X,Y"
+        case .motion: "MOVE"
+        case .motionAmount: "FRACTION"
+        case .motionEasing: "CURVE"
         }
     }
 
@@ -84,7 +87,8 @@ struct MakeCommand: ParsableCommand {
         switch field {
         case .direction: .choices(StripDirection.allCases.map(\.rawValue))
         case .fit: .choices(FitMode.allCases.map(\.rawValue))
-        case .easing: .choices(Easing.namedCurves.map(\.name))
+        case .easing, .motionEasing: .choices(Easing.namedCurves.map(\.name))
+        case .motion: .choices(MotionKind.allCases.map(\.rawValue))
         case .background: .choices(["transparent"])
         default: .text
         }
@@ -118,6 +122,19 @@ struct MakeCommand: ParsableCommand {
         case .posterAt: "Time in seconds of a .png, .jpg or .webp poster (default: the last frame, the destination)."
         case .sheet: "Make .png, .jpg and .webp outputs storyboards: COLUMNSxROWS frames evenly spaced over the clip, each labelled with its time (e.g. 4x2; per output: -o board.jpg:sheet=4x2)."
         case .audioCodec: "The music bed's codec in .mkv: flac (default, lossless) or opus (-o master.mkv:audio-codec=opus). .mp4/.mov carry AAC-LC 192 kb/s, .webm Opus 128 kb/s."
+        }
+    }
+
+    /// The help line of a music bed flag.
+    private static func help(_ option: AudioOption) -> String {
+        switch option {
+        case .audio: "Music bed: an audio file (MP3, AAC/M4A, WAV, FLAC, Ogg/Opus; its first audio stream, or FILE:stream=N), fitted to the clip to the sample and muxed into .mp4/.mov (AAC), .webm (Opus) and .mkv (FLAC). -o x.mp4:audio=none leaves one output silent."
+        case .audioStart: "Seconds into the song the bed starts (default 0)."
+        case .audioLoop: "Repeat a song shorter than the clip (default: silence after it ends)."
+        case .audioFadeIn: "Fade the bed in over this many seconds (default 0)."
+        case .audioFadeOut: "Fade the bed out over this many seconds, ending with the clip (default 0.5, clamped to the clip)."
+        case .loudness: "Normalise the bed to this integrated loudness in LUFS (EBU R128; -14 for social platforms, -16 for the web), true peak at most -1 dBTP."
+        case .volume: "Change the bed's level by this many dB (a limiter keeps its true peak at most -1 dBTP). Not with --loudness."
         }
     }
 
@@ -197,7 +214,7 @@ struct MakeCommand: ParsableCommand {
             throw SlicevidError(.usage, "-o: \(texts.count) outputs given; at most \(MakeRequest.maxOutputs) per run (each holds an encoder in memory)")
         }
         var outputs: [Output] = []
-        for text in texts { outputs.append(try Output(parsing: text, streams: true)) }
+        for text in texts { outputs.append(try Output(parsing: text, names: OutputSpelling.names)) }
         if outputs.isEmpty { outputs = [try Output.file((preset?.name ?? "slicevid") + ".mp4")] }
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
@@ -209,7 +226,7 @@ struct MakeCommand: ParsableCommand {
         request.variables = try variables(arguments.all(Option.variable))
         if let text = arguments.value(Option.safeZone) {
             guard let choice = SafeZone.Choice(parsing: text) else {
-                throw SlicevidError(.usage, "--safe-zone: \(InputText.quoted(text)) is not valid; accepted: \(SafeZone.accepted)")
+                throw SlicevidError(.usage, "--safe-zone: \(InputText.quoted(text)) is not valid; accepted: \(SafeZone.accepted), or several platforms separated by commas, each once (tiktok,reels,shorts)")
             }
             request.safeZone = choice
         }
@@ -251,6 +268,7 @@ struct MakeCommand: ParsableCommand {
                 // (or a quiet 141) is all there is to say.
                 if !quiet && console.outputError == nil {
                     console.error(DryRun.header(plan))
+                    for line in DryRun.motion(plan) { console.error(line) }
                     for warning in plan.warnings { console.error("slicevid: warning: \(warning.text)\n") }
                 }
                 return .success

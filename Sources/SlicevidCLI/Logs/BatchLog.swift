@@ -122,6 +122,15 @@ final class BatchLog: Sendable {
     /// The closing lines: counts, then every failure with its reason (also with -q).
     func summary(_ report: BatchReport, reportPath: String?, pagePath: String?) {
         orphans(report.orphans, pruning: report.prune)
+        if let brake = report.pruneBrake, brake.holds {
+            // The one line a morning check must not miss, also with -q: what would have gone.
+            if log.format == .json {
+                log.emit(["event": "prune-refused", "manifest": manifest, "deleting": brake.deleting, "outputs": brake.outputs,
+                          "limit": brake.limit.description])
+            } else {
+                line("error: \(manifest): prune refused: it would delete \(brake.counts), more than --prune-max \(brake.limit); nothing was deleted (a feed cut short? check it, then run again with a higher --prune-max)")
+            }
+        }
         var counts = JobStatus.allCases.filter { report.count($0) > 0 }.map { "\(report.count($0)) \($0.rawValue)" }
         let pruned = report.orphans.filter(\.pruned).count, left = report.orphans.count - pruned
         if pruned > 0 { counts.append("\(pruned) pruned") }
@@ -156,6 +165,8 @@ final class BatchLog: Sendable {
             if log.format == .json {
                 log.emit(["event": "orphan", "manifest": manifest, "path": orphan.path, "job": orphan.job, "bytes": orphan.bytes,
                           "pruned": orphan.pruned, "kept": orphan.kept ?? NSNull()])
+            } else if orphan.heldByBrake {
+                continue   // the brake's one line, after these, names them all by their count
             } else if orphan.pruned {
                 line("pruned \(InputText.escaped(orphan.path)) and its sidecar (written for \(job), \(gone))")
             } else if let kept = orphan.kept {

@@ -23,7 +23,7 @@ extension ExitCode {
         switch self {
         case .success: .done
         case .outputFailed, .busy, .terminated: .retryable
-        case .someJobsFailed, .allJobsFailed, .usage, .inputInvalid, .inputMissing, .unavailable, .outputBlocked, .interrupted: .permanent
+        case .someJobsFailed, .allJobsFailed, .pruneRefused, .usage, .inputInvalid, .inputMissing, .unavailable, .outputBlocked, .interrupted: .permanent
         }
     }
 
@@ -34,6 +34,8 @@ extension ExitCode {
             "nothing to retry"
         case .someJobsFailed, .allJobsFailed:
             "each failed job failed on its own stills or outputs (a damaged still, a foreign file in the way); a re-run renders only those jobs and fails them the same way until someone reads the report and fixes them"
+        case .pruneRefused:
+            "the manifest or its feed lost more of the campaign's outputs at once than --prune-max allows (an export cut short?); the same files are orphans next time, until a person checks the feed and runs again with a higher --prune-max"
         case .usage:
             "a flag, the manifest or a scheduler variable is wrong, and stays wrong"
         case .inputInvalid:

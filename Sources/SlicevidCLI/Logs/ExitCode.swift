@@ -11,6 +11,9 @@ package enum ExitCode: Int32, CaseIterable {
     case someJobsFailed = 1
     /// `batch`: every job failed (nothing was rendered or up to date).
     case allJobsFailed = 2
+    /// `batch --prune` would have deleted more of the campaign's outputs than `--prune-max`
+    /// allows, so it deleted nothing.
+    case pruneRefused = 3
     /// EX_USAGE: a flag, value, preset or output path is wrong.
     case usage = 64
     /// EX_DATAERR: an input file is not a decodable image.
@@ -58,6 +61,7 @@ package enum ExitCode: Int32, CaseIterable {
         case .success: "ok"
         case .someJobsFailed: "some jobs failed"
         case .allJobsFailed: "every job failed"
+        case .pruneRefused: "prune brake held, nothing deleted"
         case .usage: "usage"
         case .inputInvalid: "input not readable media"
         case .inputMissing: "input missing"

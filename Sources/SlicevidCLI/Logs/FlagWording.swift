@@ -26,4 +26,6 @@ struct FlagWording: Wording {
     }
 
     func output(_ path: String) -> String { "-o \(path)" }
+
+    var standardOutput: String { "-o \(OutputSpelling.standardOutput)" }
 }

@@ -27,13 +27,14 @@ final class MakeLog: Sendable {
             switch log.format {
             case .json:
                 log.emit(["event": "started", "frames": frames, "size": "\(spec.width)x\(spec.height)",
-                          "fps": spec.frameRate.description, "outputs": outputs])
+                          "fps": spec.frameRate.description, "outputs": outputs.map(OutputSpelling.spelled)])
             case .plain:
-                log.line("rendering \(frames) frames, \(spec.width)x\(spec.height) at \(spec.frameRate) fps, to \(outputs.joined(separator: ", "))")
+                log.line("rendering \(frames) frames, \(spec.width)x\(spec.height) at \(spec.frameRate) fps, to \(outputs.map(OutputSpelling.spelled).joined(separator: ", "))")
             default:
                 draw(done: 0, total: frames)
             }
-        case .withoutAudio(let outputs):
+        case .withoutAudio(let destinations):
+            let outputs = destinations.map(OutputSpelling.spelled)
             if log.format == .json {
                 log.emit(["event": "audio-ignored", "outputs": outputs])
             } else {
@@ -73,13 +74,19 @@ final class MakeLog: Sendable {
     func finished(_ report: MakeReport) {
         guard !log.quiet else { return }
         var written = report.written.makeIterator()
-        for path in report.outputs {
-            switch path {
-            case Output.discardName:
+        for destination in report.outputs {
+            switch destination {
+            case .discard:
                 if log.format == .json { log.emit(["event": "rendered", "frames": report.frames]) } else { log.line("rendered \(frames(report.frames)), wrote nothing") }
-            case Output.standardOutputName:
-                if log.format == .json { log.emit(["event": "wrote", "path": path, "frames": report.frames]) } else { log.line("wrote y4m to stdout (\(frames(report.frames)))") }
-            default:
+            case .standardOutput:
+                // Its facts are in `written` too, in request order.
+                _ = written.next()
+                if log.format == .json {
+                    log.emit(["event": "wrote", "path": OutputSpelling.standardOutput, "frames": report.frames])
+                } else {
+                    log.line("wrote y4m to stdout (\(frames(report.frames)))")
+                }
+            case .file, .frames:
                 guard let output = written.next() else { continue }
                 if log.format == .json {
                     log.emit(["event": "wrote", "path": output.path, "frames": output.frames, "fps": output.frameRate?.description ?? NSNull(),

@@ -35,22 +35,41 @@ enum HelpText {
         return body.enumerated().map { index, piece in (index == 0 ? String(leading) : hanging) + piece }
     }
 
-    /// `text` broken between words into lines of at most `width` characters (a word longer
-    /// than that gets a line of its own).
+    /// `text` broken between words into lines of at most `width` characters. A word longer
+    /// than that (a list of curve names, `ease-{in,out,in-out}-{quad,…}`) is broken after its
+    /// commas; one without a comma gets a line of its own.
     static func words(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = String(word)
+            for (index, piece) in pieces(of: word, width: width).enumerated() {
+                let joint = index == 0 ? " " : ""
+                if line.isEmpty {
+                    line = String(piece)
+                } else if line.count + joint.count + piece.count <= width {
+                    line += joint + piece
+                } else {
+                    lines.append(line)
+                    line = String(piece)
+                }
             }
         }
         if !line.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// `word` whole when it fits `width`, else cut after each comma, so its parts can be
+    /// placed on lines of their own.
+    private static func pieces(of word: Substring, width: Int) -> [Substring] {
+        guard word.count > width else { return [word] }
+        var pieces: [Substring] = []
+        var start = word.startIndex
+        for index in word.indices where word[index] == "," {
+            let end = word.index(after: index)
+            pieces.append(word[start..<end])
+            start = end
+        }
+        if start < word.endIndex { pieces.append(word[start...]) }
+        return pieces
     }
 }

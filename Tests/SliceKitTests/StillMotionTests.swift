@@ -1,0 +1,209 @@
+// Motion on stills: the warp is exact where it must be (the whole still, flat colour), the
+// moves go where their names say, and the strips cut the moving picture: a transition starts
+// from the picture its hold was showing and the next still lands moving as it goes on moving.
+
+import Testing
+@testable import SliceKit
+
+@Suite struct StillMotionTests {
+    static let layouts: [PixelLayout] = [.yuv420p, .yuva420p, .yuv444p, .gbrp, .gbrap, .yuv420p16, .gbrp16]
+
+    /// A still with a distinct sample everywhere (both bytes of 16-bit samples vary).
+    static func textured(_ layout: PixelLayout, width: Int = 40, height: Int = 24, seed: Int = 0) -> PlanarImage {
+        PlanarImage.patterned(width: width, height: height, layout: layout) { p, x, y in
+            UInt8(truncatingIfNeeded: (x &* 37) ^ (y &* 91) ^ (p &* 53) ^ seed)
+        }
+    }
+
+    @Test("the whole still at its own size is an exact copy, in every layout", arguments: layouts)
+    func wholeIsCopy(layout: PixelLayout) {
+        let still = Self.textured(layout)
+        let target = PlanarImage(width: still.width, height: still.height, layout: layout)
+        StillWarp.draw(still, view: .whole(width: still.width, height: still.height), into: target)
+        #expect(target.hasSamePixels(as: still))
+        // So is a motion's first view of a pull-out's end and a push-in's start.
+        let path = MotionPath(motion: StillMotion(kind: .pushIn, amount: 0.3), focus: Focus(x: 0.2, y: 0.9)!, start: 1, end: 2)
+        path.draw(still, at: 0.5, into: target)
+        #expect(target.hasSamePixels(as: still))
+    }
+
+    @Test("a flat colour stays exactly its colour under any zoom and pan", arguments: layouts)
+    func flatStaysFlat(layout: PixelLayout) {
+        let colour = RGBAColor(red: 201, green: 33, blue: 117, alpha: 255)
+        let still = PlanarImage(width: 40, height: 24, layout: layout)
+        still.fill(colour)
+        let target = PlanarImage(width: 40, height: 24, layout: layout)
+        for kind in MotionKind.allCases {
+            for progress in [0.0, 0.13, 0.5, 0.77, 1.0] {
+                let view = StillMotion(kind: kind, amount: 0.37).view(progress: progress, focus: .centre, width: 40, height: 24)
+                StillWarp.draw(still, view: view, into: target)
+                #expect(target.hasSamePixels(as: still), "\(kind) at \(progress)")
+            }
+        }
+    }
+
+    @Test("each move's view: zooms keep the focus point in place, pans cross the margin")
+    func views() {
+        let focus = Focus(x: 0.25, y: 0.75)!
+        let push = StillMotion(kind: .pushIn, amount: 0.5)
+        let end = push.view(progress: 1, focus: focus, width: 400, height: 200)
+        #expect(end.width == 400 / 1.5 && end.height == 200 / 1.5)
+        // The focus point (100, 150) is at the same fraction of the view as of the frame.
+        #expect(abs((100 - end.x) / end.width - 0.25) < 1e-12 && abs((150 - end.y) / end.height - 0.75) < 1e-12)
+        #expect(StillMotion(kind: .pullOut, amount: 0.5).view(progress: 0, focus: focus, width: 400, height: 200) == end)
+        #expect(StillMotion(kind: .pullOut, amount: 0.5).view(progress: 1, focus: focus, width: 400, height: 200) == .whole(width: 400, height: 200))
+        let left = StillMotion(kind: .panLeft, amount: 1)
+        #expect(left.view(progress: 0, focus: focus, width: 400, height: 200).x == 200)
+        #expect(left.view(progress: 1, focus: focus, width: 400, height: 200).x == 0)
+        #expect(StillMotion(kind: .panRight, amount: 1).view(progress: 0, focus: focus, width: 400, height: 200).x == 0)
+        #expect(StillMotion(kind: .panUp, amount: 1).view(progress: 0, focus: focus, width: 400, height: 200).y == 100)
+        #expect(StillMotion(kind: .panDown, amount: 1).view(progress: 1, focus: focus, width: 400, height: 200).y == 100)
+        // A spring's overshoot never zooms out of the still.
+        let springy = StillMotion(kind: .pushIn, amount: 0.5).view(progress: -0.2, focus: focus, width: 400, height: 200)
+        #expect(springy == .whole(width: 400, height: 200))
+    }
+
+    @Test("the amount is checked like every field: 64's text names motion-amount and what it takes", arguments: [0.0, 0.009, 1.01, .nan, -1])
+    func amountRange(amount: Double) throws {
+        var spec = TransitionSpec()
+        spec.motion.amount = amount
+        let error = try #require(throws: SpecError.self) { try spec.validate() }
+        #expect(error.field == "motion-amount")
+        #expect(error.message.contains(StillMotion.acceptedAmount))
+        var sequence = SequenceSpec(base: TransitionSpec(), imageCount: 3)
+        sequence.setMotion(StillMotion(kind: .panUp, amount: amount), ofImage: 2)
+        #expect((try? sequence.validate()) == nil)
+    }
+
+    /// A 3-image sequence whose stills all push in, 8 strips in a wave so most strips rest
+    /// through the transition's first frames.
+    static func movingSequence(layout: PixelLayout) -> (plan: SequencePlan, stills: [PlanarImage], compositor: SequenceCompositor) {
+        var spec = TransitionSpec()
+        spec.width = 40
+        spec.height = 24
+        spec.frameRate = FrameRate(10)
+        spec.hold = 0.5
+        spec.duration = 0.3
+        spec.stagger = 0.1
+        spec.strips = 8
+        spec.endHold = 0.4
+        spec.motion = StillMotion(kind: .pushIn, amount: 0.4)
+        var sequence = SequenceSpec(base: spec, imageCount: 3)
+        sequence.setMotion(StillMotion(kind: .panLeft, amount: 0.5, easing: .cubicBezier(.easeInOut)), ofImage: 1)
+        let plan = SequencePlan(spec: sequence)
+        let stills = (0..<3).map { textured(layout, seed: 71 * $0) }
+        return (plan, stills, SequenceCompositor(plan: plan, stills: stills))
+    }
+
+    @Test("the strips cut the moving picture: resting strips show the still as the hold would at that time", arguments: [PixelLayout.yuv420p, .gbrp16])
+    func stripsCutTheMovingPicture(layout: PixelLayout) throws {
+        let (plan, stills, compositor) = Self.movingSequence(layout: layout)
+        let frame = PlanarImage(width: 40, height: 24, layout: layout)
+        let expected = PlanarImage(width: 40, height: 24, layout: layout)
+        let first = plan.segments[0]
+        let path = try #require(plan.motions[0])
+        // The hold's frames, its last one (the transition's start) included, and the frames
+        // after it while strips 2… rest (strip i starts i × 0.1 s after the hold).
+        let lastHold = 5
+        #expect(first.content(ofFrame: lastHold) == .source && first.content(ofFrame: lastHold + 1) != .source)
+        var moving = 0
+        for index in 0...(lastHold + 2) {
+            compositor.render(frame: index, into: frame)
+            path.draw(stills[0], at: first.time(ofFrame: index), into: expected)
+            if index > 0 { moving += frame.hasSamePixels(as: stills[0]) ? 0 : 1 }
+            // Strips 3… (columns 15 on, and chroma's from 8) rest until 0.3 s after the hold.
+            for (p, plane) in frame.planes.enumerated() {
+                let from = plane.width * 3 / 8 + 1
+                for y in 0..<plane.height {
+                    for x in from..<plane.width {
+                        #expect(frame.sample(plane: p, x: x, y: y) == expected.sample(plane: p, x: x, y: y), "frame \(index) plane \(p) (\(x), \(y))")
+                    }
+                }
+            }
+        }
+        #expect(moving == lastHold + 2, "every frame after the first shows the still moved")
+    }
+
+    @Test("the next still lands as its move has it, and moves on from there; the last frame ends the move", arguments: [PixelLayout.yuv420p, .gbrp])
+    func landingContinues(layout: PixelLayout) throws {
+        let (plan, stills, compositor) = Self.movingSequence(layout: layout)
+        let frame = PlanarImage(width: 40, height: 24, layout: layout)
+        let expected = PlanarImage(width: 40, height: 24, layout: layout)
+        let fps = 10.0
+        for (image, segment) in [(1, 0), (2, 1)] {
+            let path = try #require(plan.motions[image])
+            let local = plan.segments[segment]
+            // The first frame whose strips have all landed, and every frame on to the next
+            // transition (or the video's end).
+            let landed = (0..<local.frameCount).first { local.content(ofFrame: $0) == .destination }!
+            let end = segment == plan.segments.count - 1 ? plan.frameCount - 1 : plan.starts[segment + 1] + 5
+            var views: [MotionView] = []
+            for index in (plan.starts[segment] + landed)...end {
+                compositor.render(frame: index, into: frame)
+                path.draw(stills[image], at: Double(index) / fps, into: expected)
+                #expect(frame.hasSamePixels(as: expected), "frame \(index) shows still \(image) moved to its time")
+                views.append(path.view(at: Double(index) / fps, width: 40, height: 24))
+            }
+            // The move is under way at landing (it started with the strips), not starting there.
+            #expect(path.progress(at: Double(plan.starts[segment] + landed) / fps) > 0.3)
+            #expect(Set(views.map(\.x)).count == views.count || Set(views.map(\.width)).count == views.count)
+        }
+        // The last still's move ends on the last frame.
+        #expect(try #require(plan.motions[2]).progress(at: Double(plan.frameCount - 1) / fps) == 1)
+    }
+
+    @Test("every frame of a moving transition is the reference's, drawn from both stills warped to its time",
+          arguments: [(PixelLayout.yuv420p, StripDirection.vertical, 1), (.gbrap16, .horizontal, 1), (.yuv444p, .vertical, 3), (.yuv420p, .horizontal, 3)])
+    func everyFrameMatchesTheReference(layout: PixelLayout, direction: StripDirection, blur: Int) {
+        var spec = TransitionSpec()
+        spec.width = 40
+        spec.height = 24
+        spec.frameRate = FrameRate(10)
+        spec.hold = 0.3
+        spec.duration = 0.6
+        spec.endHold = 0.2
+        spec.strips = 7
+        spec.direction = direction
+        spec.motionBlur = blur
+        spec.motion = StillMotion(kind: .pullOut, amount: 0.6, easing: .cubicBezier(.easeIn))
+        var sequence = SequenceSpec(base: spec, imageCount: 2)
+        sequence.setMotion(StillMotion(kind: .panDown, amount: 0.8), ofImage: 1)
+        let plan = SequencePlan(spec: sequence)
+        let stills = [Self.textured(layout, seed: 3), Self.textured(layout, seed: 200)]
+        let compositor = SequenceCompositor(plan: plan, stills: stills)
+        let frame = PlanarImage(width: 40, height: 24, layout: layout)
+        let moved = stills.map { PlanarImage(width: $0.width, height: $0.height, layout: layout) }
+        for index in 0..<plan.frameCount {
+            let time = plan.segments[0].time(ofFrame: index)
+            for (k, still) in stills.enumerated() { plan.motions[k]!.draw(still, at: time, into: moved[k]) }
+            let reference = MotionBlur(Compositor(plan: plan.segments[0], source: moved[0], destination: moved[1]))
+            let expected = PlanarImage(width: 40, height: 24, layout: layout)
+            reference.render(frame: index, into: expected)
+            compositor.render(frame: index, into: frame)
+            #expect(frame.hasSamePixels(as: expected), "frame \(index)")
+        }
+        // One pair of pictures for the one thread that drew.
+        #expect(compositor.pictures.made == 2)
+    }
+
+    @Test("a still without motion is drawn as today, whatever amount and easing it carries")
+    func noneIsToday() {
+        var spec = TransitionSpec()
+        spec.width = 40
+        spec.height = 24
+        spec.strips = 6
+        spec.frameRate = FrameRate(10)
+        let still = [Self.textured(.yuv420p), Self.textured(.yuv420p, seed: 9)]
+        let plain = SequenceCompositor(plan: SequencePlan(spec: SequenceSpec(base: spec, imageCount: 2)), stills: still)
+        spec.motion = StillMotion(kind: .none, amount: 0.9, easing: .seedSpring)
+        let none = SequenceCompositor(plan: SequencePlan(spec: SequenceSpec(base: spec, imageCount: 2)), stills: still)
+        #expect(none.plan.motions == [nil, nil])
+        let a = PlanarImage(width: 40, height: 24, layout: .yuv420p), b = PlanarImage(width: 40, height: 24, layout: .yuv420p)
+        for index in 0..<plain.frameCount {
+            plain.render(frame: index, into: a)
+            none.render(frame: index, into: b)
+            #expect(a.hasSamePixels(as: b))
+        }
+        #expect(none.pictures.made == 0)
+    }
+}
