@@ -11,7 +11,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Devanagari and Thai, IPAex Gothic for Japanese. One file of each package stands for it in `deps`.
 FONT_PACKAGES := fonts-noto-core fonts-ipaexfont-gothic
 FONT_FILES := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
-DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev \
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev libcurl4-openssl-dev \
 	libpango1.0-dev libcairo2-dev libfontconfig-dev $(FONT_PACKAGES)
 # What a fresh machine has before the README's commands, as `make fresh-check` builds it: Debian
 # 12's required packages (debootstrap's minbase), make, and the Swift toolchain's prerequisites

@@ -55,13 +55,17 @@ let package = Package(
         // with dlopen on the first text layer, not linked, so runs without text keep their
         // start-up; the C files drive them and CText.h gives Swift a small API of its own.
         .target(name: "CText", cSettings: [.unsafeFlags(textHeaders)]),
+        // libcurl (libcurl4-openssl-dev, which `make deps` installs) for remote inputs: opened
+        // with dlopen on the first URL, not linked (it brings TLS, HTTP/2 and SSH libraries
+        // every run would load); one C call makes one bounded transfer.
+        .target(name: "CCurl"),
         // Linux calls Glibc's Swift module leaves out (renameat2, memfd, posix_spawn's file
         // actions for the decode helper), and the stop signals' handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
         // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "CPlatform", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "CCurl", "CPlatform", "SliceKit"], swiftSettings: settings),
         // One render: the typed request, make, the render loop, sinks, atomic outputs and their
         // sidecars. Knows no campaign: the campaign modules below import it, never the reverse.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),

@@ -4,7 +4,7 @@ peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
                               [--tools DIR] [--markdown] [--cores N]
-                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion|still-motion]
+                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion|still-motion|remote-night]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -32,6 +32,17 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# The image server of remote_night: python3's own, quiet, its port on the first line.
+REMOTE_SERVER = """
+import functools, http.server, sys
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args): pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=sys.argv[1]))
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
 
 
 def run(cmd, stdout=subprocess.DEVNULL):
@@ -254,6 +265,40 @@ class Bench:
         self.row(f"batch {jobs} jobs {size} -> mp4, --parallel default vs 1, wall s", f"{t_side:.2f}",
                  f"{t_single:.2f} (--parallel 1)", f"{ratio:.2f}x", f">= {target}x faster", ratio >= target)
 
+    # 12. Remote assets: a feed night with nothing changed, every still a URL revalidated
+    # against the cache (a conditional request each, answered 304), against the same night
+    # with the stills as local files.
+    def remote_night(self, jobs=36, size="640x360", target=1.5):
+        """A 36-job 640x360 campaign, two stills per job, rendered once; then nights with
+        nothing changed: the stills as URLs served by python3's http.server on 127.0.0.1
+        (Last-Modified, so each is a 304) against the same stills as files."""
+        a, b = self.stills(size)
+        served = os.path.join(self.work, "served")
+        os.makedirs(served, exist_ok=True)
+        for n in range(jobs):
+            shutil.copy(a, os.path.join(served, f"a{n}.png"))
+            shutil.copy(b, os.path.join(served, f"b{n}.png"))
+        server = subprocess.Popen([sys.executable, "-c", REMOTE_SERVER, served], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            base = f"http://127.0.0.1:{int(server.stdout.readline())}"
+            commands = []
+            for name, prefix in (("night-local", served), ("night-remote", base)):
+                manifest = os.path.join(self.work, f"{name}.json")
+                with open(manifest, "w") as handle:
+                    json.dump({"defaults": {"size": size, "fps": 30, "hold": 1, "duration": 1},
+                               "jobs": [{"id": f"clip-{n}", "seed": n, "images": [f"{prefix}/a{n}.png", f"{prefix}/b{n}.png"],
+                                         "outputs": os.path.join(self.work, name, f"clip-{n}.mp4")} for n in range(jobs)]}, handle)
+                command = [self.binary, "batch", manifest, "--quiet", "--cache", os.path.join(self.work, "cache")]
+                run(command)  # the first night renders; the ones measured find everything up to date
+                commands.append(command)
+            local, remote = alternate(self.runs, lambda: run(commands[0]), lambda: run(commands[1]))
+        finally:
+            server.kill()
+            server.wait()
+        t_local, t_remote = median(local, 0), median(remote, 0)
+        self.row(f"batch {jobs} jobs, nothing changed, stills as URLs (cached, 304) vs files, wall s", f"{t_remote:.2f}",
+                 f"{t_local:.2f} (files)", f"{t_remote / t_local:.2f}x", f"<= {target}x", t_remote / t_local <= target)
+
     # 11. Big machines keep their memory: a 1080p campaign of one job per core, at the default
     # --parallel, at --parallel = cores and one job at a time. Each output's encoder threads come
     # from the cores and its frame, not --parallel, so memory grows with the jobs at once only.
@@ -426,7 +471,7 @@ def main():
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--only", choices=["start-up", "parallel-batch", "parallel-memory", "audio-bed", "over-layers", "layout",
-                                                   "layer-motion", "still-motion"],
+                                                   "layer-motion", "still-motion", "remote-night"],
                         help="run this case alone")
     parser.add_argument("--cores", type=int, help="plan for this many cores (SLICEVID_CORES) in parallel-memory: its memory rows "
                         "then show what a machine of that size would hold; its wall row means nothing")
@@ -452,7 +497,7 @@ def main():
         if args.only:
             {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "parallel-memory": bench.parallel_memory,
              "audio-bed": bench.audio_bed, "over-layers": bench.over_layers, "layout": bench.layout_end_to_end,
-             "layer-motion": bench.layer_motion, "still-motion": bench.still_motion}[args.only]()
+             "layer-motion": bench.layer_motion, "still-motion": bench.still_motion, "remote-night": bench.remote_night}[args.only]()
             runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1,
                     "parallel-memory": 3, "still-motion": args.render_runs}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
@@ -475,6 +520,7 @@ def main():
         bench.over_layers()
         bench.layout_end_to_end()
         bench.layer_motion()
+        bench.remote_night()
         cpu = "unknown CPU"
         try:
             with open("/proc/cpuinfo") as f:

@@ -57,6 +57,15 @@ extension Slicevid {
         return made
     }
 
+    /// Tells `notification`'s webhook that the run of `report` is over: POSTs its JSON report
+    /// (or a one-line summary), signed when the notification has a secret, retrying a network
+    /// error, a 5xx or a 429 with doubling waits. Never throws: the run's outcome is the report's.
+    /// - Returns: nil when the webhook answered 2xx; else why not, in one line that shows the
+    ///   URL without its path or query.
+    public static func notify(_ report: BatchReport, via notification: RunNotification) -> String? {
+        notification.send(notification.body(for: report))
+    }
+
     /// Refuses an `output` that is one of `sources` (the same file, whatever its name): what is
     /// made from a report must not take its place.
     private static func refuseReplacingSource(_ output: String, sources: [String], why: (String) -> String) throws(SlicevidError) {

@@ -43,6 +43,8 @@
 @_exported import struct SliceMedia.ProbeReport
 @_exported import struct SliceMedia.CodecChoice
 @_exported import struct SliceMedia.EncoderSettings
+@_exported import struct SliceMedia.RemoteOptions
+@_exported import enum SliceMedia.RemoteKind
 @_exported import struct SliceMedia.Sheet
 @_exported import struct SliceMedia.OptionValueError
 @_exported import enum SliceMedia.OutputOption
@@ -66,6 +68,7 @@
 @_exported import struct SliceReports.PruneBrake
 @_exported import struct SliceReports.ReportMerge
 @_exported import struct SliceReports.ReportPage
+@_exported import struct SliceReports.RunNotification
 @_exported import struct SlicePipeline.Output
 @_exported import struct SliceCampaign.RenderReason
 @_exported import struct SliceCampaign.Shard
@@ -102,11 +105,18 @@ public enum Slicevid {
     /// than slicevid decodes, is refused as the render would refuse it. Data damaged past a
     /// still's header is found only by decoding it (the render, `check`).
     /// - Throws: `SlicevidError`; its `category` says who has to act.
+    /// Stills and a song given as URLs are fetched into the cache (or revalidated) first, as
+    /// the render would.
     public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
-        var plan = try MakeJob.plan(request)
-        try MakeJob.checkStillHeaders(request)
-        if let layout = plan.layout { plan.warnings = try layout.overlapWarnings + layout.draw().sizeWarnings(layout) }
-        return plan
+        let (local, sources) = request.hasRemoteInputs ? try request.fetchingRemoteInputs(cancellation: Cancellation()) : (request, [])
+        do throws(SlicevidError) {
+            var plan = try MakeJob.plan(local)
+            try MakeJob.checkStillHeaders(local)
+            if let layout = plan.layout { plan.warnings = try layout.overlapWarnings + layout.draw().sizeWarnings(layout) }
+            return plan
+        } catch {
+            throw error.naming(sources)
+        }
     }
 
     /// Renders one clip, as `slicevid make` does: the outputs appear under their final names

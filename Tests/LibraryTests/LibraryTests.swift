@@ -37,6 +37,30 @@ struct LibraryTests {
         #expect(started == 1 && lastProgress == 6)
     }
 
+    @Test("outputs are typed values from the request to the report: a file, a sequence's pattern, nothing")
+    func typedDestinations() throws {
+        let folder = try Scratch()
+        defer { folder.remove() }
+        var encoder = EncoderSettings()
+        try encoder.set(.encoderPreset, to: "ultrafast")
+        let frames = try Output.file(folder.path + "/frames/%03d.png")
+        let pattern = try #require(FramePattern(folder.path + "/frames/%03d.png"))
+        // A file named like a pattern is the sequence, parsed once; a file named "-" is a file,
+        // never standard output.
+        #expect(frames.destination == .frames(pattern) && frames.destination.path == folder.path + "/frames/%03d.png")
+        #expect(throws: SlicevidError.self) { _ = try Output.file("-") }
+        #expect(FramePattern("poster.png") == nil && FramePattern("a%d/b.png") == nil)
+        let outputs = [try Output.file(folder.path + "/clip.mp4"), frames, try Output(.discard)]
+        let request = try MakeRequest(outputs: outputs, spec: try Self.tinySpec(), encoder: encoder, renderThreads: 2)
+        let plan = try Slicevid.plan(request)
+        #expect(plan.destinations == outputs.map(\.destination))
+        let told = Mutex<[Output.Destination]>([])
+        let report = try Slicevid.make(request) { event in if case .started(_, let destinations) = event { told.withLock { $0 = destinations } } }
+        #expect(report.outputs == outputs.map(\.destination) && told.withLock { $0 } == report.outputs)
+        #expect(report.written.map(\.destination) == [.file(folder.path + "/clip.mp4"), .frames(pattern)])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/frames").sorted() == (0..<6).map { String(format: "%03d.png", $0) })
+    }
+
     @Test("calls run side by side, and cancelling a Task stops its render alone, leaving nothing")
     func concurrentCallsAndCancellation() async throws {
         let folder = try Scratch()

@@ -22,11 +22,13 @@ let publicTypes: [Any.Type] = [
     // Encoding and the music bed.
     EncoderSettings.self, CodecChoice.self, OutputOption.self, OptionValueError.self, Sheet.self, AudioSettings.self,
     AudioOption.self, AudioCodec.self, AudioValueError.self,
+    // Stills and songs given as URLs: the cache and the bounds of fetching.
+    RemoteOptions.self, RemoteKind.self,
     // Presets.
     Preset.self, PresetError.self, PresetCatalog.self,
     // Campaigns: the manifest, a run, its report and page.
     Manifest.self, Shard.self, BatchRequest.self, BatchEvent.self, BatchReport.self, JobResult.self, JobStatus.self,
-    JobCheck.self, JobPlan.self, RenderReason.self, Orphan.self, PruneLimit.self, PruneBrake.self, ReportMerge.self, ReportPage.self,
+    JobCheck.self, JobPlan.self, RenderReason.self, Orphan.self, PruneLimit.self, PruneBrake.self, ReportMerge.self, ReportPage.self, RunNotification.self,
     // Media read back.
     ProbeReport.self, MediaFacts.self, AudioStreamFacts.self,
     // Errors and how a front end words them.

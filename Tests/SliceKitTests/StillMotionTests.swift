@@ -17,6 +17,13 @@ import Testing
 
     @Test("the whole still at its own size is an exact copy, in every layout", arguments: layouts)
     func wholeIsCopy(layout: PixelLayout) {
+        // Odd sizes too: rows are warped two at a time, the last alone.
+        for (width, height) in [(41, 23), (7, 1)] {
+            let odd = Self.textured(layout, width: width, height: height)
+            let copy = PlanarImage(width: width, height: height, layout: layout)
+            StillWarp.draw(odd, view: .whole(width: width, height: height), into: copy)
+            #expect(copy.hasSamePixels(as: odd), "\(width)x\(height)")
+        }
         let still = Self.textured(layout)
         let target = PlanarImage(width: still.width, height: still.height, layout: layout)
         StillWarp.draw(still, view: .whole(width: still.width, height: still.height), into: target)

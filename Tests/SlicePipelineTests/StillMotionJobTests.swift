@@ -108,6 +108,42 @@ import Testing
         }
     }
 
+    @Test func aZoomHeadsForWhereTheFocusLandedInACoverCrop() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // A still twice the frame's height, a ramp down its rows: cover keeps its top half for
+        // the focus at a quarter of its height, which lands in the middle of the frame.
+        var image = RGBAImage(width: Self.width, height: 2 * Self.height)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let i = 4 * (y * image.width + x), value = UInt8(20 + y)
+                (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2], image.pixels[i + 3]) = (value, value, value, 255)
+            }
+        }
+        let still = scratch.path + "/tall.png"
+        try StillWriter.write(image, to: still, format: .png)
+        var spec = Self.spec()
+        spec.focus = Focus(x: 0.5, y: 0.25)!
+        spec.endHold = 0
+        _ = try MakeJob.run(try .parsing(spec: spec, stills: [still, still], outputs: [scratch.path + "/clip.mkv:pix-fmt=yuv444p16le"]))
+        let frames = try MediaReader.frames(path: scratch.path + "/clip.mkv", layout: .yuv444p16)
+        /// Least squares along column 100: value ≈ a + b × y.
+        func column(_ frame: PlanarImage) -> (a: Double, b: Double) {
+            let ys = (0..<Self.height).map(Double.init), vs = (0..<Self.height).map { Double(frame.sample(plane: 0, x: 100, y: $0)) }
+            let n = Double(ys.count), my = ys.reduce(0, +) / n, mv = vs.reduce(0, +) / n
+            let b = zip(ys, vs).reduce(0) { $0 + ($1.0 - my) * ($1.1 - mv) } / ys.reduce(0) { $0 + ($1 - my) * ($1 - my) }
+            return (mv - b * my, b)
+        }
+        let base = column(frames[0])
+        // The hold's last frame (1 s into a move lasting until 1.5 + 0.7 s): its view starts at
+        // half the margin, as a zoom about the frame's middle row has it, not a quarter.
+        let (a, b) = column(frames[30])
+        let zoom = base.b / b, origin = (a - base.a) / base.b - 0.5 / zoom + 0.5
+        let planned = 1 + 0.2 / 2.2, margin = Double(Self.height) - Double(Self.height) / planned
+        #expect(abs(zoom - planned) < 1e-4, "zoom \(zoom), planned \(planned)")
+        #expect(abs(origin - margin / 2) < 0.01, "view from row \(origin), the focus's landing plans \(margin / 2), its fraction \(margin / 4)")
+    }
+
     @Test func aStillThatDoesNotMoveGivesTodaysBytesAndAnyThreadCountTheSame() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -92,12 +92,17 @@ import Testing
         let hostile = "<script>alert(1)</script>\"'&\u{1B}[31m\u{202E}gnp.exe\u{7}\n"
         let page = try ReportPage(report: [
             "schema": 3, "slicevid": hostile, "manifest": "/srv/\(hostile)/campaign.json", "status": hostile, "started": hostile,
-            "problems": [hostile], "shard": hostile,
-            "jobs": [job(hostile, index: 0, status: "failed", outputs: [["path": "/srv/\(hostile).mp4", "bytes": 1]], extra: ["error": hostile]),
+            "problems": [hostile], "shard": hostile, "description": hostile,
+            "jobs": [job(hostile, index: 0, status: "failed", outputs: [["path": "/srv/\(hostile).mp4", "bytes": 1],
+                                                                       ["path": "/srv/\(hostile).webm", "live": ["bytes": 1, "written": hostile]]],
+                         extra: ["error": hostile, "previous_poster": "/srv/\(hostile).png"]),
                      job("x", index: 1, status: hostile, extra: ["why": hostile, "row": ["key": hostile, "feed": hostile, "line": 2]]),
                      job("y", index: 2, status: "rendered", outputs: [["path": "/srv/\(hostile).jpg", "bytes": 1]], extra: ["why": hostile])],
-        ], page: "/srv/index.html", source: hostile, isPicture: { _ in true })
+        ], page: "/srv/index.html", source: hostile, nights: [ReportPage.Night(link: "index.history/\(hostile).html", started: nil, status: hostile,
+                                                                                 counts: [hostile: 1, "failed": 2])],
+           isPicture: { _ in true })
         let html = page.text
+        #expect(html.contains("<details class=\"nights\"") && html.contains("previous version live") && html.contains("<video "))
         #expect(!html.contains("<script"), "a tag from the report")
         #expect(!html.contains("\"'&\u{1B}"), "quotes from the report")
         for scalar in html.unicodeScalars {
@@ -107,6 +112,51 @@ import Testing
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;\\u{1B}[31m\\u{202E}gnp.exe\\u{7}\\n"))
         // In a URL the same text is percent-encoded, so it stays one attribute value.
         #expect(html.contains("%3Cscript%3Ealert%281%29%3C/script%3E%22%27%26%1B%5B31m%E2%80%AEgnp.exe%07%0A.jpg"))
+    }
+
+    @Test func aFeedRowsJobsStandTogetherUnderItsKeyWithTheirLoudnessAndTheCampaignsTitle() throws {
+        func row(_ key: String) -> [String: Any] { ["row": ["key": key, "feed": "products.csv", "line": 2]] }
+        let video: [[String: Any]] = [["path": "/srv/c/out/x.mp4", "bytes": 10, "fps": "30", "seconds": 2.0, "loudness": -14.04]]
+        // Manifest order interleaves the rows (variant by variant); the page groups them by row.
+        let page = try ReportPage(report: [
+            "schema": 3, "slicevid": "0.4.0", "manifest": "/srv/c/campaign.json", "status": "ok", "description": "  Summer feed  ",
+            "started": "2026-12-04T01:00:13.250Z",
+            "jobs": [job("NL-1-16x9", index: 0, status: "rendered", outputs: video, extra: row("NL-1")),
+                     job("NL-2-16x9", index: 1, status: "rendered", extra: row("NL-2")),
+                     job("NL-1-9x16", index: 2, status: "rendered", extra: row("NL-1")),
+                     job("NL-2-9x16", index: 3, status: "rendered", extra: row("NL-2")),
+                     job("solo", index: 4, status: "rendered")],
+        ], page: "/srv/c/index.html", isPicture: { _ in false })
+        #expect(page.tiles.map(\.id) == ["NL-1-16x9", "NL-1-9x16", "NL-2-16x9", "NL-2-9x16", "solo"])
+        let html = page.text
+        #expect(html.components(separatedBy: "<h3 class=\"row\">").count == 3)
+        #expect(html.range(of: "<h3 class=\"row\">NL-1</h3>")!.lowerBound < html.range(of: "id=\"job-0\"")!.lowerBound)
+        #expect(html.range(of: "id=\"job-2\"")!.lowerBound < html.range(of: "<h3 class=\"row\">NL-2</h3>")!.lowerBound)
+        #expect(html.contains("<span>2.00 s · 10 B · -14.0 LUFS</span>"))
+        #expect(html.contains("<title>Summer feed: 5 rendered</title>") && html.contains("<h1>Summer feed</h1>"))
+        // The start in the local time of whoever makes the page, with its zone.
+        #expect(html.contains("started " + ReportPage.localTime(ReportPage.date("2026-12-04T01:00:13.250Z")!, seconds: true)))
+        #expect(ReportPage.localTime(Date(timeIntervalSince1970: 0), seconds: true).hasSuffix(" (" + Self.offset(TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: 0))) + ")"))
+    }
+
+    @Test func orphansLeftAreNamedWithTheJobThatWroteThemAndWhyTheyWereKept() throws {
+        var object = report([job("a", index: 0, status: "rendered")])
+        object["orphans"] = [
+            ["path": "/srv/c/out/NL-106.mp4", "job": "NL-106", "bytes": 10, "pruned": false, "kept": "/srv/c/out/NL-106.mp4 changed since slicevid wrote it"],
+            ["path": "/srv/c/out/NL-107.mp4", "job": "NL-107", "bytes": 10, "pruned": false, "kept": NSNull()],
+            ["path": "/srv/c/out/NL-108.mp4", "job": "NL-108", "bytes": 10, "pruned": true, "kept": NSNull()],
+            ["path": "/elsewhere/<b>.mp4", "job": "<i>", "bytes": 10, "pruned": false, "kept": "<script>"],
+        ]
+        let html = try ReportPage(report: object, page: "/srv/c/index.html", isPicture: { _ in false }).text
+        #expect(html.contains("<li>Orphans left<ul><li>out/NL-106.mp4 (job NL-106): kept: out/NL-106.mp4 changed since slicevid wrote it</li>"
+            + "<li>out/NL-107.mp4 (job NL-107): left: not pruned by this run</li>"
+            + "<li>/elsewhere/&lt;b&gt;.mp4 (job &lt;i&gt;): kept: &lt;script&gt;</li></ul></li>"), "\(html)")
+        #expect(!html.contains("NL-108.mp4") && html.contains("1 orphaned output was pruned"))
+    }
+
+    /// `+01:00` for 3600 seconds east of UTC.
+    private static func offset(_ seconds: Int) -> String {
+        String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
 
     @Test func aJobThatIsNotOneIsRefusedNamingIt() {

@@ -126,4 +126,22 @@ import Testing
         let other = try BatchCLI.run(["batch", manifest, "--report", "q.html"], in: folder.path)
         #expect(other.status == 0, "\(other)")
     }
+
+    @Test func anOutputWhoseSidecarProvesNothingIsNotCalledNew() throws {
+        // In a folder others may write, slicevid's own sidecar proves nothing: the job renders
+        // again and may not replace the file. The log (and --plan --force) said "new output" of
+        // a file that was there; they say why its sidecar does not count.
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try folder.campaign(jobs: [["id": "a", "images": ["s0.png", "s1.png"], "outputs": ["out/a.jpg"]]])
+        #expect(try CLI.run(["batch", manifest], in: folder.path).status == 0)
+        #expect(chmod(folder.path + "/out", 0o1777) == 0)
+        let plan = try CLI.run(["batch", manifest, "--plan"], in: folder.path)
+        let sidecarSays = "\(folder.path)/out/a.jpg: its sidecar licenses nothing: other users may write to its folder (mode 1777)"
+        #expect(plan.status == 2 && plan.stderr.contains("job 'a': refused: ") && !plan.stderr.contains("new output"), "\(plan)")
+        let forced = try CLI.run(["batch", manifest, "--plan", "--force"], in: folder.path)
+        #expect(forced.stderr.contains("job 'a': will render: ") && !forced.stderr.contains("new output"), "\(forced)")
+        let run = try CLI.run(["batch", manifest, "--log-format", "plain"], in: folder.path)
+        #expect(run.status == 2 && run.stderr.contains("a: rendering (\(sidecarSays))") && !run.stderr.contains("new output"), "\(run)")
+    }
 }

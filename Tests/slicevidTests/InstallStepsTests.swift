@@ -44,7 +44,7 @@ struct InstallStepsTests {
     func everyNeedIsInstalled() throws {
         let needs = try Self.needs.get()
         // Each kind of need was found, so the check cannot pass by finding nothing.
-        for (kind, example) in [("header", "/libheif/heif.h"), ("linked library", "/libavcodec.so"), ("loaded library", "/libpango-1.0.so."),
+        for (kind, example) in [("header", "/libheif/heif.h"), ("libcurl's header", "/curl/curl.h"), ("linked library", "/libavcodec.so"), ("loaded library", "/libpango-1.0.so."),
                                 ("font", "/NotoSans-Regular.ttf"), ("program", "/bin/ffmpeg"), ("program on PATH", "/bin/chromium"),
                                 ("interpreter", "/bin/python3")] {
             #expect(needs.contains { $0.path.contains(example) }, "no \(kind) like \(example) among the needs")
@@ -74,6 +74,7 @@ struct InstallStepsTests {
           arguments: [
               ("FONT_PACKAGES defined after DEV_PACKAGES expanded it (the fonts' old bug)", "/NotoSans-Regular.ttf", "fonts-noto-core"),
               ("libheif-dev left out of DEV_PACKAGES", "/libheif/heif.h", "libheif-dev"),
+              ("libcurl4-openssl-dev left out of DEV_PACKAGES and the prerequisites", "/curl/curl.h", "libcurl4-openssl-dev"),
               ("chromium no longer installed by make test", "/chromium", "chromium"),
               ("jq no longer installed by make test (the docs' jq blocks would be skipped)", "/jq", "jq"),
           ])
@@ -101,6 +102,7 @@ struct InstallStepsTests {
             let moved = makefile.replacingOccurrences(of: definition, with: "")
             return moved.replacingOccurrences(of: "RELEASE := ", with: definition + "RELEASE := ")
         case "libheif-dev": return try replacing(" libheif-dev ", " ")
+        case "libcurl4-openssl-dev": return try replacing(" libcurl4-openssl-dev ", " ").replacingOccurrences(of: " libcurl4-openssl-dev ", with: " ")
         case "chromium": return try replacing("\t$(call tool,chromium,chromium)\n", "")
         default: return try replacing("\t$(call tool,jq,jq)\n", "")
         }

@@ -115,4 +115,83 @@ enum Chromium {
         let broken = seen.pictures.filter { !$0.complete || $0.width == 0 }
         #expect(broken.isEmpty, "pictures that did not load: \(broken.map(\.src))")
     }
+
+    /// What the history check saw of each tile of a night's page, once its pictures had loaded.
+    private struct NightTile: Decodable {
+        let id: String
+        let status: String
+        let live: String?
+        let picture: String?
+        let loaded: Bool
+        let sources: [String]
+    }
+
+    /// The check run in a night's page: each tile's status, its "previous version" line, its
+    /// picture (loaded or not) and its player's sources, written into the DOM once every
+    /// picture has loaded or failed.
+    private static let nightScript = """
+    <script>
+    function report() {
+      var seen = [].map.call(document.querySelectorAll('article'), function (t) {
+        var img = t.querySelector('img'), live = t.querySelector('.live');
+        return {id: t.querySelector('h3').textContent, status: t.querySelector('.state b').textContent, live: live ? live.textContent : null,
+                picture: img ? img.getAttribute('src') : null, loaded: img ? img.complete && img.naturalWidth > 0 : false,
+                sources: [].map.call(t.querySelectorAll('video source'), function (s) { return s.getAttribute('src'); })};
+      });
+      var out = document.createElement('pre'); out.id = 'seen'; out.textContent = btoa(unescape(encodeURIComponent(JSON.stringify(seen))));
+      document.body.appendChild(out);
+    }
+    function wait() { if ([].every.call(document.images, function (i) { return i.complete; })) report(); else setTimeout(wait, 50); }
+    addEventListener('load', function () { setTimeout(wait, 50); });
+    </script>
+    """
+
+    @Test func theFailedNightSurvivesAMorningRunAndShowsThePreviousVersionLive() throws {
+        _ = try Chromium.path()
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        let manifest = try folder.campaign(jobs: [
+            ["id": "a", "images": ["s0.png", "s2.png"], "outputs": ["out/a.mp4", "out/a.jpg"]],
+            ["id": "b", "images": ["s1.png", "s2.png"], "outputs": ["out/b.mp4", "out/b.webm"]],
+            ["id": "c", "images": ["s0.png", "s1.png"], "outputs": ["out/c.mp4"]],
+        ])
+        // The first night renders everything; the second, a damaged photo fails a and b; a
+        // manual run in the morning, the photo mended, finds everything up to date.
+        let good = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/s2.png"))
+        let first = try BatchCLI.run(["batch", manifest, "--report", "nights/index.html"], in: folder.path)
+        try #require(first.status == 0, "\(first.stderr)")
+        _ = try folder.write("s2.png", "\u{89}PNG\r\n\u{1A}\nbroken")
+        #expect(try BatchCLI.run(["batch", manifest, "--report", "nights/index.html"], in: folder.path).status == 1)
+        try good.write(to: URL(fileURLWithPath: folder.path + "/s2.png"))
+        let morning = try BatchCLI.run(["batch", manifest, "--report", "nights/index.html"], in: folder.path)
+        try #require(morning.status == 0, "\(morning.stderr)")
+
+        // The morning's page, as the browser parses it: three runs kept, newest first, the
+        // failed night marked and linked.
+        let dom = try Chromium.run(["--dump-dom", URL(fileURLWithPath: folder.path + "/nights/index.html").absoluteString], in: folder.path)
+        try #require(dom.status == 0, "\(dom)")
+        let nights = dom.stdout.matches(of: /<li( class="fail")?><a href="(index\.history\/[^"]+\.html)">/).map { ($0.1 != nil, String($0.2)) }
+        #expect(nights.map(\.0) == [false, true, false], "\(dom.stdout.prefix(3000))")
+        let failedNight = try #require(nights.first(where: \.0)?.1)
+
+        // The failed night's page, kept: laid out and its pictures loaded.
+        let page = try String(contentsOfFile: folder.path + "/nights/" + failedNight, encoding: .utf8)
+        try Data(page.replacingOccurrences(of: "</body>", with: Self.nightScript + "\n</body>").utf8)
+            .write(to: URL(fileURLWithPath: folder.path + "/nights/index.history/check.html"))
+        let checked = try Chromium.run(["--window-size=1280,4000", "--virtual-time-budget=60000", "--dump-dom",
+                                        URL(fileURLWithPath: folder.path + "/nights/index.history/check.html").absoluteString], in: folder.path)
+        try #require(checked.status == 0, "\(checked)")
+        let encoded = try #require(checked.stdout.firstMatch(of: /<pre id="seen">([A-Za-z0-9+\/=]+)<\/pre>/)?.1, "the check never finished: \(checked.stdout.suffix(2000))")
+        let tiles = try JSONDecoder().decode([NightTile].self, from: try #require(Data(base64Encoded: String(encoded))))
+        #expect(tiles.map(\.id) == ["a", "b", "c"] && tiles.map(\.status) == ["failed", "failed", "skipped"], "\(tiles)")
+        // The failed jobs: their earlier render is live, said with when, shown with its picture
+        // (a's own poster, b's made for the page), and playable.
+        for tile in tiles.prefix(2) {
+            #expect(tile.live?.hasPrefix("previous version live, rendered 20") == true, "\(tile)")
+            #expect(tile.loaded, "\(tile)")
+        }
+        #expect(tiles[0].picture == "../../out/a.jpg" && tiles[1].picture == "../index.files/b.jpg", "\(tiles)")
+        #expect(tiles[1].sources == ["../../out/b.webm", "../../out/b.mp4"] && tiles[0].sources == ["../../out/a.mp4"], "\(tiles)")
+        #expect(tiles[2].live == nil && tiles[2].loaded, "\(tiles)")
+    }
 }

@@ -47,6 +47,9 @@ public struct BatchRequest: Sendable {
     /// The slicevid version, part of every fingerprint.
     package var version: String
 
+    /// How remote inputs (URLs among stills and songs) are fetched and cached.
+    public var remote = RemoteOptions()
+
     /// Encoders' own warnings reach stderr (`--verbose`).
     package var verbose = false
     /// How the front end that started the run names its own settings (`--force`) in job errors.
@@ -189,6 +192,7 @@ package enum BatchRun {
         events(.started(jobs: selected.count, total: request.manifest.jobs.count, parallel: workers))
         let hashes = InputHashes()
         let told = WarningsTold()
+        let remote = RemoteAssets(options: request.remote)
         let next = Atomic<Int>(0)
         // Each worker takes the next job in manifest order until none is left or a signal
         // came; a job's failure is its own.
@@ -196,7 +200,7 @@ package enum BatchRun {
             while !cancellation.isCancelled {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < selected.count else { return }
-                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes, told: told,
+                let result = run(selected[index], at: index, count: selected.count, request: request, hashes: hashes, told: told, remote: remote,
                                  cancellation: cancellation, journal: journal, events: events)
                 events(.jobFinished(result, position: index + 1, count: selected.count))
             }
@@ -223,16 +227,17 @@ package enum BatchRun {
 
     /// One job: fingerprint, then skip or render; each output's sidecar is written as it is
     /// moved into place.
-    private static func run(_ job: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes, told: WarningsTold,
-                            cancellation: Cancellation, journal: BatchJournal,
+    private static func run(_ manifestJob: ManifestJob, at index: Int, count: Int, request: BatchRequest, hashes: InputHashes, told: WarningsTold,
+                            remote: RemoteAssets, cancellation: Cancellation, journal: BatchJournal,
                             events: @escaping @Sendable (BatchEvent) -> Void) -> JobResult {
-        journal.begin(job, at: index)
+        journal.begin(manifestJob, at: index)
         let position = index + 1
+        var inputs: RemoteInputs?
         func finish(_ status: JobStatus, error: String? = nil) -> JobResult {
             // A failed job's earlier render, where it is still on disk as slicevid wrote it,
             // is what viewers see until a render succeeds: the report and the page say so.
             if status == .failed {
-                let previous = BatchRun.previous(of: job, request: request)
+                let previous = BatchRun.previous(of: manifestJob, request: request)
                 journal.update(at: index) { result in
                     for output in result.outputs.indices where result.outputs[output].record == nil {
                         result.outputs[output].live = previous.outputs[result.outputs[output].path]
@@ -240,13 +245,28 @@ package enum BatchRun {
                     result.previousPoster = previous.poster
                 }
             }
-            return journal.finish(at: index, status, error: error)
+            return journal.finish(at: index, status, error: error.map { inputs?.words($0) ?? RemoteURL.scrub($0) })
         }
+
+        // Remote stills and songs first: the job then reads the cache's files.
+        do throws(JobSurvey.Trouble) {
+            inputs = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
+        } catch .failed(let reason) {
+            return finish(.failed, error: reason)
+        } catch .unreachable(let reason) {
+            journal.update(at: index) { $0.retryable = true }
+            return finish(.failed, error: reason)
+        } catch {
+            let stop = cancellation.stop ?? .caller
+            return finish(.interrupted, error: "\(stop.words) while fetching its inputs; nothing of it was written")
+        }
+        guard let local = inputs else { return finish(.failed) }
+        let job = local.job
 
         let survey: JobSurvey
         do {
             survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
-        } catch .failed(let reason) {
+        } catch .failed(let reason), .unreachable(let reason) {
             return finish(.failed, error: reason)
         } catch {
             let stop = cancellation.stop ?? .caller
@@ -272,7 +292,7 @@ package enum BatchRun {
             return withPoster(.skipped)
         }
 
-        let reasons = survey.reasons(images: job.images, force: request.force, wording: request.runWording)
+        let reasons = survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)
         journal.update(at: index) { $0.reasons = reasons }
         events(.jobRendering(id: job.id, position: position, count: count, reasons: reasons))
         var render: MakeRequest
@@ -300,8 +320,9 @@ package enum BatchRun {
                 return OutputRecord(files: files, fingerprint: fingerprint, written: written, manifest: manifest, job: job.id)
             }
             if firstChange.claim() {
-                let inputs = changed.stills.map { "still \($0) (\(job.images[$0]))" } + (changed.audio ? job.audio.file.map { ["music \($0)"] } ?? [] : [])
-                events(.jobInputsChanged(id: job.id, position: position, count: count, inputs: inputs))
+                let changedInputs = changed.stills.map { "still \($0) (\(local.shownImages[$0]))" }
+                    + (changed.audio ? manifestJob.audio.file.map { ["music \(RemoteURL.redact($0))"] } ?? [] : [])
+                events(.jobInputsChanged(id: job.id, position: position, count: count, inputs: changedInputs))
             }
             return OutputRecord(files: files, fingerprint: fingerprint.marking(stills: changed.stills, audio: changed.audio), written: written,
                                 manifest: manifest, job: job.id)

@@ -33,13 +33,25 @@ package enum BatchCheck {
     package static func run(_ request: BatchRequest) -> [JobCheck] {
         var stills: [String: String?] = [:]
         let hashes = InputHashes()
+        let remote = RemoteAssets(options: request.remote)
         let told = WarningsTold()
-        return request.selectedJobs.map { job in
+        return request.selectedJobs.map { manifestJob in
             var problems: [String] = []
             var warnings: [LayoutWarning] = []
+            // Remote stills are fetched into the cache and checked there, named by their URL.
+            var job = manifestJob
+            var local: RemoteInputs?
+            do throws(JobSurvey.Trouble) {
+                local = try RemoteInputs(manifestJob, remote: remote, cancellation: Cancellation())
+                job = local?.job ?? manifestJob
+            } catch .failed(let reason), .unreachable(let reason) {
+                return JobCheck(id: job.id, problems: [RemoteURL.scrub(reason)], changes: [])
+            } catch {
+                return JobCheck(id: job.id, problems: ["interrupted while fetching its inputs"], changes: [])
+            }
             for path in job.images {
                 if stills[path] == nil { stills[path] = decodeProblem(path) }
-                if let problem = stills[path] ?? nil, !problems.contains(problem) { problems.append(problem) }
+                if let problem = (stills[path] ?? nil).map({ local?.words($0) ?? $0 }), !problems.contains(problem) { problems.append(problem) }
             }
             // What make would refuse before rendering: a crf out of the codec's range, alpha in
             // an MP4, a missing encoder. Output paths are reported below.

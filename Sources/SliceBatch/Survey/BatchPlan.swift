@@ -48,16 +48,22 @@ package enum BatchPlan {
     /// (`--check` decodes them); a layout's layers are drawn, as `--check` draws them.
     package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
+        let remote = RemoteAssets(options: request.remote)
         let told = WarningsTold()
-        return request.selectedJobs.map { job in
+        return request.selectedJobs.map { manifestJob in
             let survey: JobSurvey
+            let local: RemoteInputs
             do throws(JobSurvey.Trouble) {
-                survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
-            } catch .failed(let reason) {
-                return JobPlan(id: job.id, state: .willFail(reason), folders: [])
+                // A URL is revalidated (a conditional request) as a run would, so a changed
+                // image shows as one; nothing but the cache is written.
+                local = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
+                survey = try JobSurvey(local.job, version: request.version, hashes: hashes, cancellation: cancellation)
+            } catch .failed(let reason), .unreachable(let reason) {
+                return JobPlan(id: manifestJob.id, state: .willFail(RemoteURL.scrub(reason)), folders: [])
             } catch {
-                return JobPlan(id: job.id, state: .willFail("interrupted while hashing its stills"), folders: [])
+                return JobPlan(id: manifestJob.id, state: .willFail("interrupted while hashing its stills"), folders: [])
             }
+            let job = local.job
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
             // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
             // font has, text that does not fit) and its pictures drawn, without a frame.
@@ -78,7 +84,7 @@ package enum BatchPlan {
                 }
                 folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: job.images, force: request.force, wording: request.runWording)), folders: folders,
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders,
                            warnings: warnings)
         }
     }

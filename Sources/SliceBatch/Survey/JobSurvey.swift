@@ -35,10 +35,12 @@ struct JobSurvey {
 
         /// Why this output must render (empty when it is up to date).
         /// - Parameter images: the job's still paths, to name one whose bytes changed.
-        func reasons(images: [String]) -> [RenderReason] {
+        /// - Parameter validators: the validator (`ETag "a1"`) of each remote still's versions, by digest.
+        func reasons(images: [String], validators: [String: String] = [:]) -> [RenderReason] {
             let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
             return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
-                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers)
+                                        onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers,
+                                        refusal: sidecar.refusal, validators: validators)
         }
     }
 
@@ -46,6 +48,9 @@ struct JobSurvey {
     enum Trouble: Error {
         /// An input is missing or unreadable, or the job cannot be planned; the text says why.
         case failed(String)
+        /// A remote input could not be fetched for now (timeouts, resets, 5xx, 429 after every
+        /// attempt): worth a retry later; the text says why.
+        case unreachable(String)
         /// The run was stopped while the stills were being hashed.
         case stopped
     }
@@ -68,10 +73,10 @@ struct JobSurvey {
     /// Why the job renders, each reason once (a still that changed concerns every output):
     /// empty when it is up to date, `forced` alone when only `--force` makes it render.
     /// - Parameter wording: how the run's front end names `force`, the reason when it is the only one.
-    func reasons(images: [String], force: Bool, wording: any Wording) -> [RenderReason] {
+    func reasons(images: [String], validators: [String: String] = [:], force: Bool, wording: any Wording) -> [RenderReason] {
         var all: [RenderReason] = []
         for output in outputs {
-            for reason in output.reasons(images: images) where !all.contains(reason) { all.append(reason) }
+            for reason in output.reasons(images: images, validators: validators) where !all.contains(reason) { all.append(reason) }
         }
         if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: wording.name(.force))) }
         return all
@@ -182,67 +187,25 @@ struct InputStamp: Equatable, Sendable {
 /// SHA-256 of each input file, read once per run even when many jobs share a still, and
 /// jobs running side by side ask for it at the same moment: the second waits for the first.
 final class InputHashes: Sendable {
-    private struct State {
-        var known: [String: Result<String, MediaError>] = [:]
-        /// Each hashed file as it was just before its bytes were read.
-        var stamps: [String: InputStamp] = [:]
-        /// Files being hashed, and the group their hasher leaves when done.
-        var hashing: [String: DispatchGroup] = [:]
-    }
-
-    private let state = Mutex(State())
-
-    /// What a caller of `hash` does next.
-    private enum Turn {
-        case known(Result<String, MediaError>)
-        case wait(DispatchGroup)
-        case hash(DispatchGroup)
-    }
+    /// Each hashed file as it was just before its bytes were read.
+    private let stamps = Mutex([String: InputStamp]())
+    private let hashes = OncePerKey<String, String, MediaError>()
 
     /// The file at `path` as it was when `hash` began to read it; nil before that.
-    func stamp(of path: String) -> InputStamp? { state.withLock { $0.stamps[path] } }
+    func stamp(of path: String) -> InputStamp? { stamps.withLock { $0[path] } }
 
     /// The hex SHA-256 of the file at `path`, or nil when `cancellation` stopped it (which is
     /// not remembered: a stopped hash is no result).
     /// - Throws: `MediaError(.inputMissing)` when it is missing, unreadable or not a regular
     ///   file (refused before a byte is read: a FIFO or `/dev/zero` would never end).
     func hash(_ path: String, cancellation: Cancellation) throws(MediaError) -> String? {
-        while true {
-            let turn = state.withLock { state -> Turn in
-                if let known = state.known[path] { return .known(known) }
-                if let group = state.hashing[path] { return .wait(group) }
-                let group = DispatchGroup()
-                group.enter()
-                state.hashing[path] = group
-                return .hash(group)
-            }
-            switch turn {
-            case .known(let result):
-                return try result.get()
-            case .wait(let group):
-                // Another job is reading it; a signal must still stop this one promptly.
-                while group.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                    if cancellation.isCancelled { return nil }
-                }
-            case .hash(let group):
-                defer {
-                    state.withLock { _ = $0.hashing.removeValue(forKey: path) }
-                    group.leave()
-                }
-                let result: Result<String, MediaError>
-                do {
-                    try StillDecoder.checkReadable(path: path)
-                    // Noted before the first byte is read: a change while hashing shows too.
-                    let stamp = InputStamp(path: path)
-                    state.withLock { $0.stamps[path] = stamp }
-                    guard let hash = try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled }) else { return nil }
-                    result = .success(hash)
-                } catch {
-                    result = .failure(error)
-                }
-                state.withLock { $0.known[path] = result }
-                return try result.get()
-            }
+        // Another job reading it makes this one wait; a signal must still stop this one promptly.
+        try hashes.value(for: path, stop: { cancellation.isCancelled }) { () throws(MediaError) -> String? in
+            try StillDecoder.checkReadable(path: path)
+            // Noted before the first byte is read: a change while hashing shows too.
+            let stamp = InputStamp(path: path)
+            stamps.withLock { $0[path] = stamp }
+            return try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled })
         }
     }
 }

@@ -41,8 +41,10 @@ package struct Fingerprint: Sendable, Equatable {
         }
         // A value a format wrote carries what it wrote (`row price "24.99" as "24,99 €"`), so
         // `--plan` can show a change as the clip shows it.
+        // A URL in a value (an `image_link`) is held without its credentials: a sidecar shows
+        // none, and a token that changes each night changes nothing (its bytes are the image lines).
         lines += row.map { value in
-            "row \(value.column) \(Fingerprint.rowValue(value.text))" + (value.shown.isEmpty ? "" : " as " + value.shown.map(Fingerprint.rowValue).joined(separator: " "))
+            "row \(value.column) \(Fingerprint.rowValue(RemoteURL.scrub(value.text)))" + (value.shown.isEmpty ? "" : " as " + value.shown.map(Fingerprint.rowValue).joined(separator: " "))
         }
         for (pair, segment) in sequence.segments.enumerated() {
             let fields = SpecField.allCases.map { "\($0.rawValue)=\(segment.text(of: $0))" }

@@ -13,6 +13,10 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// Nothing is at the output and no sidecar: it was never rendered.
         case newOutput = "new-output"
+        /// A sidecar is there, but it proves nothing (another user's, in a folder others may
+        /// write, not a record slicevid writes): the output is rendered as if new, and may
+        /// replace only what is not there.
+        case recordRefused = "record-refused"
         /// The sidecar is there, the output is not (or a frame of a sequence is not).
         case outputMissing = "output-missing"
         /// The output's size is not what its sidecar recorded.
@@ -54,13 +58,19 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     ///   - onDisk: whether the output is present with the size the sidecar records.
     ///   - bytes: its size now, when present.
     ///   - images: the job's still paths, to name a changed still.
+    ///   - refusal: why a sidecar that is there licenses nothing, when it does not.
     package static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
-                                images: [String], layers: [String] = []) -> [RenderReason] {
+                                images: [String], layers: [String] = [], refusal: String? = nil,
+                                validators: [String: String] = [:]) -> [RenderReason] {
         guard let record else {
+            // A sidecar that proves nothing is no record, but the output is not new either.
+            if let refusal {
+                return [RenderReason(kind: .recordRefused, output: output, description: "\(output): its sidecar licenses nothing: \(refusal)")]
+            }
             return [RenderReason(kind: .newOutput, output: output, description: "new output \(output)")]
         }
         guard record.fingerprint == fingerprint.value else {
-            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images, layers: layers)
+            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images, layers: layers, validators: validators)
         }
         if onDisk { return [] }
         guard let bytes else {
@@ -80,13 +90,29 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         return parts.joined(separator: "; ")
     }
 
+    /// How a remote still's version changed, by the validators of the digests on two `image`
+    /// lines: `ETag "a1" → "b7"`; nil when either version is not known.
+    static func versionChange(_ was: String, _ now: String, validators: [String: String]) -> (from: String, to: String, text: String)? {
+        func digest(_ line: String) -> String? {
+            let words = line.split(separator: " ")
+            return words.count >= 3 ? String(words[2]) : nil
+        }
+        guard let from = digest(was).flatMap({ validators[$0] }), let to = digest(now).flatMap({ validators[$0] }), from != to else { return nil }
+        // `ETag "a1" → "b7"` when both are ETags; each in full otherwise.
+        if from.hasPrefix("ETag "), to.hasPrefix("ETag ") { return (from, to, "\(from) → \(to.dropFirst(5))") }
+        return (from, to, "\(from) → \(to)")
+    }
+
     /// Fields of an output's line that follow from the others and the job's settings.
     static let derivedFields: Set<String> = ["frames", "duration"]
 
     /// What differs between two sets of fingerprint lines, each difference named.
     /// - Parameter layers: how the job's layout names its layers, in drawing order (`layer
     ///   'price'`, `layer 3`): fingerprints number them.
-    static func changes(from old: [String], to new: [String], output: String, images: [String], layers: [String] = []) -> [RenderReason] {
+    /// - Parameter validators: for remote stills, the validator (`ETag "a1"`) of each version
+    ///   by its SHA-256: a change names the versions (`(ETag "a1" → "b7")`).
+    static func changes(from old: [String], to new: [String], output: String, images: [String], layers: [String] = [],
+                        validators: [String: String] = [:]) -> [RenderReason] {
         guard !old.isEmpty else {
             return [RenderReason(kind: .fingerprintChanged, output: output,
                                  description: "\(output): its sidecar records another fingerprint (and not what made it)")]
@@ -113,7 +139,9 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                     continue
                 }
                 let path = index < images.count ? " (\(images[index]))" : ""
-                reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", description: "still \(index)\(path) changed"))
+                let versions = versionChange(was, now, validators: validators)
+                reasons.append(RenderReason(kind: .stillChanged, field: "still \(index)", from: versions?.from, to: versions?.to,
+                                            description: "still \(index)\(path) changed" + (versions.map { " (\($0.text))" } ?? "")))
             }
         }
         reasons += rowChanges(from: lines("row ", in: old), to: lines("row ", in: new))

@@ -253,8 +253,10 @@ struct ManifestContext {
 
     /// A path from the manifest (UTF-8, being JSON), absolute and standardised. The folder may
     /// hold bytes that are not UTF-8, from the command line (`PathBytes`).
+    /// An http(s) URL (a remote still or song) is kept as it is.
     func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: PathBytes.text(utf8: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+        if RemoteURL.isRemote(path) { return path }
+        return URL(fileURLWithPath: PathBytes.text(utf8: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }
 
     /// Resolves a `preset` value: names as `--preset` knows them, files (anything with a slash

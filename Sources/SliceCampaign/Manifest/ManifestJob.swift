@@ -14,7 +14,7 @@ import SlicePipeline
 package struct ManifestJob: Sendable {
     package let id: String
     /// Absolute paths of the stills, in order (at least two).
-    package let images: [String]
+    package var images: [String]
     /// The job's settings before per-image and per-transition changes.
     package let spec: TransitionSpec
     /// One resolved spec per transition.
@@ -36,7 +36,7 @@ package struct ManifestJob: Sendable {
     }
     package let encoder: EncoderSettings
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
-    package let audio: AudioSettings
+    package var audio: AudioSettings
     /// The layout, its variables and the safe zone: the defaults', then the job's.
     let cards: ManifestCards
     /// Where the job's settings came from when that is worth saying in an error: the
@@ -260,6 +260,10 @@ package struct ManifestJob: Sendable {
                 }
             } catch {
                 throw reader.error("outputs[\(position)]", error)
+            }
+            // Outputs are files slicevid commits atomically; a URL is for inputs only.
+            guard !RemoteURL.isRemote(parsed.destination.path ?? "") else {
+                throw reader.error("outputs[\(position)]", "\(RemoteURL.redact(parsed.destination.path ?? "")): outputs are files; a URL is accepted only for inputs (images, audio)")
             }
             let output: Output
             do {

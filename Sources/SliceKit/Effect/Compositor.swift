@@ -28,9 +28,10 @@ package struct Compositor: Sendable {
         self.init(plan: plan, source: source, destination: destination, cut: nil)
     }
 
-    /// - Parameter cut: returns a still cut into `plan`'s strips, given each plane's bytes per
-    ///   sample (a sequence shares one cut between the two transitions a still belongs to);
-    ///   nil to cut here.
+    /// - Parameters:
+    ///   - cut: returns a still cut into `plan`'s strips, given each plane's bytes per sample
+    ///     (a sequence shares one cut between the two transitions a still belongs to); nil to
+    ///     cut here. A moving still is not cut: each frame cuts it as it shows it.
     ///   - motion: how the stills move; nil when neither does.
     init(plan: FramePlan, source: PlanarImage, destination: PlanarImage,
          cut: ((PlanarImage, [Int]) -> StillStrips)?, motion: TransitionMotion? = nil) {

@@ -25,7 +25,7 @@ package struct SequencePlan: Sendable {
     /// Frames in the whole video.
     package let frameCount: Int
     /// How each image moves, on the whole video's clock; nil for an image that does not move.
-    package let motions: [MotionPath?]
+    package private(set) var motions: [MotionPath?]
 
     /// - Precondition: `spec` is valid (`spec.validate()` did not throw).
     package init(spec: SequenceSpec) {
@@ -49,6 +49,17 @@ package struct SequencePlan: Sendable {
             let end = k == segments.count ? time(next) : time(starts[k]) + segments[k].spec.hold + segments[k].spec.transitionSeconds
             return MotionPath(motion: motion, focus: spec.focus(ofImage: k), start: start, end: end)
         }
+    }
+
+    /// This plan with each moving image zooming toward `focuses[k]` (fractions of the frame:
+    /// where its focus landed once fitted) instead of its focus's fractions of the still.
+    package func moving(toward focuses: [Int: Focus]) -> SequencePlan {
+        var plan = self
+        plan.motions = motions.enumerated().map { k, path in
+            guard let path, let focus = focuses[k] else { return path }
+            return MotionPath(motion: path.motion, focus: focus, start: path.start, end: path.end)
+        }
+        return plan
     }
 
     /// How transition `pair`'s stills move; nil when neither does.

@@ -64,27 +64,46 @@ package enum StillWarp {
 
     private static func warp8(_ source: Plane, into target: Plane, columns: Taps, rows: Taps) {
         let one = UInt16(StillWarp.one)
-        // The vertical blend of the two source rows, at 8 more bits; one spare sample past the
-        // last read (a weight-0 second tap may read it).
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: source.width + 1) { blend in
-            let blend = blend.baseAddress!
+        let spare = source.width + 1
+        // The vertical blends of two output rows' source rows, at 8 more bits; one spare sample
+        // past the last read each (a weight-0 second tap may read it).
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 2 * spare) { blends in
+            let blends = blends.baseAddress!
+            /// Output row `y`'s vertical blend into `blend`.
+            func blendRows(_ y: Int, into blend: UnsafeMutablePointer<UInt16>) {
+                let r = rows.index[y], w = UInt16(rows.weight[y])
+                let upper = source.row(r), lower = source.row(min(r + 1, source.height - 1))
+                if w == 0 {
+                    for x in columns.first...columns.last { blend[x] = UInt16(upper[x]) &<< 8 }
+                } else {
+                    let u = one &- w
+                    for x in columns.first...columns.last { blend[x] = UInt16(upper[x]) &* u &+ UInt16(lower[x]) &* w }
+                }
+                blend[columns.last + 1] = blend[columns.last]
+            }
             columns.index.withUnsafeBufferPointer { index in
                 columns.weight.withUnsafeBufferPointer { weight in
-                    for y in 0..<target.height {
-                        let r = rows.index[y], w = UInt16(rows.weight[y])
-                        let upper = source.row(r), lower = source.row(min(r + 1, source.height - 1))
-                        if w == 0 {
-                            for x in columns.first...columns.last { blend[x] = UInt16(upper[x]) &<< 8 }
-                        } else {
-                            let u = one &- w
-                            for x in columns.first...columns.last { blend[x] = UInt16(upper[x]) &* u &+ UInt16(lower[x]) &* w }
+                    // Two output rows at a time share each sample's taps, loaded once.
+                    var y = 0
+                    while y + 1 < target.height {
+                        let first = blends, second = blends + spare
+                        blendRows(y, into: first)
+                        blendRows(y + 1, into: second)
+                        let out = target.row(y), below = target.row(y + 1)
+                        for x in 0..<target.width {
+                            // `&+`: an index is below the plane's width; a checked add costs a third of the warp.
+                            let i = index[x], b = weight[x], a = UInt32(one) &- b
+                            out[x] = UInt8(truncatingIfNeeded: (UInt32(first[i]) &* a &+ UInt32(first[i &+ 1]) &* b &+ 0x8000) &>> 16)
+                            below[x] = UInt8(truncatingIfNeeded: (UInt32(second[i]) &* a &+ UInt32(second[i &+ 1]) &* b &+ 0x8000) &>> 16)
                         }
-                        blend[columns.last + 1] = blend[columns.last]
+                        y += 2
+                    }
+                    if y < target.height {
+                        blendRows(y, into: blends)
                         let out = target.row(y)
                         for x in 0..<target.width {
                             let i = index[x], b = weight[x]
-                            let sum = UInt32(blend[i]) &* (UInt32(one) &- b) &+ UInt32(blend[i + 1]) &* b
-                            out[x] = UInt8(truncatingIfNeeded: (sum &+ 0x8000) &>> 16)
+                            out[x] = UInt8(truncatingIfNeeded: (UInt32(blends[i]) &* (UInt32(one) &- b) &+ UInt32(blends[i &+ 1]) &* b &+ 0x8000) &>> 16)
                         }
                     }
                 }
@@ -108,7 +127,7 @@ package enum StillWarp {
                         let out = target.row16(y)
                         for x in 0..<target.width {
                             let i = index[x], b = UInt64(weight[x])
-                            let sum = UInt64(blend[i]) &* (UInt64(one) &- b) &+ UInt64(blend[i + 1]) &* b
+                            let sum = UInt64(blend[i]) &* (UInt64(one) &- b) &+ UInt64(blend[i &+ 1]) &* b
                             out[x] = UInt16(truncatingIfNeeded: (sum &+ 0x8000) &>> 16).littleEndian
                         }
                     }

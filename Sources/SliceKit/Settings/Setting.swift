@@ -52,6 +52,8 @@ public struct Setting: Hashable, Sendable, CustomStringConvertible {
     /// The most one prune may delete: a share of the campaign's outputs or a count.
     public static let pruneMax = Setting("prune-max", kind: .run)
     public static let only = Setting("only", kind: .run)
+    /// The webhook told when a run ends.
+    public static let notify = Setting("notify", kind: .run)
     public static let preset = Setting("preset", kind: .run)
     public static let manifest = Setting("manifest", kind: .run)
     public static let layout = Setting("layout", kind: .layout)

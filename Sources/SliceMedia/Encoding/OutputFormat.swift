@@ -28,8 +28,9 @@ package enum OutputFormat: String, Sendable, CaseIterable {
     /// Raw frames in YUV4MPEG2 (`.y4m`, or `-` for stdout), to pipe into any external encoder.
     case y4m
 
-    /// What `--help` and errors list as accepted.
-    package static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png, .jpg or .webp (a poster still, or with :sheet=4x2 a storyboard), a numbered PNG pattern such as frames/%05d.png, .y4m, - (y4m to stdout), or null (render only)"
+    /// The files an output may be, as errors list them (each front end adds its own words for
+    /// standard output and for nothing).
+    package static let acceptedForms = ".mp4, .webm, .mov, .mkv, .gif, .png, .jpg or .webp (a poster still, or with :sheet=4x2 a storyboard), a numbered PNG pattern such as frames/%05d.png, .y4m"
 
     /// The format a path asks for.
     /// - Returns: nil when the extension is not one slicevid writes.

@@ -14,6 +14,9 @@ package struct MediaError: Error, CustomStringConvertible, Sendable {
         case unavailable
         /// Encoding or writing failed.
         case output
+        /// A remote input could not be fetched for now (a timeout, a reset, HTTP 5xx, 408 or
+        /// 429 after every attempt): the same run may succeed later.
+        case unreachable
     }
 
     package let kind: Kind

@@ -53,11 +53,21 @@ package enum StillDecoder {
     /// in each layout is the one `loadPlanar` gives for that layout alone, byte for byte (a
     /// render feeds each output frames in its own layout, whatever else it writes).
     /// `probe` measures the contrast of text layers on the fitted still, before any layer is on it.
+    /// `placed` is told where `focus` lands in the frame, as fractions of it (a cover crop centres
+    /// it where it can, a contained still sits in the middle).
     package static func loadPlanar(path: String, width: Int, height: Int, fit: FitMode, background: RGBAColor,
                                   layouts: [PixelLayout], focus: Focus = .centre, layers: [CardLayer] = [], probe: ContrastProbe? = nil,
-                                  isCancelled: @escaping @Sendable () -> Bool = { false }) throws(MediaError) -> [PlanarImage] {
+                                  isCancelled: @escaping @Sendable () -> Bool = { false },
+                                  placed: ((Focus) -> Void)? = nil) throws(MediaError) -> [PlanarImage] {
         let still = try decode(path: path, raster: Raster(frame: (width, height), fit: fit), isCancelled: isCancelled)
         let frame = still.picture
+        if let placed {
+            // Where the focus lands in the frame: what a moving still zooms toward.
+            let upright = still.orientation.turnedSize(width: frame.width, height: frame.height)
+            let point = StillFit(source: upright, frame: (width, height), fit: fit, focus: (focus.x, focus.y))
+                .framePoint(of: (focus.x, focus.y), frame: (width, height))
+            placed(Focus(x: point.x, y: point.y) ?? focus)
+        }
         let planes = frame.planes(count: 1)
         // Fitted once for the 8-bit layouts and once for the 16-bit ones; a 16-bit picture has
         // the layers composed onto it in place, so that is done once too.

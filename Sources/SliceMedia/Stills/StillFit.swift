@@ -39,6 +39,17 @@ struct StillFit {
                             width: frame.width, height: frame.height)
     }
 
+    /// Where the still's point `focus` (fractions of the upright still) lands in a `frame`-sized
+    /// picture, as fractions of the frame, kept within it: a cover crop shows `visible`, a
+    /// contained still sits centred as `RGBAImage.centred` places it.
+    func framePoint(of focus: (x: Double, y: Double), frame: (width: Int, height: Int)) -> (x: Double, y: Double) {
+        func axis(_ scaled: Int, _ start: Int, _ frame: Int, _ focus: Double) -> Double {
+            let offset = scaled <= frame ? (frame - scaled) / 2 : -start
+            return min(max((Double(offset) + Double(scaled) * focus) / Double(frame), 0), 1)
+        }
+        return (axis(scaled.width, visible.x, frame.width, focus.x), axis(scaled.height, visible.y, frame.height, focus.y))
+    }
+
     /// What to scale: a window of the upright still, in still pixels, and the size that window
     /// scales to; `visible` is then `offset` within the scaled window.
     struct Window: Equatable {

@@ -6,6 +6,7 @@
 import Foundation
 import SliceKit
 import SliceMedia
+import Synchronization
 
 extension MakeJob {
     /// Decodes the stills, renders every frame into `targets`' sinks and flushes them.
@@ -29,13 +30,17 @@ extension MakeJob {
         // never holds 40 full-size decodes in memory together. A still that comes back later
         // in a sequence (a → b → a) with the same focus is decoded once and shared.
         let decoders = (0..<request.renderThreads).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
-        var pending: [String: DeferredStill] = [:]
+        var pending: [String: (still: DeferredStill, image: Int)] = [:]
         var decoding = 0
         // Each still measures the contrast of the text read over it, as it is fitted.
         let timeline = SequencePlan(spec: sequence)
         let readability = planned.layout?.readability ?? Layout.Readability()
         let scale = Double(min(spec.width, spec.height)) / 1080
         var probes: [ContrastProbe] = []
+        // Where each decoded still's focus landed in the frame, by the still it was decoded as:
+        // a moving still zooms toward it.
+        let landed = Mutex<[Int: Focus]>([:])
+        var decodedAs: [Int: Int] = [:]
         let stills = (0..<sequence.imageCount).map { index in
             let path = paths.isEmpty ? nil : paths[index]
             let focus = sequence.focus(ofImage: index)
@@ -47,20 +52,25 @@ extension MakeJob {
             let probe = targets.isEmpty ? nil : ContrastProbe(targets: targets)
             // Shared only with a card of the same still, focus, layers and layers read over it.
             let key = path.map { "\(focus) \(printed.map(\.layer.name)) \(targets.map(\.layer)) \($0)" }
-            if let key, let shared = pending[key] { return shared }
+            if let key, let shared = pending[key] {
+                decodedAs[index] = shared.image
+                return shared.still
+            }
+            decodedAs[index] = index
             if let probe { probes.append(probe) }
             let layoutFile = planned.layout?.file ?? ""
             let still = DeferredStill(on: decoders[decoding % decoders.count], pictures: { () throws(MediaError) in
                 // A still queued behind others is not decoded once the run is stopping.
                 if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
                 let pictures = try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layouts: layouts,
-                                                    layers: layers, probe: probe, cancellation: cancellation)
+                                                    layers: layers, probe: probe, cancellation: cancellation,
+                                                    placed: { point in landed.withLock { $0[index] = point } })
                 // Where the layout asks for it, a layer below its contrast fails the render (65).
                 if readability.refuse, let low = probe?.measures?.first(where: \.isBelowMinimum) { throw low.refusal(layout: layoutFile) }
                 return pictures
             })
             decoding += 1
-            if let key { pending[key] = still }
+            if let key { pending[key] = (still, index) }
             return still
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }
@@ -132,6 +142,12 @@ extension MakeJob {
         if let early { images = early } else { images = try firstStill() }
         let rest = Array(stills.dropFirst())
         let plan = SequencePlan(spec: sequence)
+        // Each image's landed focus, once the stills it was decoded as are (the first one is).
+        let decodedAsImage = decodedAs
+        let focuses: @Sendable () -> [Int: Focus] = {
+            let points = landed.withLock { $0 }
+            return decodedAsImage.compactMapValues { points[$0] }
+        }
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
         let outputs = planned.destinations
@@ -144,7 +160,7 @@ extension MakeJob {
         // Each pass waits for the stills; the leading one announces the start.
         let measured = probes
         let renderers = layouts.indices.map { place in
-            SequenceRenderer(plan: plan, first: images[place], rest: rest, picture: place, overlays: overlays[place],
+            SequenceRenderer(plan: plan, focuses: focuses, first: images[place], rest: rest, picture: place, overlays: overlays[place],
                              frameRate: spec.frameRate, cancellation: cancellation, onStillsReady: {
                 guard place == lead else { return }
                 for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }

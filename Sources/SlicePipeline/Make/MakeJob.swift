@@ -33,6 +33,8 @@ public enum MakeEvent: Sendable {
 
 /// One output as it was written: what `make` prints and a batch's sidecar records.
 public struct WrittenOutput: Sendable, Equatable {
+    /// Where it was written: a file, a sequence's frames, or standard output.
+    public var destination: Output.Destination
     /// The file's path or the sequence's pattern; empty for standard output.
     public var path: String
     package var format: OutputFormat
@@ -49,7 +51,12 @@ public struct WrittenOutput: Sendable, Equatable {
     public var loudness: Double?
 
     package init(path: String, format: OutputFormat, frames: Int, frameRate: FrameRate?, seconds: Double, bytes: Int) {
-        self.path = path
+        self.init(Output.Destination(path: path), format: format, frames: frames, frameRate: frameRate, seconds: seconds, bytes: bytes)
+    }
+
+    package init(_ destination: Output.Destination, format: OutputFormat, frames: Int, frameRate: FrameRate?, seconds: Double, bytes: Int) {
+        self.destination = destination
+        path = destination.path ?? ""
         self.format = format
         self.frames = frames
         self.frameRate = frameRate
@@ -57,10 +64,9 @@ public struct WrittenOutput: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// The facts of `plan`'s output, of `bytes` bytes (its path is the plan's: empty for
-    /// standard output).
-    package init(plan: EncodingPlan, bytes: Int) {
-        self.init(path: plan.path, format: plan.format, frames: plan.frameCount, frameRate: plan.isStill ? nil : plan.frameRate,
+    /// The facts of `plan`'s output to `destination`, of `bytes` bytes.
+    package init(_ destination: Output.Destination, plan: EncodingPlan, bytes: Int) {
+        self.init(destination, format: plan.format, frames: plan.frameCount, frameRate: plan.isStill ? nil : plan.frameRate,
                   seconds: plan.duration, bytes: bytes)
     }
 }
@@ -91,6 +97,19 @@ package enum MakeJob {
     package static func run(_ request: MakeRequest, cancellation: Cancellation = Cancellation(),
                            events: @escaping @Sendable (MakeEvent) -> Void = { _ in }) throws(SlicevidError) -> MakeReport {
         let started = DispatchTime.now()
+        // URLs among the stills and song: fetched first, then rendered as the cache's files.
+        guard request.hasRemoteInputs else { return try run(local: request, started: started, cancellation: cancellation, events: events) }
+        let (local, sources) = try request.fetchingRemoteInputs(cancellation: cancellation)
+        do throws(SlicevidError) {
+            return try run(local: local, started: started, cancellation: cancellation, events: events)
+        } catch {
+            throw error.naming(sources)
+        }
+    }
+
+    /// `run` for a request whose inputs are files.
+    private static func run(local request: MakeRequest, started: DispatchTime, cancellation: Cancellation,
+                            events: @escaping @Sendable (MakeEvent) -> Void) throws(SlicevidError) -> MakeReport {
         // Every output is checked against its codec and the filesystem, then its temporary name
         // reserved, before any decoding. `null` outputs render without a sink.
         let planned = try plan(request)
@@ -108,11 +127,11 @@ package enum MakeJob {
             }
             var written: [WrittenOutput] = []
             for (plan, target) in zip(planned.outputs, targets) {
-                var facts = WrittenOutput(plan: plan, bytes: 0)
+                var facts = WrittenOutput(target.destination, plan: plan, bytes: 0)
                 if plan.audio != nil { facts.loudness = stats.loudness }
                 try target.commit(frames: plan.format.isSequence ? plan.frameCount : nil, recording: request.sidecar.map { sidecar in { files in sidecar(target.path, files, facts) } },
                                   then: request.onCommit.map { onCommit in { record in onCommit(target.path, record) } })
-                var output = WrittenOutput(plan: plan, bytes: target.bytesOnDisk(frames: plan.frameCount))
+                var output = WrittenOutput(target.destination, plan: plan, bytes: target.bytesOnDisk(frames: plan.frameCount))
                 output.loudness = facts.loudness
                 written.append(output)
             }

@@ -12,6 +12,10 @@ import Synchronization
 /// once, for all the stills. If one fails, the run is cancelled and `failure` says why.
 final class SequenceRenderer: Sendable {
     private let plan: SequencePlan
+    /// Where each decoded image's focus landed in the frame, for moving stills to zoom toward.
+    private let focuses: @Sendable () -> [Int: Focus]
+    /// How the first still moves in its hold (it is decoded before the renderer is made).
+    private let firstMotion: MotionPath?
     private let first: PlanarImage
     /// Layers drawn over the finished frames, unsliced.
     private let overlays: [FrameLayer]
@@ -30,9 +34,14 @@ final class SequenceRenderer: Sendable {
     ///   - onStillsReady: called once, before the first frame that needs a later still is
     ///     drawn: from then on the run can no longer fail on its inputs.
     ///   - overlays: layers drawn over every frame they show on, after the strips.
-    init(plan: SequencePlan, first: PlanarImage, rest: [DeferredStill], picture: Int = 0, overlays: [FrameLayer] = [], frameRate: FrameRate,
+    ///   - focuses: where each decoded image's focus landed in the frame (the first's at least
+    ///     now, every image's once all are decoded); images it leaves out zoom toward their focus.
+    init(plan: SequencePlan, focuses: @escaping @Sendable () -> [Int: Focus] = { [:] }, first: PlanarImage, rest: [DeferredStill],
+         picture: Int = 0, overlays: [FrameLayer] = [], frameRate: FrameRate,
          cancellation: Cancellation, onStillsReady: @escaping @Sendable () -> Void) {
         self.plan = plan
+        self.focuses = focuses
+        firstMotion = plan.moving(toward: focuses()).motions[0]
         self.first = first
         self.overlays = overlays
         self.frameRate = frameRate
@@ -74,7 +83,7 @@ final class SequenceRenderer: Sendable {
     private func strips(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let location = plan.locate(frame: index)
         if location.segment == 0, plan.segments[0].showsSourceOnly(frame: location.frame) {
-            guard let path = plan.motions[0] else { return first }
+            guard let path = firstMotion else { return first }
             // A moving first still: its hold frames are warps of it, which need no other still.
             path.draw(first, at: plan.segments[0].time(ofFrame: index), into: buffer)
             return buffer
@@ -102,7 +111,7 @@ final class SequenceRenderer: Sendable {
         // The announcement is made outside the lock the other render threads are waiting on.
         let (ready, first) = compositor.withLock { cached in
             if let cached { return (cached, false) }
-            let made = SequenceCompositor(plan: plan, stills: stills)
+            let made = SequenceCompositor(plan: plan.moving(toward: focuses()), stills: stills)
             cached = made
             return (made, true)
         }

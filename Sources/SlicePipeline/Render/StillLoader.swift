@@ -19,15 +19,17 @@ enum StillLoader {
     }
 
     /// The still in each of `layouts`, decoded once; each picture is the one `load` gives for
-    /// its layout alone.
-    /// `probe` measures text layers' contrast on the fitted still, before its layers.
+    /// its layout alone. `probe` measures text layers' contrast on the fitted still, before its
+    /// layers. `placed` is told where `focus` landed in the frame (a demo card fills it: the focus itself).
     static func load(_ path: String?, role: StillRole, spec: TransitionSpec, focus: Focus, layouts: [PixelLayout],
-                     layers: [CardLayer] = [], probe: ContrastProbe? = nil, cancellation: Cancellation) throws(MediaError) -> [PlanarImage] {
+                     layers: [CardLayer] = [], probe: ContrastProbe? = nil, cancellation: Cancellation,
+                     placed: ((Focus) -> Void)? = nil) throws(MediaError) -> [PlanarImage] {
         if let path {
             return try StillDecoder.loadPlanar(path: path, width: spec.width, height: spec.height,
                                                fit: spec.fit, background: spec.background, layouts: layouts, focus: focus,
-                                               layers: layers, probe: probe, isCancelled: { cancellation.isCancelled })
+                                               layers: layers, probe: probe, isCancelled: { cancellation.isCancelled }, placed: placed)
         }
+        placed?(focus)
         let card = role == .outgoing ? DemoCards.source(width: spec.width, height: spec.height)
                              : DemoCards.destination(width: spec.width, height: spec.height)
         probe?.measure(card)

@@ -13,7 +13,7 @@ public struct MakeRequest: Sendable {
     /// The look and timing of the transition.
     public var spec: TransitionSpec
     /// The stills shown in turn, or the demo cards.
-    public private(set) var stills: Stills
+    public internal(set) var stills: Stills
     /// Per-transition settings for a sequence; nil derives them from `spec`
     /// (`SequenceSpec(base: spec, imageCount:)`). Must share `spec`'s size, fps, background, fit.
     package var sequence: SequenceSpec?
@@ -26,6 +26,8 @@ public struct MakeRequest: Sendable {
     public var encoder: EncoderSettings
     /// The music bed (no file: silent video).
     public var audio: AudioSettings
+    /// How stills and a song given as http(s) URLs are fetched and cached.
+    public var remote = RemoteOptions()
     /// Text and pictures placed on the cards and over the frames.
     public var layout: Layout?
     /// Values for the layout's `{placeholders}`.

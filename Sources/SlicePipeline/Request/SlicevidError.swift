@@ -73,6 +73,8 @@ public struct SlicevidError: Error, Sendable, CustomStringConvertible {
         case .inputInvalid: self.init(.inputInvalid, ErrorText(error.description))
         case .unavailable: self.init(.unavailable, ErrorText(error.description))
         case .output: self.init(.outputFailed, ErrorText(error.description))
+        // Worth a retry, as another run's lock is: EX_TEMPFAIL.
+        case .unreachable: self.init(.busy, ErrorText(error.description))
         }
     }
 

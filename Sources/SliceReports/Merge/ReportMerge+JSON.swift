@@ -36,6 +36,8 @@ extension ReportMerge {
             "schema": BatchReport.schema,
             "slicevid": first.version,
             "manifest": first.manifest,
+            // The manifest's description, which every shard read from the same bytes.
+            "description": first.object["description"] as? String ?? NSNull(),
             "manifest_sha256": first.digest.bytes,
             "manifest_jobs": first.digest.jobs,
             "manifest_ids_sha256": first.digest.ids,

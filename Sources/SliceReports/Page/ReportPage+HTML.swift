@@ -117,8 +117,18 @@ extension ReportPage {
             lines.append("\(orphans.count - pruned) output\(orphans.count - pruned == 1 ? "" : "s") of jobs the manifest no longer has (orphans; a run that prunes deletes them)")
         }
         if pruned > 0 { lines.append("\(pruned) orphaned output\(pruned == 1 ? " was" : "s were") pruned") }
-        guard !lines.isEmpty else { return "" }
-        return "<ul class=\"notes\">" + lines.map { "<li>\(HTMLText.escaped($0))</li>" }.joined() + "</ul>\n"
+        // Each orphan left on disk by name, with the job that wrote it and why it stays.
+        let left = orphans.filter { $0["pruned"] as? Bool != true }
+        var named = left.prefix(shown).compactMap { orphan -> String? in
+            guard let path = orphan["path"] as? String else { return nil }
+            let job = (orphan["job"] as? String).map { " (job \(Self.shortened($0, to: 300)))" } ?? ""
+            let why = (orphan["kept"] as? String).map { "kept: " + Self.shortened(Self.relativePaths(in: $0, folder: pageFolder), to: 2_000) } ?? "left: not pruned by this run"
+            return "\(Self.shortened(Self.relativePaths(in: path, folder: pageFolder), to: 4_096))\(job): \(why)"
+        }
+        if left.count > shown { named.append("and \(left.count - shown) more (see the report's \"orphans\")") }
+        guard !lines.isEmpty || !named.isEmpty else { return "" }
+        let orphanList = named.isEmpty ? "" : "<li>Orphans left<ul>" + named.map { "<li>\(HTMLText.escaped($0))</li>" }.joined() + "</ul></li>"
+        return "<ul class=\"notes\">" + lines.map { "<li>\(HTMLText.escaped($0))</li>" }.joined() + orphanList + "</ul>\n"
     }
 
     /// The index of the runs kept in the page's history, newest first: when each started, how

@@ -120,6 +120,8 @@ public struct ReportPage {
     package let source: String?
     /// The runs kept in the page's history, newest first (empty when none are kept).
     package let nights: [Night]
+    /// The folder the page's links are relative to (the working folder for standard output).
+    package let pageFolder: String
 
     /// The extensions of outputs a browser shows as a picture: posters and storyboards.
     static let pictureExtensions = [".jpg", ".jpeg", ".png", ".webp"]
@@ -138,6 +140,7 @@ public struct ReportPage {
         self.source = source
         self.nights = nights
         let base = page.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? FileManager.default.currentDirectoryPath
+        pageFolder = base
         // Paths in a report are absolute; anything else is taken as relative to the report's folder.
         let reportFolder = source.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? base
         func absolute(_ path: String) -> String {

@@ -116,12 +116,16 @@ extension BatchReport {
     ///   included, listed on the page); 0 keeps none.
     package func writePage(to page: String, source: String?, kept: Int = 0) throws(SlicevidError) {
         let json = self.json
-        try ReportHistory.keep(json, started: started, page: page, kept: kept)
+        // The run is kept first, so the page lists it; should that fail, the page is still
+        // written, and the failure reported after.
+        var keeping: SlicevidError?
+        do { try ReportHistory.keep(json, started: started, page: page, kept: kept) } catch { keeping = error }
         let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
         let absolute = URL(fileURLWithPath: page).standardizedFileURL.path
         let nights = kept > 0 ? ReportHistory.nights(of: absolute, base: URL(fileURLWithPath: absolute).deletingLastPathComponent().path) : []
         let made = try ReportPage(report: object, page: absolute, source: source, nights: nights)
         try BatchReport.write(made.html, to: page, force: force, form: .page)
+        if let keeping { throw keeping }
     }
 
     /// Writes `bytes` (a report's JSON, or its page) to `path` as `write(to:)` does.

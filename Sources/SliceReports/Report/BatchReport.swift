@@ -51,6 +51,9 @@ public struct JobResult: Sendable {
     public var error: String?
     /// Seconds its clip plays, once it rendered.
     public var clipSeconds: Double?
+    /// Whether it failed only on a remote input that may be had later (timeouts, resets, HTTP
+    /// 5xx or 429 after every attempt): a run whose failures are all such is worth a retry.
+    package var retryable = false
     /// Its place among the manifest's jobs (from 0, matrices expanded), whatever the shard:
     /// merged shard reports list jobs in manifest order by it.
     package var index = 0
@@ -103,6 +106,9 @@ public struct BatchReport: Sendable {
         /// `prune` would have deleted more of the campaign's outputs than its limit allows, so
         /// it deleted nothing (whatever the jobs did: a feed cut short is the bigger news).
         case pruneRefused
+        /// Some or all jobs failed, each only on a remote input that may be had later: the
+        /// same run is worth a retry.
+        case retryLater
         /// SIGINT or SIGTERM stopped the run.
         case interrupted(signal: Int32)
         /// The program that called the library stopped the run (a cancelled Task, `cancel()`).
@@ -160,6 +166,7 @@ public struct BatchReport: Sendable {
         if pruneBrake?.holds == true { return .pruneRefused }
         let failed = count(.failed)
         if failed == 0 { return .success }
+        if jobs.allSatisfy({ $0.status != .failed || $0.retryable }) { return .retryLater }
         return failed == jobs.count ? .allFailed : .someFailed
     }
 
@@ -173,6 +180,7 @@ public struct BatchReport: Sendable {
         case .someFailed: "some-failed"
         case .allFailed: "all-failed"
         case .pruneRefused: "prune-refused"
+        case .retryLater: count(.failed) == jobs.count ? "all-failed" : "some-failed"
         // A stop by the caller is an interruption too, with no signal named.
         case .interrupted, .cancelled: "interrupted"
         }

@@ -12,6 +12,9 @@ struct BatchCommand: ParsableCommand {
         static let plan = OptionSpec("plan", help: "Say what a run would do with each job and why: up to date, will render (new or missing output, which still or setting changed from what to what, another slicevid version), refused (a file slicevid did not write is at an output) or will fail. Takes no lock, writes nothing.")
         static let report = OptionSpec("report", value: "FILE", kind: .path, help: "Write a JSON report of every job (written atomically, also after SIGINT/SIGTERM). A FILE ending .html (or .htm) is the report's page instead, one self-contained file with a tile per job: the JSON report goes beside it (index.json for index.html), and a small poster of each job that writes no .jpg, .png or .webp of its own into a folder beside it (index.files).")
         static let history = OptionSpec("history", value: "N", help: "With --report PAGE.html: keep the page and JSON report of the last N runs, this one included, in a folder beside the page (index.history/2026-12-04T02-00-13Z.html for index.html, UTC) and list them on the page (default \(BatchRequest.defaultReportHistory); 0 keeps none). Older runs are deleted only where they are pages and reports slicevid wrote.")
+        static let notify = OptionSpec("notify", value: "URL", help: "When the run ends, POST its JSON report to URL (http or https), retried with doubling waits on a network error, a 5xx or a 429; a failure is one line on stderr and never changes the exit status. With a secret (--notify-secret FILE, else $\(BatchOptions.secretVariable)) the body is signed: header \(RunNotification.signatureHeader): sha256=HEX, the HMAC-SHA256 of the exact body.")
+        static let notifyFormat = OptionSpec("notify-format", value: "json|slack", help: "What --notify POSTs: json, the run's report (default); slack, {\"text\": \"campaign.json: 2 failed, 34 rendered (some-failed)\"} as Slack's and Mattermost's incoming webhooks take it.")
+        static let notifySecret = OptionSpec("notify-secret", value: "FILE", kind: .path, help: "Read the key that signs --notify's body from FILE (its bytes, a trailing newline dropped; at most 4 KiB). Never give the key itself on the command line.")
         static let shard = OptionSpec("shard", value: "K/N", help: "Render only shard K of N (0-based): jobs whose id's hash (the first 8 bytes of its SHA-256) falls in the K-th of N equal slices of the hash range. auto/N takes K from \(Shard.indexVariables.joined(separator: " or ")).")
         static let parallel = OptionSpec("parallel", value: "N", help: "Render up to N jobs at once, \(BatchRequest.parallelRange.lowerBound)–\(BatchRequest.parallelRange.upperBound) (default: the cores divided by the cores the largest frame wants, one per 1280x720, and no more jobs than keep three 1920x1080 frames in their encoders; 1 renders one job after another). Each output's encoder threads come from the cores and its frame, not N, so output files are the same for any N.")
         static let force = OptionSpec("force", short: "f", help: "Re-render every job, even when its outputs' fingerprints match, and replace files at output paths that slicevid's sidecars do not record.")
@@ -25,9 +28,9 @@ struct BatchCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "Render every job of a JSON manifest; a re-run skips jobs whose outputs are up to date.",
-        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE [--history N]] [--shard K/N] [--only KEY] [--prune [--prune-max N%|N]] [--parallel N] [--force] [options]",
-        options: [Option.check, Option.plan, Option.report, Option.history, Option.shard, Option.only, Option.prune, Option.pruneMax, Option.parallel, Option.force,
-                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose],
+        usage: "slicevid batch MANIFEST|- [--check|--plan] [--report FILE [--history N]] [--notify URL] [--shard K/N] [--only KEY] [--prune [--prune-max N%|N]] [--parallel N] [--force] [options]",
+        options: [Option.check, Option.plan, Option.report, Option.history, Option.notify, Option.notifyFormat, Option.notifySecret, Option.shard, Option.only, Option.prune, Option.pruneMax, Option.parallel, Option.force,
+                  LogFormat.option, Option.jobs, Option.quiet, SharedOptions.verbose] + SharedOptions.remote,
         discussion: """
         MANIFEST is strict JSON (RFC 8259): {"defaults": {...}, "jobs": [{"id": "...", "images": [...], "outputs": [...]}, ...]}.
         defaults and jobs take "preset" and any preset field (\(SpecField.allCases.map(\.rawValue).joined(separator: ", ")))
@@ -78,6 +81,7 @@ struct BatchCommand: ParsableCommand {
                                            pruneLimit: options.pruneLimit, only: options.only, version: SlicevidTool.version, threads: options.threads)
             request.verbose = options.verbose
             request.reportHistory = options.history
+            request.remote = options.remote
             request.runWording = FlagWording()
             if options.check || options.plan {
                 let view = options.check ? "--check" : "--plan"
@@ -99,11 +103,24 @@ struct BatchCommand: ParsableCommand {
 
             let batchLog = BatchLog(log, manifest: manifest.path, shard: options.shard, verbose: options.verbose)
             let report = try Slicevid.batch(request, cancellation: cancellation) { event in batchLog.handle(event) }
+            if let notification = options.notification { Self.notify(report, via: notification, log: log) }
             if report.reportFileError != nil, report.signal == nil { return .outputBlocked }
             return ExitCode(report.outcome)
         } catch {
             log.error(error)
             return ExitCode(error.category)
+        }
+    }
+
+    /// `--notify`: the webhook told, its failure said in one line; the exit status stays the run's.
+    private static func notify(_ report: BatchReport, via notification: RunNotification, log: LogWriter) {
+        let problem = Slicevid.notify(report, via: notification)
+        if log.format == .json {
+            log.emit(["event": "notify", "url": notification.shownURL, "error": problem ?? NSNull()])
+        } else if let problem {
+            log.line("notify: \(problem); the exit status is the run's")
+        } else if !log.quiet {
+            log.line("notified \(notification.shownURL)")
         }
     }
 
@@ -174,6 +191,12 @@ struct BatchOptions {
     var only: [String]
     /// `--history`: runs the report page keeps.
     var history: Int
+    /// `--notify`: the webhook told when the run ends, with its format and key.
+    var notification: RunNotification?
+    /// Where the key that signs `--notify`'s body is read from when no file is given.
+    static let secretVariable = "SLICEVID_NOTIFY_SECRET"
+    /// `--cache`, `--offline`, `--ca-file`.
+    var remote: RemoteOptions
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.
     init(_ arguments: ParsedArguments) throws(SlicevidError) {
@@ -209,6 +232,7 @@ struct BatchOptions {
         if arguments.value(BatchCommand.Option.history) != nil, !(report.map(ReportPage.isPage) ?? false) {
             throw SlicevidError(.usage, "--history: keeps the runs of a report page; give --report PAGE.html too")
         }
+        notification = try Self.notification(arguments, views: check || plan)
         threads = try SharedOptions.threads()
         quiet = arguments.has(BatchCommand.Option.quiet)
         verbose = arguments.has(SharedOptions.verbose)
@@ -218,11 +242,36 @@ struct BatchOptions {
         if !prune, !check, !plan, arguments.has(BatchCommand.Option.pruneMax) {
             throw SlicevidError(.usage, "--prune-max limits --prune; give --prune too, or drop it")
         }
+        remote = try SharedOptions.remote(from: arguments)
         only = arguments.all(BatchCommand.Option.only).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let empty = only.firstIndex(where: \.isEmpty) {
             throw SlicevidError(.usage, "--only: value \(empty + 1) is empty; give feed keys or id globs, separated by commas")
         }
 
+    }
+}
+
+extension BatchOptions {
+    /// `--notify`, `--notify-format` and `--notify-secret` (else `$SLICEVID_NOTIFY_SECRET`), read
+    /// and checked before anything renders.
+    /// - Throws: `SlicevidError`: `.usage` for a URL or format not accepted, or either option
+    ///   without `--notify`; `.inputMissing`, `.inputInvalid` for a key file that cannot be read.
+    static func notification(_ arguments: ParsedArguments, views: Bool) throws(SlicevidError) -> RunNotification? {
+        let format = try arguments.value(BatchCommand.Option.notifyFormat).map { text throws(SlicevidError) in
+            guard let format = RunNotification.Format(rawValue: text) else {
+                throw SlicevidError(.usage, "--notify-format: \(InputText.quoted(text)) is not one of \(RunNotification.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return format
+        }
+        let file = arguments.value(BatchCommand.Option.notifySecret)
+        guard let url = arguments.value(BatchCommand.Option.notify) else {
+            if format != nil || file != nil { throw SlicevidError(.usage, "--notify-\(format != nil ? "format" : "secret"): says how to notify; give --notify URL too") }
+            return nil
+        }
+        if views { throw SlicevidError(.usage, "--notify: --check and --plan render nothing and notify no one; drop one of them") }
+        let secret = try file.map { path throws(SlicevidError) in try RunNotification.secret(fromFile: path) }
+            ?? ProcessInfo.processInfo.environment[secretVariable].map { Array($0.utf8) }
+        return try RunNotification(url: url, format: format ?? .json, secret: secret)
     }
 }
 
@@ -234,6 +283,8 @@ extension ExitCode {
         case .someFailed: self = .someJobsFailed
         case .allFailed: self = .allJobsFailed
         case .pruneRefused: self = .pruneRefused
+        // Failed only on remote inputs for now: the scheduler's retry is what it needs.
+        case .retryLater: self = .busy
         case .interrupted(let signal): self.init(signal: signal)
         // The command line stops only on signals; were a run cancelled otherwise, it is SIGINT's.
         case .cancelled: self = .interrupted

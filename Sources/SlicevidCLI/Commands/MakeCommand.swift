@@ -10,7 +10,7 @@ struct MakeCommand: ParsableCommand {
         static let from = OptionSpec("from", value: "IMAGE", kind: .path, help: "Outgoing still (\(Slicevid.stillFormats.joined(separator: ", ")): what this build decodes). Omit with --to for the demo cards.")
         static let to = OptionSpec("to", value: "IMAGE", kind: .path, help: "Incoming still.")
         static let output = OptionSpec("output", short: "o", value: "PATH[:KEY=VALUE...]", kind: .path, repeatable: true,
-                                       help: "Output file, repeatable: \(OutputFormat.acceptedForms). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset).")
+                                       help: "Output file, repeatable: \(OutputFormat.acceptedForms), \(OutputSpelling.standardOutput) (y4m to stdout), or \(OutputSpelling.discard) (render only). Options after the path apply to that output only, e.g. promo.webm:crf=32:preset=6 (keys: the encoding flags below without dashes; preset = encoder-preset). Default: PRESET.mp4 (slicevid.mp4 without a preset).")
         static let preset = OptionSpec("preset", value: "NAME|FILE", kind: .preset, help: "Start from a preset (built in: \(Preset.builtIn.map(\.name).joined(separator: ", "))) or a JSON preset file; flags override it. See 'slicevid presets --help' for the lookup order.")
         /// One flag per transition field (`--fps`, `--slices`, …).
         static let spec = SpecField.allCases.map { field in
@@ -42,7 +42,7 @@ struct MakeCommand: ParsableCommand {
         usage: "slicevid make [IMAGE IMAGE ... | --from IMAGE --to IMAGE] [-o OUTPUT ...] [options]",
         options: [Option.from, Option.to, Option.output, Option.preset] + Option.spec.map(\.1) + Option.encoding.map(\.1)
             + Option.audio.map(\.1) + [Option.layout, Option.variable, Option.safeZone, Option.dryRun, Option.json, SharedOptions.jobs, Option.force, LogFormat.option, Option.quiet,
-                                       SharedOptions.verbose],
+                                       SharedOptions.verbose] + SharedOptions.remote,
         discussion: """
         Flags override the preset, which overrides the defaults (the seed transition: 1920x1080, 30 fps,
         1 s hold, 1 s UIKit spring with damping 0.8, 75 vertical strips travelling 1–4 frame heights,
@@ -219,6 +219,7 @@ struct MakeCommand: ParsableCommand {
         var request = try MakeRequest(stills: try stills(from: arguments), outputs: outputs, spec: spec, encoder: encoder, audio: audio,
                                       force: arguments.has(Option.force), renderThreads: jobs)
         request.verbose = arguments.has(SharedOptions.verbose)
+        request.remote = try SharedOptions.remote(from: arguments)
         request.threads = threads
         request.layout = try (arguments.value(Option.layout) ?? preset?.layout).map { path throws(SlicevidError) in
             do throws(LayoutError) { return try Layout.load(path: path) } catch { throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text) }

@@ -61,7 +61,7 @@ extension HelperReply {
         let kind = switch error.kind {
         case .inputMissing: "missing"
         case .unavailable: "unavailable"
-        case .inputInvalid, .output: "invalid"
+        case .inputInvalid, .output, .unreachable: "invalid"
         }
         return ftruncate(descriptor, 0) == 0 && writeHeader(HelperReply(refusal: Refusal(kind: kind, message: error.message)), to: descriptor)
     }

@@ -1,0 +1,185 @@
+// libcurl through dlopen, and the one transfer slicevid makes with it: a GET with timeouts,
+// a size cap enforced while the body arrives, bounded redirects over http and https only, TLS
+// verified (the system's CAs, or a file given), conditional headers, and the validators and
+// Retry-After of the final response kept.
+
+#include "CCurl.h"
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static CURLcode (*p_global_init)(long flags);
+static CURL* (*p_easy_init)(void);
+static CURLcode (*p_easy_setopt)(CURL* curl, CURLoption option, ...);
+static CURLcode (*p_easy_perform)(CURL* curl);
+static CURLcode (*p_easy_getinfo)(CURL* curl, CURLINFO info, ...);
+static void (*p_easy_cleanup)(CURL* curl);
+static const char* (*p_easy_strerror)(CURLcode code);
+static struct curl_slist* (*p_slist_append)(struct curl_slist* list, const char* text);
+static void (*p_slist_free_all)(struct curl_slist* list);
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+static char failure[512];
+
+static void load(void) {
+    void* library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char* why = dlerror();
+        snprintf(failure, sizeof failure, "%s", why ? why : "dlopen failed");
+        return;
+    }
+#define RESOLVE(pointer, name) \
+    *(void**)(&pointer) = dlsym(library, name); \
+    if (!pointer) { snprintf(failure, sizeof failure, "libcurl.so.4 has no %s", name); return; }
+    RESOLVE(p_global_init, "curl_global_init")
+    RESOLVE(p_easy_init, "curl_easy_init")
+    RESOLVE(p_easy_setopt, "curl_easy_setopt")
+    RESOLVE(p_easy_perform, "curl_easy_perform")
+    RESOLVE(p_easy_getinfo, "curl_easy_getinfo")
+    RESOLVE(p_easy_cleanup, "curl_easy_cleanup")
+    RESOLVE(p_easy_strerror, "curl_easy_strerror")
+    RESOLVE(p_slist_append, "curl_slist_append")
+    RESOLVE(p_slist_free_all, "curl_slist_free_all")
+#undef RESOLVE
+    // Once, before any thread makes a handle: curl_global_init is not thread-safe on every build.
+    CURLcode code = p_global_init(CURL_GLOBAL_DEFAULT);
+    if (code != CURLE_OK) {
+        snprintf(failure, sizeof failure, "curl_global_init failed: %s", p_easy_strerror(code));
+        return;
+    }
+    loaded = 1;
+}
+
+int slicevid_curl_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
+
+const char* slicevid_curl_error(void) {
+    pthread_once(&once, load);
+    return failure;
+}
+
+struct transfer {
+    const struct slicevid_fetch_request* request;
+    struct slicevid_fetch_result* result;
+};
+
+static size_t on_body(char* data, size_t size, size_t count, void* context) {
+    struct transfer* transfer = context;
+    size_t length = size * count;
+    if (transfer->result->bytes + (int64_t)length > transfer->request->max_bytes) {
+        transfer->result->too_large = 1;
+        return 0; // CURLE_WRITE_ERROR: the cap holds while the body arrives
+    }
+    size_t done = 0;
+    while (done < length) {
+        ssize_t wrote = write(transfer->request->body_fd, data + done, length - done);
+        if (wrote < 0 && errno == EINTR) continue;
+        if (wrote <= 0) {
+            transfer->result->write_failed = 1;
+            transfer->result->write_errno = wrote < 0 ? errno : ENOSPC;
+            return 0;
+        }
+        done += (size_t)wrote;
+    }
+    transfer->result->bytes += (int64_t)length;
+    return length;
+}
+
+/// Copies a header's value (after "Name:"), trimmed, into `into` when it fits; else empties it.
+static void keep_value(const char* line, size_t length, size_t name, char* into, size_t room) {
+    size_t start = name, end = length;
+    while (start < end && (line[start] == ' ' || line[start] == '\t')) start++;
+    while (end > start && (line[end - 1] == '\r' || line[end - 1] == '\n' || line[end - 1] == ' ' || line[end - 1] == '\t')) end--;
+    if (end - start >= room) { into[0] = 0; return; }
+    memcpy(into, line + start, end - start);
+    into[end - start] = 0;
+}
+
+static size_t on_header(char* line, size_t size, size_t count, void* context) {
+    struct transfer* transfer = context;
+    size_t length = size * count;
+    // Each response (a redirect's, then the next) starts with its status line: only the final
+    // response's validators count.
+    if (length >= 5 && strncmp(line, "HTTP/", 5) == 0) {
+        transfer->result->etag[0] = 0;
+        transfer->result->last_modified[0] = 0;
+    } else if (length > 5 && strncasecmp(line, "ETag:", 5) == 0) {
+        keep_value(line, length, 5, transfer->result->etag, sizeof transfer->result->etag);
+    } else if (length > 14 && strncasecmp(line, "Last-Modified:", 14) == 0) {
+        keep_value(line, length, 14, transfer->result->last_modified, sizeof transfer->result->last_modified);
+    }
+    return length;
+}
+
+static int on_progress(void* context, curl_off_t total, curl_off_t now, curl_off_t up_total, curl_off_t up_now) {
+    (void)total; (void)now; (void)up_total; (void)up_now;
+    struct transfer* transfer = context;
+    return transfer->request->stop && transfer->request->stop(transfer->request->stop_context) ? 1 : 0;
+}
+
+void slicevid_fetch(const struct slicevid_fetch_request* request, struct slicevid_fetch_result* result) {
+    memset(result, 0, sizeof *result);
+    result->retry_after = -1;
+    CURL* curl = p_easy_init();
+    if (!curl) {
+        result->curl_code = CURLE_OUT_OF_MEMORY;
+        snprintf(result->message, sizeof result->message, "%s", p_easy_strerror(CURLE_OUT_OF_MEMORY));
+        return;
+    }
+    char errors[CURL_ERROR_SIZE] = {0};
+    struct transfer transfer = {request, result};
+    struct curl_slist* headers = NULL;
+    char line[512];
+    if (request->if_none_match && request->if_none_match[0]) {
+        snprintf(line, sizeof line, "If-None-Match: %s", request->if_none_match);
+        headers = p_slist_append(headers, line);
+    }
+    if (request->if_modified_since && request->if_modified_since[0]) {
+        snprintf(line, sizeof line, "If-Modified-Since: %s", request->if_modified_since);
+        headers = p_slist_append(headers, line);
+    }
+    p_easy_setopt(curl, CURLOPT_URL, request->url);
+    p_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    p_easy_setopt(curl, CURLOPT_ERRORBUFFER, errors);
+    p_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    p_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    p_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    p_easy_setopt(curl, CURLOPT_MAXREDIRS, request->max_redirects);
+    p_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+    p_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    p_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, request->stall_seconds);
+    p_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_bytes);
+    p_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    p_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (request->ca_file) p_easy_setopt(curl, CURLOPT_CAINFO, request->ca_file);
+    if (request->user_agent) p_easy_setopt(curl, CURLOPT_USERAGENT, request->user_agent);
+    if (headers) p_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    p_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    p_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    p_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    p_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+    p_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    p_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+    p_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+
+    CURLcode code = p_easy_perform(curl);
+    result->curl_code = (int)code;
+    long status = 0;
+    if (p_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK) result->status = status;
+    curl_off_t retry = -1;
+    if (p_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry) == CURLE_OK && retry > 0) result->retry_after = (long)retry;
+    if (code == CURLE_FILESIZE_EXCEEDED) result->too_large = 1;
+    if (code != CURLE_OK) {
+        snprintf(result->message, sizeof result->message, "%s", errors[0] ? errors : p_easy_strerror(code));
+    }
+    p_slist_free_all(headers);
+    p_easy_cleanup(curl);
+}

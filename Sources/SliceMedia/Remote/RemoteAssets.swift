@@ -1,0 +1,205 @@
+// Remote inputs for one run: each URL fetched at most once however many jobs use it (jobs side
+// by side asking at the same moment wait for the first), a few transfers per host at once,
+// conditional requests against the cache so an unchanged night transfers nothing, retries with
+// backoff for what may pass (honouring Retry-After), and then a local file: the cache's object,
+// decoded like any still, its SHA-256 what fingerprints hold.
+
+import Dispatch
+import Glibc
+import SliceKit
+import Synchronization
+
+/// A remote input made local.
+package struct FetchedAsset: Sendable, Equatable {
+    package let url: RemoteURL
+    /// The cache's file of its body: what is decoded.
+    package let path: String
+    /// SHA-256 of its bytes.
+    package let digest: String
+    /// The validator of this version (`ETag "b7"`), when its server gave one.
+    package let validator: String?
+    /// The validators of earlier versions the cache remembers, by digest: what a plan names
+    /// the version a sidecar recorded by.
+    package let validators: [String: String]
+}
+
+/// What a run's fetching came to, for its log and its tests.
+package struct RemoteCounts: Sendable, Equatable {
+    /// Requests made (attempts included), and how many were answered 304.
+    package var requests = 0
+    package var notModified = 0
+    /// Body bytes received.
+    package var bytes = 0
+    /// Inputs taken from the cache without a request (offline).
+    package var offline = 0
+}
+
+/// The remote inputs of one run.
+package final class RemoteAssets: Sendable {
+    package let options: RemoteOptions
+
+    /// Each URL's fetch, once per run.
+    private let fetched = OncePerKey<RemoteURL, FetchedAsset, MediaError>()
+
+    private struct State {
+        var hosts: [String: DispatchSemaphore] = [:]
+        var counts = RemoteCounts()
+        /// The cache, opened (made) on the first URL, so a run without one never touches it.
+        var cache: Result<AssetCache, MediaError>?
+    }
+    private let state = Mutex(State())
+
+    /// - Parameter options: the cache folder and bounds; the folder is opened (made) on the
+    ///   first URL, so a run without one never touches it.
+    package init(options: RemoteOptions) {
+        self.options = options
+    }
+
+    /// The cache, opened on first use (once per run, whatever it came to).
+    private func openCache() throws(MediaError) -> AssetCache {
+        let options = options
+        return try state.withLock { state in
+            if let cache = state.cache { return cache }
+            let cache = Result { () throws(MediaError) -> AssetCache in
+                guard let folder = options.folder() else {
+                    throw MediaError(.output, subject: "cache", message: "no cache folder: HOME and XDG_CACHE_HOME are not set; give one")
+                }
+                return try AssetCache(folder: folder)
+            }
+            state.cache = cache
+            return cache
+        }.get()
+    }
+
+    /// What was fetched so far.
+    package var counts: RemoteCounts { state.withLock { $0.counts } }
+
+    /// The local file for `url`, fetched (or revalidated) once per run.
+    /// - Parameter stop: asked while waiting and transferring; true abandons the input.
+    /// - Returns: the fetched input, or nil when `stop` said so.
+    /// - Throws: `MediaError` naming the URL (redacted): `.unreachable` when only transient
+    ///   failures remain after every attempt, `.inputMissing` for a status or failure that
+    ///   will repeat (or an input not cached when offline), `.inputInvalid` for a body over its cap.
+    package func fetch(_ url: RemoteURL, kind: RemoteKind, stop: @escaping @Sendable () -> Bool) throws(MediaError) -> FetchedAsset? {
+        try fetched.value(for: url, stop: stop) { () throws(MediaError) in try fetchOnce(url, kind: kind, stop: stop) }
+    }
+
+    /// Takes one of the host's transfer permits for `body`.
+    private func withHostPermit<R>(_ url: RemoteURL, _ body: () throws(MediaError) -> R) throws(MediaError) -> R {
+        let permits = state.withLock { state in
+            if let permits = state.hosts[url.origin] { return permits }
+            let permits = DispatchSemaphore(value: max(1, options.perHost))
+            state.hosts[url.origin] = permits
+            return permits
+        }
+        permits.wait()
+        defer { permits.signal() }
+        return try body()
+    }
+
+    private func fetchOnce(_ url: RemoteURL, kind: RemoteKind, stop: @escaping @Sendable () -> Bool) throws(MediaError) -> FetchedAsset? {
+        let cache = try openCache()
+        // Another run (a shard beside this one) fetching the same URL finishes first; this one
+        // then revalidates what it stored.
+        guard let lock = try cache.lock(url, stop: stop) else { return nil }
+        defer { close(lock) }
+        let held = cache.entry(url).flatMap { cache.holds($0.digest) ? $0 : nil }
+        if options.offline {
+            guard let held else {
+                throw MediaError(.inputMissing, subject: url.description, message: "is not in the cache, and the run is offline")
+            }
+            state.withLock { $0.counts.offline += 1 }
+            return asset(url, held, cache: cache)
+        }
+        var attempt = 0
+        var delay = options.retryDelay
+        while true {
+            attempt += 1
+            let (path, descriptor) = try cache.temporary()
+            let outcome: TransferOutcome
+            do throws(MediaError) {
+                defer { close(descriptor) }
+                outcome = try withHostPermit(url) { () throws(MediaError) -> TransferOutcome in
+                    try RemoteTransfer(url: url, kind: kind, options: options, etag: held?.etag, lastModified: held?.lastModified)
+                        .run(into: descriptor, stop: stop)
+                }
+            } catch {
+                FileSystem.unlink(path)
+                throw error
+            }
+            state.withLock { $0.counts.requests += 1 }
+            switch outcome {
+            case .body(let bytes, let etag, let modified):
+                state.withLock { $0.counts.bytes += bytes }
+                guard let digest = try SHA256.hex(ofFileAt: path, stop: stop) else {
+                    FileSystem.unlink(path)
+                    return nil
+                }
+                try cache.store(path, digest: digest)
+                var entry = AssetCache.Entry(url: url.description, digest: digest, bytes: bytes, etag: etag, lastModified: modified)
+                if let held {
+                    entry.history = [.init(digest: held.digest, etag: held.etag, lastModified: held.lastModified)] + held.history
+                    entry.history.removeAll { $0.digest == digest }
+                }
+                try cache.record(entry, for: url)
+                return asset(url, entry, cache: cache)
+            case .notModified(let etag, let modified):
+                FileSystem.unlink(path)
+                state.withLock { $0.counts.notModified += 1 }
+                guard var entry = held else { throw MediaError(.inputInvalid, subject: url.description, message: "HTTP 304 without a copy held") }
+                // A 304 may carry newer validators for the same bytes.
+                if etag != nil || modified != nil {
+                    entry.etag = etag ?? entry.etag
+                    entry.lastModified = modified ?? entry.lastModified
+                    if entry != held { try cache.record(entry, for: url) }
+                }
+                return asset(url, entry, cache: cache)
+            case .stopped:
+                FileSystem.unlink(path)
+                return nil
+            case .permanent(let reason, let kind):
+                FileSystem.unlink(path)
+                throw MediaError(kind, subject: url.description, message: reason)
+            case .transient(let reason, let retryAfter):
+                FileSystem.unlink(path)
+                let tries = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
+                guard attempt < options.attempts else {
+                    throw MediaError(.unreachable, subject: url.description, message: "\(reason), after \(tries); worth a retry later")
+                }
+                var wait = delay
+                if let retryAfter {
+                    let asked = Duration.seconds(retryAfter)
+                    guard asked <= options.longestRetryWait else {
+                        throw MediaError(.unreachable, subject: url.description,
+                                         message: "\(reason), asks to retry after \(retryAfter) s (after \(tries)); worth a retry later")
+                    }
+                    wait = max(wait, asked)
+                }
+                delay = min(delay * 2, options.longestRetryWait)
+                if !RemoteAssets.pause(wait, stop: stop) { return nil }
+            }
+        }
+    }
+
+    /// Waits `duration`, asking `stop` meanwhile: false when it said to stop.
+    private static func pause(_ duration: Duration, stop: () -> Bool) -> Bool {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            if stop() { return false }
+            let left = end - ContinuousClock.now
+            let slice = min(left, .milliseconds(20))
+            usleep(useconds_t(max(0, slice.components.attoseconds / 1_000_000_000_000 + slice.components.seconds * 1_000_000)))
+        }
+        return !stop()
+    }
+
+    private func asset(_ url: RemoteURL, _ entry: AssetCache.Entry, cache: AssetCache) -> FetchedAsset {
+        var validators: [String: String] = [:]
+        for version in entry.history.reversed() {
+            validators[version.digest] = AssetCache.Entry.validator(etag: version.etag, lastModified: version.lastModified)
+        }
+        let validator = AssetCache.Entry.validator(etag: entry.etag, lastModified: entry.lastModified)
+        validators[entry.digest] = validator
+        return FetchedAsset(url: url, path: cache.object(entry.digest), digest: entry.digest, validator: validator, validators: validators)
+    }
+}

@@ -1,0 +1,56 @@
+// `make --from https://…`: a render whose stills or song are URLs fetches them into the cache
+// first (RemoteAssets: conditional requests, bounds, retries), then renders from the cache's
+// files as from any file; its errors name the URL (credentials hidden), not the cache's file.
+
+import Foundation
+import SliceKit
+import SliceMedia
+
+extension MakeRequest {
+    /// Whether a still or the song is an http(s) URL.
+    package var hasRemoteInputs: Bool {
+        stills.paths.contains(where: RemoteURL.isRemote) || audio.file.map(RemoteURL.isRemote) == true
+    }
+
+    /// This request with its remote stills and song replaced by the cache's files, and the
+    /// cache files with the URLs (redacted) they stand for.
+    /// - Throws: `SlicevidError` naming the URL: 75 (`.busy`) when only transient failures
+    ///   remain, 66 for a status that will repeat, 65 for a body over its cap.
+    package func fetchingRemoteInputs(cancellation: Cancellation) throws(SlicevidError) -> (MakeRequest, [(path: String, url: String)]) {
+        let remote = RemoteAssets(options: self.remote)
+        var sources: [(path: String, url: String)] = []
+        func local(_ text: String, kind: RemoteKind) throws(SlicevidError) -> String {
+            guard let url = RemoteURL(text) else { return text }
+            let fetched: FetchedAsset?
+            do throws(MediaError) {
+                fetched = try remote.fetch(url, kind: kind) { cancellation.isCancelled }
+            } catch {
+                throw SlicevidError(error)
+            }
+            guard let fetched else { throw cancellation.stopError(" while fetching \(url.description); no output was written") }
+            sources.append((fetched.path, url.description))
+            return fetched.path
+        }
+        var request = self
+        switch stills {
+        case .demo: break
+        case .pair(let from, let to): request.stills = .pair(from: try local(from, kind: .still), to: try local(to, kind: .still))
+        case .sequence(let paths):
+            var fetched: [String] = []
+            for path in paths { fetched.append(try local(path, kind: .still)) }
+            request.stills = .sequence(fetched)
+        }
+        if let song = audio.file { request.audio.file = try local(song, kind: .song) }
+        return (request, sources)
+    }
+}
+
+extension SlicevidError {
+    /// The error with each cache file it names replaced by its URL, and every URL redacted.
+    package func naming(_ sources: [(path: String, url: String)]) -> SlicevidError {
+        var text = message
+        for source in sources { text = text.replacingOccurrences(of: source.path, with: source.url) }
+        let scrubbed = RemoteURL.scrub(text)
+        return scrubbed == message ? self : SlicevidError(category, ErrorText(scrubbed))
+    }
+}
