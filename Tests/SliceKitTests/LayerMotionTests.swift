@@ -171,14 +171,16 @@ import Testing
     }
 
     /// The alpha-weighted centroid of a moved layer, in frame pixels.
-    static func centroid(_ moved: (image: RGBA16Image, x: Int, y: Int)) -> (x: Double, y: Double, mass: Double) {
+    static func centroid(_ pieces: [(image: RGBA16Image, x: Int, y: Int)], columns: Range<Int> = Int.min..<Int.max) -> (x: Double, y: Double, mass: Double) {
         var (sx, sy, mass) = (0.0, 0.0, 0.0)
-        for y in 0..<moved.image.height {
-            for x in 0..<moved.image.width {
-                let a = Double(moved.image.row(3, y)[x])
-                sx += a * (Double(moved.x + x) + 0.5)
-                sy += a * (Double(moved.y + y) + 0.5)
-                mass += a
+        for moved in pieces {
+            for y in 0..<moved.image.height {
+                for x in 0..<moved.image.width where columns.contains(moved.x + x) {
+                    let a = Double(moved.image.row(3, y)[x])
+                    sx += a * (Double(moved.x + x) + 0.5)
+                    sy += a * (Double(moved.y + y) + 0.5)
+                    mass += a
+                }
             }
         }
         return (sx / mass, sy / mass, mass)
@@ -188,24 +190,28 @@ import Testing
     func subPixel() throws {
         let layer = try #require(MovingLayer(layer: Self.block(), x: 100, y: 50, frameWidth: 1080, frameHeight: 1080))
         var state = LayerState()
-        let rest = Self.centroid(try #require(layer.transformed(state)))
+        let rest = Self.centroid(layer.pieces(state))
+        #expect(layer.pieces(state).count == 1)
         #expect(abs(rest.x - 120) < 1e-6 && abs(rest.y - 60) < 1e-6)
         for step in 1...8 {
             state.dy = Double(step) * 0.125
             state.dx = -Double(step) * 0.3
-            let moved = Self.centroid(try #require(layer.transformed(state)))
+            let moved = Self.centroid(layer.pieces(state))
+            // The general resampler (scales, wipes) agrees with the translation's integers.
+            let general = Self.centroid([try #require(layer.transformed(state))])
+            #expect(abs(general.y - moved.y) < 0.002 && abs(general.x - moved.x) < 0.002)
             #expect(abs(moved.y - 60 - state.dy) < 0.002 && abs(moved.x - 120 - state.dx) < 0.002, "step \(step): \(moved)")
             #expect(abs(moved.mass - rest.mass) / rest.mass < 0.001)
         }
         // Scaled about the box's centre (120, 60): the block's area follows the scale squared.
         state = LayerState()
         state.scale = 1.5
-        let grown = Self.centroid(try #require(layer.transformed(state)))
+        let grown = Self.centroid(layer.pieces(state))
         #expect(abs(grown.x - 120) < 0.01 && abs(grown.y - 60) < 0.01 && abs(grown.mass / rest.mass - 2.25) < 0.02, "\(grown)")
         // A wipe halfway across the box uncovers the block's left half (box 100…140: edge at 120).
         state = LayerState()
         state.visible = (0, 0, 0.5, 1)
-        let half = Self.centroid(try #require(layer.transformed(state)))
+        let half = Self.centroid(layer.pieces(state))
         #expect(abs(half.mass / rest.mass - 0.5) < 0.001 && abs(half.x - 117.5) < 0.01, "\(half)")
     }
 
@@ -215,19 +221,58 @@ import Testing
         var state = LayerState()
         // 216 strips of 5 px: the block (115…125) spans strips 23, 24; alternating signs.
         state.strips = (StripCut(count: 216, seed: 7, travel: 1...4, direction: .vertical), 0.01, false)
-        let moved = try #require(layer.transformed(state))
+        let pieces = layer.pieces(state)
+        #expect(pieces.count >= 2, "one piece a strip")
         var rows: [Int: Double] = [:]
-        for column in [117, 122] {
-            var (sum, mass) = (0.0, 0.0)
-            for y in 0..<moved.image.height {
-                let a = Double(moved.image.row(3, y)[column - moved.x])
-                sum += a * (Double(moved.y + y) + 0.5)
-                mass += a
-            }
-            rows[column] = sum / mass
-        }
+        for column in [117, 122] { rows[column] = Self.centroid(pieces, columns: column..<(column + 1)).y }
         let travel = StripLayout(count: 216, seed: 7, travel: 1...4).incomingTravel
         #expect(abs(rows[117]! - (60 + 0.01 * 1080 * -travel[23])) < 0.01, "strip 23 starts above: \(rows)")
         #expect(abs(rows[122]! - (60 + 0.01 * 1080 * travel[24])) < 0.01, "strip 24 starts below: \(rows)")
+    }
+}
+
+@Suite struct MovingPlanesTests {
+    /// A 30 × 14 layer: a red block with a half-transparent blue edge and a soft corner.
+    static func layer() -> RGBA16Image {
+        let image = RGBA16Image(width: 30, height: 14, hasAlpha: true)
+        for y in 0..<14 {
+            for x in 0..<30 {
+                let (a, r, g, b): (UInt16, UInt16, UInt16, UInt16)
+                switch (x, y) {
+                case (5..<20, 3..<10): (a, r, g, b) = (65535, 60000, 8000, 4000)
+                case (20..<24, 3..<10): (a, r, g, b) = (32768, 2000, 9000, 30000)
+                case (24, 3..<10): (a, r, g, b) = (9000, 9000, 9000, 9000)
+                default: (a, r, g, b) = (0, 0, 0, 0)
+                }
+                (image.row(0, y)[x], image.row(1, y)[x], image.row(2, y)[x], image.row(3, y)[x]) = (r, g, b, a)
+            }
+        }
+        return image
+    }
+
+    @Test("drawn from its planes at an offset, a moving layer matches the layer moved and drawn as any layer, in every layout without alpha",
+          arguments: [PixelLayout.yuv420p, .yuv444p, .gbrp, .yuv420p16, .yuv444p16, .gbrp16])
+    func planesMatchTheMovedLayer(_ layout: PixelLayout) throws {
+        let moving = try #require(MovingLayer(layer: Self.layer(), x: 21, y: 9, frameWidth: 80, frameHeight: 40))
+        let planes = try #require(MovingPlanes(moving, layout: layout))
+        var state = LayerState()
+        for (dx, dy, opacity) in [(0.0, 0.0, 1.0), (0.3, -0.7, 1.0), (-5.25, 3.5, 0.6), (13.9, 0.05, 1.0)] {
+            (state.dx, state.dy, state.opacity) = (dx, dy, opacity)
+            let direct = PlanarImage(width: 80, height: 40, layout: layout)
+            direct.fill(RGBAColor(red: 90, green: 140, blue: 200))
+            let general = PlanarImage(width: 80, height: 40, layout: layout)
+            general.fill(RGBAColor(red: 90, green: 140, blue: 200))
+            planes.draw(try #require(moving.translations(state)), onto: direct, opacity: opacity)
+            for overlay in moving.overlays(state, layout: layout) { overlay.draw(onto: general, opacity: opacity) }
+            let worst = zip(direct.planes, general.planes).map { a, b in
+                (0..<a.height).flatMap { y in (0..<a.width).map { x in
+                    layout.isDeep ? abs(Int(a.row16(y)[x]) - Int(b.row16(y)[x])) : abs(Int(a.row(y)[x]) - Int(b.row(y)[x])) } }.max() ?? 0
+            }.max() ?? 0
+            #expect(worst <= (layout.isDeep ? 2 * 257 : 2), "\(layout) offset \(dx), \(dy): \(worst)")
+            // And it drew something: the block's red is there.
+            #expect(direct.planes.indices.contains { p in (0..<direct.planes[p].height).contains { y in
+                (0..<direct.planes[p].width).contains { x in layout.isDeep ? direct.planes[p].row16(y)[x] != general.planes[p].row16(0)[0] : direct.planes[p].row(y)[x] != general.planes[p].row(0)[0] } } })
+        }
+        #expect(MovingPlanes(moving, layout: .yuva420p) == nil, "frames with alpha are drawn from the moved layer")
     }
 }

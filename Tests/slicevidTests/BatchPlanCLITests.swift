@@ -109,6 +109,28 @@ struct BatchPlanCLITests {
         #expect(try String(contentsOfFile: out + "/foreign.mp4", encoding: .utf8) == "somebody else's file")
     }
 
+    @Test("moving layers: their times once for the jobs that share them, and a change of effect in words")
+    func layerMotion() throws {
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        try writeFile(folder.path + "/motion.json", Data(#"{"layers": [{"name": "name", "text": "Flat White", "box": [0, 0.4, 1, 0.3], "in": {"at": "landed", "effect": "slide-up"}}]}"#.utf8))
+        let defaults: [String: Any] = ["size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "end-hold": 1, "slices": 8, "encoder-preset": "ultrafast",
+                                       "layout": "motion.json"]
+        let jobs: [[String: Any]] = [
+            ["id": "a", "images": ["s0.png", "s1.png"], "outputs": ["out/a.mp4"]],
+            ["id": "b", "images": ["s0.png", "s1.png"], "outputs": ["out/b.mp4"]],
+            ["id": "long", "images": ["s0.png", "s1.png"], "outputs": ["out/long.mp4"], "hold": 1.2],
+        ]
+        let manifest = try folder.campaign(jobs: jobs, defaults: defaults)
+        let first = try plan(manifest, in: folder)
+        #expect(first.status == 0 && first.text.contains("2 jobs ('a', 'b'): layer 'name': shows 0.5–1.5 s; in slide-up 0.5–1 s (at landed, ease-out)\n"), "\(first.text)")
+        #expect(first.text.contains("job 'long': layer 'name': shows 1.5–2.5 s; in slide-up 1.5–2 s (at landed, ease-out)\n"), "\(first.text)")
+        #expect(try BatchCLI.run(["batch", manifest], in: folder.path).status == 0)
+        try writeFile(folder.path + "/motion.json", Data(#"{"layers": [{"name": "name", "text": "Flat White", "box": [0, 0.4, 1, 0.3], "in": {"at": "landed", "effect": "fade"}}]}"#.utf8))
+        let changed = try plan(manifest, in: folder)
+        #expect(changed.jobs["a"] == "will render: layer 'name' in: slide-up → fade", "\(changed.text)")
+    }
+
     @Test("a job that cannot render says why, and a matrix plans its expanded jobs")
     func failuresAndMatrices() throws {
         let folder = try CampaignFolder()

@@ -135,6 +135,23 @@ struct LayerMotionCLITests {
         }
     }
 
+    @Test("a poster shows the layer as it is at the poster's time, mid-slide")
+    func posterAtItsTime() throws {
+        try withScratchFolder { folder in
+            try Self.campaign(in: folder, layers: """
+                {"on": "over", "text": "Flat White", "box": [0.1, 0.4, 0.8, 0.2], "size": 120,
+                 "in": {"at": "landed", "effect": "slide-up", "distance": 150, "duration": 1}}
+                """)
+            let run = try CLI.make(Self.flags + ["-o", "frames/%03d.png", "-o", "poster.png", "--poster-at", "1.3"], in: folder)
+            #expect(run.status == 0, "\(run)")
+            let frames = try MediaReader.frames(path: folder + "/frames/%03d.png", layout: .gbrp)
+            let poster = try #require(try MediaReader.frames(path: folder + "/poster.png", layout: .gbrp).first)
+            try #require(frames.count == 30)
+            #expect(Pixels.maximumError(poster, frames[13]) == 0, "the poster is not the frame at 1.3 s")
+            #expect(Self.centroidY(poster) > Self.centroidY(frames[29]) + 2, "at 1.3 s the name is still below its place")
+        }
+    }
+
     @Test("--dry-run prints each moving layer's resolved times, and a longer hold moves them")
     func dryRunTimes() throws {
         try withScratchFolder { folder in

@@ -40,6 +40,9 @@ public struct JobPlan: Sendable {
     /// The layout's warnings a render of the job would tell (overlaps, a shrunk size), each
     /// once per run: a later job of the same layout and aspect has none of its first's.
     public package(set) var warnings: [LayoutWarning] = []
+    /// Each moving layer's times on the job's clip (`layer 'name': shows 2.1–3.5 s; in …`),
+    /// for a job that will render.
+    public package(set) var motion: [String] = []
 }
 
 /// Plans a manifest's jobs without rendering, locking or writing.
@@ -68,8 +71,11 @@ package enum BatchPlan {
             // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
             // font has, text that does not fit) and its pictures drawn, without a frame.
             var warnings: [LayoutWarning] = []
+            var motion: [String] = []
             do throws(SlicevidError) {
-                warnings = try told.drawn(MakeJob.plan(job.request(force: true)).layout)
+                let layout = try MakeJob.plan(job.request(force: true)).layout
+                warnings = try told.drawn(layout)
+                motion = layout?.scheduleLines ?? []
             } catch where error.category != .outputBlocked {
                 return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
             } catch {}
@@ -85,7 +91,7 @@ package enum BatchPlan {
                 folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
             return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders,
-                           warnings: warnings)
+                           warnings: warnings, motion: motion)
         }
     }
 }

@@ -12,6 +12,8 @@ package final class MovingLayer: @unchecked Sendable {
     // `image` is written here only (trimmed from the drawn layer) and read afterwards.
     /// The layer's samples, trimmed to the part that is not transparent.
     let image: RGBA16Image
+    /// The same with a transparent border of one sample, for the translation's filter.
+    let padded: RGBA16Image
     /// Where the trimmed picture's top-left corner is on the frame when the layer is at rest.
     let x: Int, y: Int
     /// The layer's whole box on the frame: its centre is what it scales about, its sides what
@@ -61,15 +63,101 @@ package final class MovingLayer: @unchecked Sendable {
             for column in 0..<trimmed.width { to[column] = alpha?[column] ?? 65535 }
         }
         image = trimmed
+        padded = RGBA16Image(width: trimmed.width + 2, height: trimmed.height + 2, hasAlpha: true)
+        for c in 0..<4 {
+            for row in 0..<padded.height {
+                let to = padded.row(c, row)
+                for column in 0..<padded.width { to[column] = 0 }
+                guard row >= 1, row <= trimmed.height else { continue }
+                let from = trimmed.row(c, row - 1)
+                for column in 0..<trimmed.width { to[column + 1] = from[column] }
+            }
+        }
         self.x = x + x0
         self.y = y + y0
     }
 
     /// The layer as `state` shows it, ready to draw onto frames of `layout` (at the state's
-    /// opacity, which `FrameOverlay.draw` applies).
-    package func overlay(_ state: LayerState, layout: PixelLayout) -> FrameOverlay? {
-        guard let moved = transformed(state) else { return nil }
-        return FrameOverlay(layer: moved.image, x: moved.x, y: moved.y, frameWidth: frameWidth, frameHeight: frameHeight, layout: layout)
+    /// opacity, which `FrameOverlay.draw` applies): one overlay, or one a strip.
+    package func overlays(_ state: LayerState, layout: PixelLayout) -> [FrameOverlay] {
+        pieces(state).map { FrameOverlay(layer: $0.image, x: $0.x, y: $0.y, frameWidth: frameWidth, frameHeight: frameHeight, layout: layout) }
+    }
+
+    /// The layer's samples as `state` places them, in pieces that do not overlap: a
+    /// translation (a slide) or strips over a translation are moved piece by piece in integers
+    /// (each strip its own piece, so the frame between strips is not part of any); a scale or
+    /// a wipe goes through `transformed`.
+    package func pieces(_ state: LayerState) -> [(image: RGBA16Image, x: Int, y: Int)] {
+        guard let moves = translations(state) else { return transformed(state).map { [$0] } ?? [] }
+        return moves.compactMap { translated(dx: $0.dx, dy: $0.dy, inside: $0.inside) }
+    }
+
+    /// A state that only moves the layer as pieces (a slide, strips, both), as offsets in frame
+    /// pixels each for a part of the frame (x0, y0, x1, y1); nil for a scale or a wipe.
+    package func translations(_ state: LayerState) -> [(dx: Double, dy: Double, inside: (Int, Int, Int, Int))]? {
+        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.dx.isFinite, state.dy.isFinite else { return nil }
+        let (ox, oy) = (state.dx * unit, state.dy * unit)
+        let limit = 16 * Double(max(frameWidth, frameHeight))
+        guard ox.magnitude < limit, oy.magnitude < limit else { return [] }
+        guard let strips = state.strips else { return [(ox, oy, (0, 0, frameWidth, frameHeight))] }
+        let vertical = strips.cut.direction == .vertical
+        let layout = StripLayout(count: strips.cut.count, seed: strips.cut.seed, travel: strips.cut.travel)
+        let across = vertical ? frameWidth : frameHeight, extent = Double(vertical ? frameHeight : frameWidth)
+        // Only the strips the layer falls in (two samples of margin for the filter).
+        let first = vertical ? Int((Double(x) + ox).rounded(.down)) - 2 : Int((Double(y) + oy).rounded(.down)) - 2
+        let last = first + (vertical ? image.width : image.height) + 4
+        var moves: [(dx: Double, dy: Double, inside: (Int, Int, Int, Int))] = []
+        for k in 0..<layout.count {
+            let (from, to) = (max(first, layout.boundary(k, extent: across)), min(last, layout.boundary(k + 1, extent: across)))
+            guard from < to else { continue }
+            let travel = strips.leaving ? StripLayout.outgoingSign(k) * layout.outgoingTravel[k] : StripLayout.incomingSign(k) * layout.incomingTravel[k]
+            let shift = max(-limit, min(limit, travel * extent * strips.factor))
+            moves.append(vertical ? (ox, oy + shift, (from, 0, to, frameHeight)) : (ox + shift, oy, (0, from, frameWidth, to)))
+        }
+        return moves
+    }
+
+    /// The picture moved by (`ox`, `oy`) frame pixels, the part inside `inside` (x0, y0, x1,
+    /// y1) of the frame. Every output sample mixes the same four neighbours with the same
+    /// weights, so this is done in integers on the padded picture, the offset's fraction taken
+    /// to 1/4096 px; each written sample is rounded once to nearest.
+    private func translated(dx ox: Double, dy oy: Double, inside: (Int, Int, Int, Int)) -> (image: RGBA16Image, x: Int, y: Int)? {
+        let (tw, th) = (image.width, image.height)
+        // Picture column u = X − ox − x; padded, u + 1 = (X − x + 1 + kx) + fx with −ox = kx + fx.
+        let kx = Int((-ox).rounded(.down)), ky = Int((-oy).rounded(.down))
+        var fx = Int(((-ox - Double(kx)) * 4096).rounded()), fy = Int(((-oy - Double(ky)) * 4096).rounded())
+        var (left, top) = (x - 1 - kx, y - 1 - ky)
+        // A fraction that rounds up to a whole sample is the next whole offset.
+        if fx == 4096 { (fx, left) = (0, left - 1) }
+        if fy == 4096 { (fy, top) = (0, top - 1) }
+        // Output column X reads padded columns X − left and the next: tw + 1 columns from `left`.
+        let (x0, y0) = (max(inside.0, left), max(inside.1, top))
+        let (x1, y1) = (min(inside.2, left + tw + 1), min(inside.3, top + th + 1))
+        guard x1 > x0, y1 > y0 else { return nil }
+        let out = RGBA16Image(width: x1 - x0, height: y1 - y0, hasAlpha: true)
+        let w00 = (4096 - fx) * (4096 - fy), w01 = fx * (4096 - fy), w10 = (4096 - fx) * fy, w11 = fx * fy
+        let stride = padded.stride
+        var any = false
+        // Alpha first: colour is capped at it.
+        for c in [3, 0, 1, 2] {
+            let source = padded.row(c, 0)
+            for row in y0..<y1 {
+                let above = source + (row - top) * stride, below = above + stride
+                let target = out.row(c, row - y0), alpha = out.row(3, row - y0)
+                for column in x0..<x1 {
+                    let i = column - left
+                    let sum = w00 &* Int(above[i]) &+ w01 &* Int(above[i &+ 1]) &+ w10 &* Int(below[i]) &+ w11 &* Int(below[i &+ 1])
+                    var value = (sum &+ (1 << 23)) >> 24
+                    if c == 3 {
+                        any = any || value > 0
+                    } else {
+                        value = min(value, Int(alpha[column - x0]))
+                    }
+                    target[column - x0] = UInt16(truncatingIfNeeded: value)
+                }
+            }
+        }
+        return any ? (out, x0, y0) : nil
     }
 
     /// The layer's samples as `state` places them, and where on the frame they go; nil when

@@ -88,7 +88,7 @@ extension MakeJob {
             over.map { item in
                 FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
                                                  frameWidth: spec.width, frameHeight: spec.height, layout: layout),
-                           schedule: item.schedule, moving: item.moving)
+                           schedule: item.schedule, moving: item.moving, planes: item.moving.flatMap { MovingPlanes($0, layout: layout) })
             }
         }
         // A GIF's palette is chosen from every still (in the GIF's layout), so it waits for all

@@ -67,15 +67,25 @@ final class SequenceRenderer: Sendable {
     func frame(_ index: Int, buffer: PlanarImage) -> PlanarImage {
         let drawn = strips(index, buffer: buffer)
         let time = Double(index) / frameRate.value
-        // A layer at rest is drawn as prepared; one in motion is moved into a layer of its own.
-        let showing = overlays.compactMap { layer -> (FrameOverlay, Double)? in
-            guard let state = layer.schedule.state(at: time) else { return nil }
-            if state.isStill { return (layer.overlay, state.opacity) }
-            return layer.moving?.overlay(state, layout: buffer.layout).map { ($0, state.opacity) }
+        // A layer at rest is drawn as prepared; one that only moves, from its planes at an
+        // offset (frames without alpha); any other in motion is moved into a layer of its own.
+        var draws: [(PlanarImage) -> Void] = []
+        for layer in overlays {
+            guard let state = layer.schedule.state(at: time) else { continue }
+            let opacity = state.opacity
+            if state.isStill {
+                draws.append { [overlay = layer.overlay] in overlay.draw(onto: $0, opacity: opacity) }
+            } else if let planes = layer.planes, let moves = layer.moving?.translations(state) {
+                draws.append { planes.draw(moves, onto: $0, opacity: opacity) }
+            } else {
+                for overlay in layer.moving?.overlays(state, layout: buffer.layout) ?? [] {
+                    draws.append { overlay.draw(onto: $0, opacity: opacity) }
+                }
+            }
         }
-        guard !showing.isEmpty else { return drawn }
+        guard !draws.isEmpty else { return drawn }
         if drawn !== buffer { buffer.copy(from: drawn) }
-        for (overlay, opacity) in showing { overlay.draw(onto: buffer, opacity: opacity) }
+        for draw in draws { draw(buffer) }
         return buffer
     }
 
@@ -126,4 +136,6 @@ struct FrameLayer: Sendable {
     let schedule: LayerSchedule
     /// Its picture, to be moved, when it moves.
     let moving: MovingLayer?
+    /// Its planes in the render's layout, to be drawn at an offset (layouts without alpha).
+    let planes: MovingPlanes?
 }

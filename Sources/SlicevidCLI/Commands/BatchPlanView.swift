@@ -27,6 +27,7 @@ enum BatchPlanView {
                     fields["reasons"] = reasons.map(BatchLog.json)
                     fields["folders"] = plan.folders
                     if !plan.warnings.isEmpty { fields["warnings"] = plan.warnings.map(\.text) }
+                    if !plan.motion.isEmpty { fields["motion"] = plan.motion }
                 case .refused(let why), .willFail(let why): fields["error"] = why
                 }
                 log.emit(fields)
@@ -56,6 +57,10 @@ enum BatchPlanView {
             for line in lines {
                 let text = line.text.hasPrefix("layout ") ? "will fail: \(line.text)" : line.text
                 log.console.error("slicevid: \(manifest): \(line.subject): \(text)\n")
+            }
+            // Each moving layer's times, once for every job whose clip gives the same.
+            for line in JobLines.grouped(plans.flatMap { plan in plan.motion.map { (plan.id, "layout " + $0) } }) {
+                log.console.error("slicevid: \(manifest): \(line.subject): \(line.text.dropFirst("layout ".count))\n")
             }
             for plan in plans {
                 for warning in plan.warnings { log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): warning: \(warning.text)\n") }
