@@ -110,9 +110,9 @@ public enum Slicevid {
     public static func plan(_ request: MakeRequest) throws(SlicevidError) -> MakePlan {
         let (local, sources) = request.hasRemoteInputs ? try request.fetchingRemoteInputs(cancellation: Cancellation()) : (request, [])
         do throws(SlicevidError) {
-            let plan = try MakeJob.plan(local)
+            var plan = try MakeJob.plan(local)
             try MakeJob.checkStillHeaders(local)
-            _ = try plan.layout?.draw()
+            if let layout = plan.layout { plan.warnings = try layout.overlapWarnings + layout.draw().sizeWarnings(layout) }
             return plan
         } catch {
             throw error.naming(sources)

@@ -23,7 +23,7 @@ struct ReadableCLITests {
         try writeFile(folder + "/layout.json", Data(layout.utf8))
     }
 
-    @Test("a black scrim at 0.6 leaves 40 % of the white under its box; the rest of the frame stays white")
+    @Test("a black scrim at 0.6 leaves 40 % of the white under its box; the rest of the frame stays white; -j does not change a byte")
     func scrimDarkensByItsOpacity() throws {
         try withScratchFolder { folder in
             // The words sit in the box's top row of text; the scrim fills the whole box (y 90…180).
@@ -43,6 +43,11 @@ struct ReadableCLITests {
             }
             // Above the box the still is untouched.
             #expect(Pixels.color(frame, 100, 40) == Self.white && Pixels.color(frame, 5, 89) == Self.white)
+            // The same bytes whatever the thread count.
+            let one = try CLI.make(Self.flags + ["-o", "one.mp4", "-j", "1"], in: folder)
+            let two = try CLI.make(Self.flags + ["-o", "two.mp4", "-j", "2"], in: folder)
+            #expect(one.status == 0 && two.status == 0, "\(one) \(two)")
+            #expect(FileManager.default.contents(atPath: folder + "/one.mp4") == FileManager.default.contents(atPath: folder + "/two.mp4"))
         }
     }
 
@@ -82,23 +87,30 @@ struct ReadableCLITests {
         }
     }
 
+    /// A name that shrinks below the layout's 60 px and a price over part of its box.
+    static let crowded = """
+        {"smallest-size": 60, "layers": [{"name": "name", "text": "A rather long product name that has to shrink", "box": [0.1, 0.1, 0.3, 0.1], "color": "#000000", "max-size": 60},
+                    {"name": "price", "text": "2,49", "box": [0.3, 0.15, 0.3, 0.2], "color": "#000000"}]}
+        """
+
     @Test("two layers that overlap, and an auto size that shrank below the smallest size, are one warning line each")
     func overlapAndSmallSize() throws {
         try withScratchFolder { folder in
-            try Self.campaign("""
-                {"smallest-size": 60, "layers": [{"name": "name", "text": "A rather long product name that has to shrink", "box": [0.1, 0.1, 0.3, 0.1], "color": "#000000", "max-size": 60},
-                            {"name": "price", "text": "2,49", "box": [0.3, 0.15, 0.3, 0.2], "color": "#000000"}]}
-                """, in: folder)
+            try Self.campaign(Self.crowded, in: folder)
             let run = try CLI.make(Self.flags + ["-o", "clip.mp4"], in: folder)
             #expect(run.status == 0, "\(run)")
             let lines = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
             #expect(lines.filter { $0.contains("layer 'name' and layer 'price' overlap") }.count == 1, "\(run)")
             #expect(lines.filter { $0.contains("layer 'name': auto size shrank its text") }.count == 1, "\(run)")
             #expect(lines.count == 2, "\(run)")
+            // --dry-run says the same, without a frame.
+            let dry = try CLI.make(Self.flags + ["-o", "dry.mp4", "--dry-run"], in: folder)
+            let said = dry.stderr.split(separator: "\n").filter { $0.hasPrefix("slicevid: warning: layout 'layout.json' at 320x180: layer 'name'") }
+            #expect(dry.status == 0 && said.count == 2, "\(dry)")
         }
     }
 
-    @Test("a batch tells a layout's warning once, not once per job")
+    @Test("a batch tells a layout's warning once, not once per job, in its log and its report")
     func batchTellsOnce() throws {
         try withScratchFolder { folder in
             try Self.campaign(Self.whiteOnWhite.replacingOccurrences(of: #""refuse": true"#, with: #""refuse": false"#), in: folder)
@@ -106,10 +118,13 @@ struct ReadableCLITests {
             try writeFile(folder + "/campaign.json", Data("""
                 {"jobs": [\(job), "id": "a", "outputs": ["a.mp4"]}, \(job), "id": "b", "outputs": ["b.mp4"]}, \(job), "id": "c", "outputs": ["c.mp4"]}]}
                 """.utf8))
-            let run = try CLI.run(["batch", "campaign.json", "--log-format", "plain"], in: folder)
+            let run = try CLI.run(["batch", "campaign.json", "--log-format", "plain", "--report", "report.json"], in: folder)
             #expect(run.status == 0, "\(run)")
             let lines = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
             #expect(lines.count == 1 && lines[0].contains("layer 'name': contrast 1.00:1"), "\(run)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+            let warnings = (report["jobs"] as? [[String: Any]] ?? []).flatMap { $0["warnings"] as? [String] ?? [] }
+            #expect(warnings.count == 1 && warnings[0].contains("layer 'name': contrast 1.00:1"), "\(warnings)")
         }
     }
 
@@ -137,6 +152,24 @@ struct ReadableCLITests {
             let restyled = try CLI.run(["batch", "campaign.json", "--plan"], in: folder)
             #expect(restyled.stderr.contains("layer 'price' color #ffffff → #ffcc00"), "\(restyled)")
             #expect(restyled.stderr.contains("layer 'price' scrim unset → box/#000000/0.6"), "\(restyled)")
+        }
+    }
+
+    @Test("batch --plan and --check say a layout's overlap and shrunk size once, for the first job of three")
+    func planAndCheckWarnOnce() throws {
+        try withScratchFolder { folder in
+            try Self.campaign(Self.crowded, in: folder)
+            let job = #"{"images": ["white.png", "white.png"], "layout": "layout.json", "size": "320x180", "fps": 10, "hold": 0.3, "duration": 0.6, "slices": 8"#
+            try writeFile(folder + "/campaign.json", Data("""
+                {"jobs": [\(job), "id": "a", "outputs": ["a.mp4"]}, \(job), "id": "b", "outputs": ["b.mp4"]}, \(job), "id": "c", "outputs": ["c.mp4"]}]}
+                """.utf8))
+            for flag in ["--plan", "--check"] {
+                let run = try CLI.run(["batch", "campaign.json", flag], in: folder)
+                #expect(run.status == 0, "\(run)")
+                let lines = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
+                #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("slicevid: campaign.json: job 'a': warning: layout '") && $0.contains("layout.json' at 320x180: layer 'name'") },
+                        "\(flag): \(run)")
+            }
         }
     }
 }

@@ -339,7 +339,10 @@ package enum BatchRun {
                 case .finishing: events(.jobFinishing(id: job.id, position: position, count: count))
                 case .withoutAudio(let outputs): events(.jobWithoutAudio(id: job.id, position: position, count: count, outputs: outputs.compactMap(\.path)))
                 case .warning(let warning):
-                    if told.first(warning.topic) { events(.jobWarning(id: job.id, position: position, count: count, warning: warning)) }
+                    if told.first(warning.topic) {
+                        journal.update(at: index) { $0.warnings.append(warning.text) }
+                        events(.jobWarning(id: job.id, position: position, count: count, warning: warning))
+                    }
                 case .started, .audioReady: break
                 }
             }

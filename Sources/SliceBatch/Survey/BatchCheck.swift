@@ -19,6 +19,8 @@ public struct JobCheck: Sendable {
     public package(set) var folders: [String] = []
     /// Whether every output is up to date, so a run would skip the job.
     public package(set) var isUpToDate = false
+    /// The layout's warnings a render would tell (overlaps, a shrunk size), each once per run.
+    public package(set) var warnings: [LayoutWarning] = []
 }
 
 /// Checks a manifest's jobs without rendering. The manifest itself (fields, presets, unique
@@ -32,8 +34,10 @@ package enum BatchCheck {
         var stills: [String: String?] = [:]
         let hashes = InputHashes()
         let remote = RemoteAssets(options: request.remote)
+        let told = WarningsTold()
         return request.selectedJobs.map { manifestJob in
             var problems: [String] = []
+            var warnings: [LayoutWarning] = []
             // Remote stills are fetched into the cache and checked there, named by their URL.
             var job = manifestJob
             var local: RemoteInputs?
@@ -54,14 +58,14 @@ package enum BatchCheck {
             do throws(SlicevidError) {
                 // As a run would: its layout's text set (a character no font has, text that
                 // does not fit), without rendering a frame.
-                _ = try MakeJob.plan(job.request(force: true)).layout?.draw()
+                warnings = try told.drawn(MakeJob.plan(job.request(force: true)).layout)
             } catch {
                 if error.category != .outputBlocked { problems.append(error.message(job.wording(run: request.runWording))) }
             }
             // A still that cannot be hashed was reported above, as missing or undecodable.
             let survey = try? JobSurvey(job, version: request.version, hashes: hashes, cancellation: Cancellation())
             if let survey, !request.force, survey.isUpToDate {
-                return JobCheck(id: job.id, problems: problems, changes: [], isUpToDate: problems.isEmpty)
+                return JobCheck(id: job.id, problems: problems, changes: [], isUpToDate: problems.isEmpty, warnings: warnings)
             }
             let licences = survey?.replacements(force: request.force)
             var changes: [String] = []
@@ -83,7 +87,7 @@ package enum BatchCheck {
                     problems.append(error.message(job.wording(run: request.runWording)))
                 }
             }
-            return JobCheck(id: job.id, problems: problems, changes: changes, folders: folders)
+            return JobCheck(id: job.id, problems: problems, changes: changes, folders: folders, warnings: warnings)
         }
     }
 

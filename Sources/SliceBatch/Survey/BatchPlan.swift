@@ -37,6 +37,9 @@ public struct JobPlan: Sendable {
     public package(set) var state: State
     /// Folders a render would create first.
     public package(set) var folders: [String]
+    /// The layout's warnings a render of the job would tell (overlaps, a shrunk size), each
+    /// once per run: a later job of the same layout and aspect has none of its first's.
+    public package(set) var warnings: [LayoutWarning] = []
     /// Each moving layer's times on the job's clip (`layer 'name': shows 2.1–3.5 s; in …`),
     /// for a job that will render.
     public package(set) var motion: [String] = []
@@ -49,6 +52,7 @@ package enum BatchPlan {
     package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
         let remote = RemoteAssets(options: request.remote)
+        let told = WarningsTold()
         return request.selectedJobs.map { manifestJob in
             let survey: JobSurvey
             let local: RemoteInputs
@@ -66,10 +70,11 @@ package enum BatchPlan {
             if !request.force && survey.isUpToDate { return JobPlan(id: job.id, state: .upToDate, folders: []) }
             // As `--check`, `make --dry-run` and the run: the layout's text set (a character no
             // font has, text that does not fit) and its pictures drawn, without a frame.
+            var warnings: [LayoutWarning] = []
             var motion: [String] = []
             do throws(SlicevidError) {
                 let layout = try MakeJob.plan(job.request(force: true)).layout
-                _ = try layout?.draw()
+                warnings = try told.drawn(layout)
                 motion = layout?.scheduleLines ?? []
             } catch where error.category != .outputBlocked {
                 return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
@@ -86,7 +91,7 @@ package enum BatchPlan {
                 folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
             return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders,
-                           motion: motion)
+                           warnings: warnings, motion: motion)
         }
     }
 }

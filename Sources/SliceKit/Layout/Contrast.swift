@@ -70,10 +70,11 @@ package enum Contrast {
         }
     }
 
-    /// The contrast of `target` over a frame-sized picture whose pixel (`x`, `y`) is `pixel`
-    /// (16-bit sRGB): the layer's box shaded by its scrim, then its plate, against its colour.
-    /// Deterministic: counted in hundredths, the same whatever order pixels come in.
-    static func measure(_ target: Target, width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> Double {
+    /// The contrast of `target` over a frame-sized picture whose row `y` from column `x0`
+    /// `fill` writes into its buffer as 16-bit sRGB red, green, blue triples: the layer's box
+    /// shaded by its scrim, then its plate, against its colour. Deterministic: counted in
+    /// hundredths, the same whatever order pixels come in.
+    static func measure(_ target: Target, width: Int, height: Int, fill: (_ y: Int, _ x0: Int, _ row: inout [Int]) -> Void) -> Double {
         let box = target.box
         let x0 = max(0, box.x), y0 = max(0, box.y), x1 = min(width, box.x + box.width), y1 = min(height, box.y + box.height)
         guard x0 < x1, y0 < y1 else { return 21 }
@@ -81,19 +82,24 @@ package enum Contrast {
         var bins = [Int](repeating: 0, count: 2001)
         let plate = target.plate.map { (Double($0.alpha) / 255, [Double($0.red), Double($0.green), Double($0.blue)].map { $0 * 257 }) }
         let scrimColour = target.scrim.map { [Double($0.color.red), Double($0.color.green), Double($0.color.blue)].map { $0 * 257 } }
+        let shaded = target.scrim != nil || plate != nil
+        var row = [Int](repeating: 0, count: 3 * (x1 - x0))
         for y in y0..<y1 {
-            for x in x0..<x1 {
-                let (r, g, b) = pixel(x, y)
-                var (red, green, blue) = (Double(r), Double(g), Double(b))
-                if let scrim = target.scrim, let shade = scrimColour {
-                    let a = scrim.coverage(x: x - box.x, y: y - box.y, width: box.width, height: box.height)
-                    (red, green, blue) = (red * (1 - a) + shade[0] * a, green * (1 - a) + shade[1] * a, blue * (1 - a) + shade[2] * a)
+            fill(y, x0, &row)
+            for i in 0..<(x1 - x0) {
+                var (r, g, b) = (row[3 * i], row[3 * i + 1], row[3 * i + 2])
+                if shaded {
+                    var (red, green, blue) = (Double(r), Double(g), Double(b))
+                    if let scrim = target.scrim, let shade = scrimColour {
+                        let a = scrim.coverage(x: x0 + i - box.x, y: y - box.y, width: box.width, height: box.height)
+                        (red, green, blue) = (red * (1 - a) + shade[0] * a, green * (1 - a) + shade[1] * a, blue * (1 - a) + shade[2] * a)
+                    }
+                    if let (a, shade) = plate {
+                        (red, green, blue) = (red * (1 - a) + shade[0] * a, green * (1 - a) + shade[1] * a, blue * (1 - a) + shade[2] * a)
+                    }
+                    (r, g, b) = (Int(red.rounded()), Int(green.rounded()), Int(blue.rounded()))
                 }
-                if let (a, shade) = plate {
-                    (red, green, blue) = (red * (1 - a) + shade[0] * a, green * (1 - a) + shade[1] * a, blue * (1 - a) + shade[2] * a)
-                }
-                let under = luminance(Int(red.rounded()), Int(green.rounded()), Int(blue.rounded()))
-                bins[min(2000, Int((ratio(text, under) - 1) * 100))] += 1
+                bins[min(2000, Int((ratio(text, luminance(r, g, b)) - 1) * 100))] += 1
             }
         }
         let allowed = Int(Double((x1 - x0) * (y1 - y0)) * percentile)
@@ -124,9 +130,11 @@ package final class ContrastProbe: Sendable {
         record {
             image.pixels.withUnsafeBufferPointer { pixels in
                 targets.map { target in
-                    Contrast.Measure(target: target, ratio: Contrast.measure(target, width: image.width, height: image.height) { x, y in
-                        let at = 4 * (y * image.width + x)
-                        return (Int(pixels[at]) * 257, Int(pixels[at + 1]) * 257, Int(pixels[at + 2]) * 257)
+                    Contrast.Measure(target: target, ratio: Contrast.measure(target, width: image.width, height: image.height) { y, x0, row in
+                        let base = 4 * (y * image.width + x0)
+                        for i in 0..<(row.count / 3) {
+                            for c in 0..<3 { row[3 * i + c] = Int(pixels[base + 4 * i + c]) * 257 }
+                        }
                     })
                 }
             }
@@ -137,8 +145,11 @@ package final class ContrastProbe: Sendable {
     package func measure(_ image: RGBA16Image) {
         record {
             targets.map { target in
-                Contrast.Measure(target: target, ratio: Contrast.measure(target, width: image.width, height: image.height) { x, y in
-                    (Int(image.row(0, y)[x]), Int(image.row(1, y)[x]), Int(image.row(2, y)[x]))
+                Contrast.Measure(target: target, ratio: Contrast.measure(target, width: image.width, height: image.height) { y, x0, row in
+                    for c in 0..<3 {
+                        let plane = image.row(c, y) + x0
+                        for i in 0..<(row.count / 3) { row[3 * i + c] = Int(plane[i]) }
+                    }
                 })
             }
         }

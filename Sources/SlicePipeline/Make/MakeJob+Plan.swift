@@ -30,6 +30,9 @@ public struct MakePlan: Sendable {
     package var audio: AudioFacts? = nil
     /// The layout's layers in this render's pixels, when it has a layout.
     package var layout: LayoutPlan? = nil
+    /// The layout's warnings known without a frame (overlapping layers, a shrunk size), once
+    /// its layers are drawn (`Slicevid.plan`); contrast is measured when the stills are.
+    public package(set) var warnings: [LayoutWarning] = []
 
     /// The outputs that are written, in request order: one for each of `outputs`.
     package var writtenDestinations: [Output.Destination] { destinations.filter { $0 != .discard } }

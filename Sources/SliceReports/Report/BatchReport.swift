@@ -70,6 +70,9 @@ public struct JobResult: Sendable {
     /// The page's poster of an earlier render of a job that failed, still on disk and still
     /// the file slicevid wrote.
     public package(set) var previousPoster: String?
+    /// The layout's warnings this job told (contrast, overlap, a shrunk size): each told once
+    /// per run, by the first job that met it.
+    public package(set) var warnings: [String] = []
 
     /// The memberwise initialiser, for the run (SliceBatch) that fills the report.
     package init(id: String, status: JobStatus, outputs: [OutputResult], fingerprint: String? = nil, seconds: Double, error: String? = nil,
@@ -200,6 +203,7 @@ public struct BatchReport: Sendable {
                 "poster": job.poster ?? NSNull(),
                 "poster_error": job.posterError ?? NSNull(),
                 "previous_poster": job.previousPoster ?? NSNull(),
+                "warnings": job.warnings,
                 "outputs": job.outputs.map { output -> [String: Any] in
                     guard let record = output.record else {
                         guard let live = output.live else { return ["path": output.path] }

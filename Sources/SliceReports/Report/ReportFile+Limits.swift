@@ -69,6 +69,9 @@ extension ReportFile {
         try check.text(job["poster"], "\(place).poster", longest: longestPath)
         try check.text(job["previous_poster"], "\(place).previous_poster", longest: longestPath)
         _ = try check.list(job["reasons"], "\(place).reasons", most: mostEntries)
+        for (index, warning) in try check.list(job["warnings"], "\(place).warnings", most: mostEntries).enumerated() {
+            try check.text(warning, "\(place).warnings[\(index)]", longest: longestText)
+        }
         if let row = job["row"] as? [String: Any] {
             try check.text(row["key"], "\(place).row.key", longest: longestText)
             try check.text(row["feed"], "\(place).row.feed", longest: longestPath)

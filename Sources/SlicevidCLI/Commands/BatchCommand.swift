@@ -139,6 +139,9 @@ struct BatchCommand: ParsableCommand {
             for folder in job.folders where folders.insert(folder).inserted { console.error("slicevid: \(manifest): would create folder \(folder)\n") }
         }
         for job in checks {
+            for warning in job.warnings { console.error("slicevid: \(manifest): job \(InputText.quoted(job.id)): warning: \(warning.text)\n") }
+        }
+        for job in checks {
             for change in job.changes { console.error("slicevid: \(manifest): job \(InputText.quoted(job.id)): \(change)\n") }
         }
         let orphans = Slicevid.orphans(request)

@@ -26,6 +26,7 @@ enum BatchPlanView {
                 case .willRender(let reasons):
                     fields["reasons"] = reasons.map(BatchLog.json)
                     fields["folders"] = plan.folders
+                    if !plan.warnings.isEmpty { fields["warnings"] = plan.warnings.map(\.text) }
                     if !plan.motion.isEmpty { fields["motion"] = plan.motion }
                 case .refused(let why), .willFail(let why): fields["error"] = why
                 }
@@ -60,6 +61,9 @@ enum BatchPlanView {
             // Each moving layer's times, once for every job whose clip gives the same.
             for line in JobLines.grouped(plans.flatMap { plan in plan.motion.map { (plan.id, "layout " + $0) } }) {
                 log.console.error("slicevid: \(manifest): \(line.subject): \(line.text.dropFirst("layout ".count))\n")
+            }
+            for plan in plans {
+                for warning in plan.warnings { log.console.error("slicevid: \(manifest): job \(InputText.quoted(plan.id)): warning: \(warning.text)\n") }
             }
             for orphan in orphans { log.console.error("slicevid: \(manifest): \(describe(orphan, pruning: pruning))\n") }
             if let line = brake.flatMap({ describe($0, pruning: pruning) }) { log.console.error("slicevid: \(manifest): \(line)\n") }

@@ -270,6 +270,7 @@ struct MakeCommand: ParsableCommand {
                 if !quiet && console.outputError == nil {
                     console.error(DryRun.header(plan))
                     for line in DryRun.motion(plan) { console.error(line) }
+                    for warning in plan.warnings { console.error("slicevid: warning: \(warning.text)\n") }
                 }
                 return .success
             }
