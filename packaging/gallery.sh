@@ -59,18 +59,19 @@ feed="$campaign/examples/feed" stills="$campaign/examples/feed/stills"
 mv "$campaign/examples/stills" "$stills"
 cp "$stills/coffee-before.png" "$stills/tea-before.png"
 head -c 3000 "$stills/coffee-after.png" > "$stills/tea-after.png"
-printf 'NL-107,Tea tin,"7,50 €",tea\n' >> "$feed/products.csv"
+printf 'NL-107,Theeblik,Teedose,7.50,tea\n' >> "$feed/products.csv"
 cat > "$feed/morning.json" <<'JSON'
 {
   "defaults": { "preset": "spring", "fps": 12, "hold": 0.5, "duration": 0.75, "crf": 28, "encoder-preset": "veryfast", "layout": "promo.json" },
   "jobs": [{ "id": "{sku}-{size}", "rows": { "file": "products.csv", "key": "sku" }, "matrix": { "size": ["480x270", "270x480", "360x360"] },
              "images": ["stills/{image}-before.png", "stills/{image}-after.png"], "size": "{size}",
-             "vars": { "legal": "Prices incl. VAT, while stocks last" }, "outputs": ["out/{id}.mp4"] }]
+             "vars": { "locale": "nl-NL", "title": "{name_nl-NL}", "legal_nl-NL": "Prijzen incl. btw, zolang de voorraad strekt" },
+             "outputs": ["out/{id}.mp4"] }]
 }
 JSON
 # Exit 1 both times, and only 1: the tea tin's jobs fail, the others render.
 (cd "$feed" && "$slicevid" batch morning.json --report index.html --quiet >/dev/null 2>&1) || [ $? -eq 1 ]
-sed -i 's/"9,95 €"/"8,95 €"/' "$feed/products.csv"
+sed -i 's/,9.95,/,8.95,/' "$feed/products.csv"
 (cd "$feed" && "$slicevid" batch morning.json --report index.html --quiet >/dev/null 2>&1) || [ $? -eq 1 ]
 HOME="$campaign" timeout -k 10 240 chromium --headless --no-sandbox --single-process --no-zygote --disable-gpu --disable-crashpad-for-testing --disable-breakpad \
   --hide-scrollbars --no-first-run --user-data-dir="$campaign/profile" \
