@@ -1,7 +1,6 @@
 // How remote inputs are fetched and kept: the cache folder, offline use, the CA file for a
 // private PKI, and every bound a transfer is held to. The command line's `--cache`,
-// `--offline` and `--ca-file` set the first three; the bounds have defaults a library caller
-// may change.
+// `--offline` and `--ca-file` set the first three, its `--fetch-…` flags the bounds.
 
 import Foundation
 
@@ -37,6 +36,21 @@ public struct RemoteOptions: Sendable, Equatable {
     public var longestRetryWait: Duration = .seconds(60)
     /// Transfers to one host (scheme, host and port) at once.
     public var perHost = 4
+
+    /// The bounds a front end accepts for each setting (the command line's fetch flags): wide
+    /// enough for a slow CDN or a private one, never a wait or a size without end.
+    /// `connectTimeout` in whole seconds.
+    public static let connectSecondsRange = 1...600
+    /// `stallTimeout` in whole seconds (libcurl measures a stall in seconds).
+    public static let stallSecondsRange = 1...3600
+    /// Each `maxBytes`: a byte to 100 GB.
+    public static let maxBytesRange = 1...100_000_000_000
+    /// `maxRedirects`: none to 20.
+    public static let redirectsRange = 0...20
+    /// `attempts`: the first transfer alone to 10.
+    public static let attemptsRange = 1...10
+    /// `perHost`.
+    public static let perHostRange = 1...64
 
     public init(cacheFolder: String? = nil, offline: Bool = false, caFile: String? = nil) {
         self.cacheFolder = cacheFolder
