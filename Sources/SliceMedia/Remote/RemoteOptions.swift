@@ -58,6 +58,24 @@ public struct RemoteOptions: Sendable, Equatable {
         self.caFile = caFile
     }
 
+    /// These options as a transfer uses them: each bound brought within its range, so a
+    /// library caller's value cannot turn into no bound at all (a negative redirect count is
+    /// libcurl's "without end") or overflow the arithmetic that converts it (a connect timeout
+    /// of `Int64.max` seconds in milliseconds). A connect timeout keeps its milliseconds.
+    package var bounded: RemoteOptions {
+        func clamp(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
+        var options = self
+        options.connectTimeout = min(max(connectTimeout, .milliseconds(1)), .seconds(Self.connectSecondsRange.upperBound))
+        options.stallTimeout = min(max(stallTimeout, .seconds(Self.stallSecondsRange.lowerBound)), .seconds(Self.stallSecondsRange.upperBound))
+        for kind in RemoteKind.allCases { options.maxBytes[kind] = clamp(maxBytes[kind] ?? RemoteOptions().maxBytes[kind] ?? 1, Self.maxBytesRange) }
+        options.maxRedirects = clamp(maxRedirects, Self.redirectsRange)
+        options.attempts = clamp(attempts, Self.attemptsRange)
+        options.perHost = clamp(perHost, Self.perHostRange)
+        options.longestRetryWait = min(max(longestRetryWait, .zero), .seconds(3600))
+        options.retryDelay = min(max(retryDelay, .zero), options.longestRetryWait)
+        return options
+    }
+
     /// The cache folder used: `cacheFolder`, else `$XDG_CACHE_HOME/slicevid` when that is an
     /// absolute path, else `$HOME/.cache/slicevid`; nil when none can be named.
     package func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
