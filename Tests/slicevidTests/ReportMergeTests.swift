@@ -1,10 +1,12 @@
 // `slicevid report merge`: four shards' reports make the one-machine run's job list, and a
 // campaign that is not whole (a shard missing, a job doubled, a shard stopped, a job failed),
-// reports of another campaign, and a -o that is not ours are each told apart by exit code.
+// reports of another campaign, and a -o that is not ours are each told apart by exit code; shards
+// whose only failures are worth a retry (a server that fails for now) merge into a 75, as one run.
 
 import Foundation
 import Glibc
 import SliceMedia
+import StillFixtures
 import Testing
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ReportMergeTests {
@@ -130,6 +132,76 @@ import Testing
         #expect(merge.stderr.contains("failed: job '\(failed[0]["id"]!)': /x/s9.png: is truncated or corrupt"), "\(merge)")
     }
 
+    @Test func shardsThatFailedOnlyForNowMergeIntoARetryAsOneRunWould() throws {
+        let folder = try CampaignFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/served", withIntermediateDirectories: true)
+        let server = try AssetServer(root: folder.path + "/served")
+        defer { server.stop() }
+        // Six local jobs, and one whose second still the server answers 503 for, every attempt.
+        let jobs = Array(Self.jobs.prefix(6)) + [["id": "later", "images": ["s0.png", server.base + "/status/503"], "outputs": ["out/later.mp4"]]]
+        let manifest = try folder.campaign(jobs: jobs)
+        var exits: [Int32] = []
+        for index in 0..<2 {
+            let run = try BatchCLI.run(["batch", manifest, "--shard", "\(index)/2", "--report", "shard-\(index).json", "--cache", folder.path + "/cache"],
+                                       in: folder.path)
+            exits.append(run.status)
+        }
+        // The shard with "later" exits 75 for it, the other renders its jobs.
+        #expect(exits.sorted() == [0, 75], "\(exits)")
+        let failing = try #require(exits.firstIndex(of: 75))
+        let shardReport = try object(folder.path + "/shard-\(failing).json")
+        let shardJobs = try #require(shardReport["jobs"] as? [[String: Any]])
+        for job in shardJobs { #expect(job["retryable"] as? Bool == (job["id"] as? String == "later"), "\(job)") }
+
+        let merge = try CLI.run(["report", "merge", "shard-0.json", "shard-1.json", "-o", "whole.json"], in: folder.path)
+        #expect(merge.status == 75, "\(merge)")
+        #expect(merge.stderr.contains("failed: job 'later': \(server.base)/status/503: HTTP 503") && merge.stderr.contains("each worth a retry later"), "\(merge)")
+        let merged = try object(folder.path + "/whole.json")
+        #expect(merged["status"] as? String == "some-failed")
+        #expect((merged["jobs"] as? [[String: Any]])?.first { $0["id"] as? String == "later" }?["retryable"] as? Bool == true)
+        // Its page says the failure is temporary, on that tile alone.
+        let page = try CLI.run(["report", "html", "whole.json", "-o", "-"], in: folder.path)
+        #expect(page.status == 0 && page.stdout.components(separatedBy: "temporary: worth a retry").count == 2, "\(page)")
+
+        // The field decides: the same failure marked permanent, or from a report without the
+        // field, is a campaign a person must fix (1).
+        func withLater(_ value: Any?, status: String = "failed") throws {
+            var report = shardReport
+            report["jobs"] = shardJobs.map { job in
+                guard job["id"] as? String == "later" else { return job }
+                var edited = job
+                edited["retryable"] = value
+                edited["status"] = status
+                return edited
+            }
+            try writeObject(report, to: folder.path + "/shard-\(failing).json")
+        }
+        for permanent in [false, nil] as [Bool?] {
+            try withLater(permanent)
+            let again = try CLI.run(["report", "merge", "shard-0.json", "shard-1.json", "-o", "whole.json"], in: folder.path)
+            #expect(again.status == 1 && !again.stderr.contains("each worth a retry later"), "\(String(describing: permanent)): \(again)")
+        }
+        // A report is input: the mark is true or false, and only on a failed job.
+        let place = "jobs[\(try #require(shardJobs.firstIndex { $0["id"] as? String == "later" }))].retryable"
+        for (value, status, words) in [("yes", "failed", "is 'yes'; a report holds true or false"), (1, "failed", "is 1; a report holds true or false"),
+                                       (NSNull(), "failed", "is null"), (true, "rendered", "is true for a job whose status is 'rendered'")] as [(Any, String, String)] {
+            try withLater(value, status: status)
+            let refused = try CLI.run(["report", "merge", "shard-0.json", "shard-1.json", "-o", "whole.json"], in: folder.path)
+            #expect(refused.status == 65 && refused.stderrIsOneLine && refused.stderr.contains("shard-\(failing).json': \(place) \(words)"), "\(refused)")
+        }
+        // A stopped shard beside a retryable failure: the campaign is incomplete, not a retry (1).
+        try withLater(true)
+        var other = try object(folder.path + "/shard-\(1 - failing).json")
+        var otherJobs = try #require(other["jobs"] as? [[String: Any]])
+        try #require(!otherJobs.isEmpty)
+        otherJobs[0]["status"] = "interrupted"
+        (other["jobs"], other["status"], other["signal"]) = (otherJobs, "interrupted", "SIGINT")
+        try writeObject(other, to: folder.path + "/shard-\(1 - failing).json")
+        let stopped = try CLI.run(["report", "merge", "shard-0.json", "shard-1.json", "-o", "whole.json"], in: folder.path)
+        #expect(stopped.status == 1 && stopped.stderr.contains("was stopped by SIGINT"), "\(stopped)")
+    }
+
     @Test func eachJobsObjectPassesThroughUnchanged() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
@@ -148,7 +220,12 @@ import Testing
         let merged = try #require(JSONSerialization.jsonObject(with: merge.stdoutData) as? [String: Any])
         let out = try #require(merged["jobs"] as? [[String: Any]])
         #expect(out.count == 2)
-        #expect(NSDictionary(dictionary: out[1]).isEqual(to: jobs[1]), "\(out[1])")
+        // Compared as canonical JSON: Foundation on Linux finds two parsed `false`s unequal in
+        // NSDictionary.isEqual, and the bytes tell true from 1 besides.
+        func canonical(_ object: [String: Any]) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        }
+        #expect(try canonical(out[1]) == canonical(jobs[1]), "\(out[1])")
         // true stays true (not 1), 2.5 stays 2.5, the escape stays an escape inside the string.
         #expect(merge.stdout.contains("true") && merge.stdout.contains("2.5") && merge.stdout.contains("\\u001b") && !merge.stdout.contains("\u{1B}"))
     }

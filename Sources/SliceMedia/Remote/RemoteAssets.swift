@@ -52,7 +52,7 @@ package final class RemoteAssets: Sendable {
     /// - Parameter options: the cache folder and bounds; the folder is opened (made) on the
     ///   first URL, so a run without one never touches it.
     package init(options: RemoteOptions) {
-        self.options = options
+        self.options = options.bounded
     }
 
     /// The cache, opened on first use (once per run, whatever it came to).

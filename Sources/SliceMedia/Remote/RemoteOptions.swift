@@ -1,7 +1,6 @@
 // How remote inputs are fetched and kept: the cache folder, offline use, the CA file for a
 // private PKI, and every bound a transfer is held to. The command line's `--cache`,
-// `--offline` and `--ca-file` set the first three; the bounds have defaults a library caller
-// may change.
+// `--offline` and `--ca-file` set the first three, its `--fetch-…` flags the bounds.
 
 import Foundation
 
@@ -38,10 +37,43 @@ public struct RemoteOptions: Sendable, Equatable {
     /// Transfers to one host (scheme, host and port) at once.
     public var perHost = 4
 
+    /// The bounds a front end accepts for each setting (the command line's fetch flags): wide
+    /// enough for a slow CDN or a private one, never a wait or a size without end.
+    /// `connectTimeout` in whole seconds.
+    public static let connectSecondsRange = 1...600
+    /// `stallTimeout` in whole seconds (libcurl measures a stall in seconds).
+    public static let stallSecondsRange = 1...3600
+    /// Each `maxBytes`: a byte to 100 GB.
+    public static let maxBytesRange = 1...100_000_000_000
+    /// `maxRedirects`: none to 20.
+    public static let redirectsRange = 0...20
+    /// `attempts`: the first transfer alone to 10.
+    public static let attemptsRange = 1...10
+    /// `perHost`.
+    public static let perHostRange = 1...64
+
     public init(cacheFolder: String? = nil, offline: Bool = false, caFile: String? = nil) {
         self.cacheFolder = cacheFolder
         self.offline = offline
         self.caFile = caFile
+    }
+
+    /// These options as a transfer uses them: each bound brought within its range, so a
+    /// library caller's value cannot turn into no bound at all (a negative redirect count is
+    /// libcurl's "without end") or overflow the arithmetic that converts it (a connect timeout
+    /// of `Int64.max` seconds in milliseconds). A connect timeout keeps its milliseconds.
+    package var bounded: RemoteOptions {
+        func clamp(_ value: Int, _ range: ClosedRange<Int>) -> Int { min(max(value, range.lowerBound), range.upperBound) }
+        var options = self
+        options.connectTimeout = min(max(connectTimeout, .milliseconds(1)), .seconds(Self.connectSecondsRange.upperBound))
+        options.stallTimeout = min(max(stallTimeout, .seconds(Self.stallSecondsRange.lowerBound)), .seconds(Self.stallSecondsRange.upperBound))
+        for kind in RemoteKind.allCases { options.maxBytes[kind] = clamp(maxBytes[kind] ?? RemoteOptions().maxBytes[kind] ?? 1, Self.maxBytesRange) }
+        options.maxRedirects = clamp(maxRedirects, Self.redirectsRange)
+        options.attempts = clamp(attempts, Self.attemptsRange)
+        options.perHost = clamp(perHost, Self.perHostRange)
+        options.longestRetryWait = min(max(longestRetryWait, .zero), .seconds(3600))
+        options.retryDelay = min(max(retryDelay, .zero), options.longestRetryWait)
+        return options
     }
 
     /// The cache folder used: `cacheFolder`, else `$XDG_CACHE_HOME/slicevid` when that is an

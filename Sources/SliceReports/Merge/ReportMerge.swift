@@ -78,6 +78,7 @@ public struct ReportMerge {
             problems.append("shard \(report.shard) (\(InputText.quoted(report.path))) was stopped\(signal): \(unfinished.count) job\(unfinished.count == 1 ? "" : "s") did not finish (\(ReportMerge.list(unfinished.map { InputText.quoted($0.id) }))); run that shard again")
         }
         for job in jobs where job.status == JobStatus.failed.rawValue {
+            // A retryable job's error already says it is worth a retry later, in its own words.
             problems.append("failed: job \(InputText.quoted(job.id)): \(InputText.escaped(job.error ?? "no reason recorded"))")
         }
         for job in jobs where !JobStatus.allCases.map(\.rawValue).contains(job.status) {
@@ -88,6 +89,15 @@ public struct ReportMerge {
 
     /// Whether every job of the manifest is accounted for exactly once and rendered or up to date.
     public var isComplete: Bool { problems.isEmpty }
+
+    /// Whether the campaign is not whole only because of jobs that failed on remote inputs
+    /// that may be had later (timeouts, resets, HTTP 5xx or 429 after every attempt), in any
+    /// shard: running those shards again is worth it, as a single run would have exited 75.
+    /// False when it is whole, or when anything else keeps it from being so.
+    public var isWorthRetry: Bool {
+        let failed = jobs.filter { $0.status == JobStatus.failed.rawValue }
+        return !failed.isEmpty && failed.count == problems.count && failed.allSatisfy(\.retryable)
+    }
 
     /// The number of jobs with each status, every status named.
     public var counts: [String: Int] {

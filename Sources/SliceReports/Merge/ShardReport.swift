@@ -29,6 +29,9 @@ package struct ShardReport {
         package let index: Int
         package let status: String
         package let error: String?
+        /// Whether it failed only on remote inputs that may be had later (its shard would have
+        /// exited 75 for it alone); `ReportFile` checked the field is a boolean.
+        package let retryable: Bool
     }
 
     /// Reads and checks the report at `path`.
@@ -72,7 +75,8 @@ package struct ShardReport {
             guard shard.contains(id) else {
                 throw invalid("job \(InputText.quoted(id)) is not in shard \(shard) (it hashes to \(Shard.index(of: id, count: shard.count))); the report was changed after slicevid wrote it")
             }
-            jobs.append(Job(object: job, id: id, index: index, status: status, error: job["error"] as? String))
+            jobs.append(Job(object: job, id: id, index: index, status: status, error: job["error"] as? String,
+                            retryable: status == JobStatus.failed.rawValue && job["retryable"] as? Bool == true))
         }
         self.jobs = jobs
     }

@@ -163,6 +163,7 @@ extension ReportPage {
             html += "<div class=\"pic none\">\(HTMLText.escaped(why))</div>"
         }
         html += "<h3>\(HTMLText.escaped(tile.id))</h3><p class=\"state\"><b>\(HTMLText.escaped(tile.status))</b>"
+        if tile.isRetryable { html += " · temporary: worth a retry" }
         if let row = tile.row { html += " · row \(HTMLText.escaped(row))" }
         html += "</p>"
         if tile.group == .failed, tile.isPreviousLive {

@@ -92,6 +92,9 @@ public struct ReportPage {
         /// For a failed job whose earlier render is still on disk: when that was written
         /// (the latest of its outputs still live).
         package var previous: Date?
+        /// Whether it failed only on remote inputs that may be had later (the report's
+        /// `retryable`): the tile says the failure is temporary.
+        package var isRetryable = false
         /// Whether the job's earlier render is live (some output of it is still on disk).
         package var isPreviousLive: Bool { outputs.contains { $0.live != nil } }
     }
@@ -182,7 +185,7 @@ public struct ReportPage {
                               why: shown(job["why"] as? String), error: shown(job["error"] as? String), row: row,
                               rowKey: rowKey.map { ReportPage.shortened($0, to: 300) },
                               picture: picture.map { .image(path: $0, link: link($0)) } ?? .none(ReportPage.missing(job, group: group, outputs: outputs, absolute: absolute)),
-                              outputs: outputs, previous: previous))
+                              outputs: outputs, previous: previous, isRetryable: group == .failed && job["retryable"] as? Bool == true))
         }
         // Within a group, the jobs of one feed row (a product) stand together, in the order its
         // first job comes in the manifest; its variants follow in manifest order.

@@ -197,6 +197,9 @@ public struct BatchReport: Sendable {
                 "seconds": rounded(job.seconds),
                 "fingerprint": job.fingerprint ?? NSNull(),
                 "error": job.error ?? NSNull(),
+                // Only a failure can be worth a retry: `report merge` reads this to tell a
+                // campaign worth running again from one a person must fix.
+                "retryable": job.status == .failed && job.retryable,
                 "why": job.why ?? NSNull(),
                 "reasons": job.reasons.map(\.json),
                 "row": job.row.map { ["key": $0.key, "feed": $0.feed, "line": $0.line] as [String: Any] } ?? NSNull(),

@@ -69,6 +69,11 @@ extension ReportFile {
         try check.text(job["poster"], "\(place).poster", longest: longestPath)
         try check.text(job["previous_poster"], "\(place).previous_poster", longest: longestPath)
         _ = try check.list(job["reasons"], "\(place).reasons", most: mostEntries)
+        // `report merge` decides its exit status by it: never guessed from another type, and
+        // only a failure can be worth a retry.
+        if try check.flag(job["retryable"], "\(place).retryable") == true, let status = job["status"] as? String, status != JobStatus.failed.rawValue {
+            throw check.fail("\(place).retryable", "is true for a job whose status is \(InputText.quoted(status)); only a failed job is worth a retry")
+        }
         for (index, warning) in try check.list(job["warnings"], "\(place).warnings", most: mostEntries).enumerated() {
             try check.text(warning, "\(place).warnings[\(index)]", longest: longestText)
         }
@@ -129,6 +134,17 @@ private struct LimitCheck {
     func number(_ value: Any?, _ field: String, _ range: ClosedRange<Double>) throws(SlicevidError) {
         guard let number = value as? NSNumber, !(number.doubleValue.isFinite && range.contains(number.doubleValue)) else { return }
         throw fail(field, "is \(InputText.quoted(number.description)); a report holds a number \(plain(range.lowerBound))…\(plain(range.upperBound))")
+    }
+
+    /// `true` or `false` when present (absent in reports written before the field was): a
+    /// field a reader decides by, so any other type is refused rather than passed over.
+    func flag(_ value: Any?, _ field: String) throws(SlicevidError) -> Bool? {
+        guard let value else { return nil }
+        guard SpecField.isJSONBoolean(value), let flag = value as? Bool else {
+            let given = value is NSNull ? "null" : (value as? String).map(InputText.quoted) ?? (value as? NSNumber)?.description ?? (value is [Any] ? "a list" : "an object")
+            throw fail(field, "is \(given); a report holds true or false")
+        }
+        return flag
     }
 
     /// A list of at most `most` entries, when it is one; empty otherwise.

@@ -30,7 +30,9 @@ struct ReportCommand: ParsableCommand {
         it), "shards" (each shard's run), "missing_shards" and "problems". Every problem is also one line on stderr:
         a shard with no report, a job in two reports, a shard that was stopped before its jobs finished, a failed job.
         Exit codes: 0 every job of the manifest is in exactly one report and rendered or up to date; 1 the campaign is
-        not whole (the lines say why; the merged report is written all the same); 64 reports of different manifests,
+        not whole (the lines say why; the merged report is written all the same); 75 it is not whole only because of
+        jobs that failed on remote inputs for now (each "retryable" in its shard's report: a timeout, a reset, HTTP 5xx
+        or 429), so running those shards again is worth it, as one run would exit 75; 64 reports of different manifests,
         slicevid versions or shard counts, a merged report among them, or a report of an older schema; 65 a file that
         is not a slicevid report; 66 a report missing; 73 -o cannot be written.
         html: REPORT is a --report file (a shard's, a whole run's or a merged one, schema \(BatchReport.schema)); the page is one
@@ -111,7 +113,8 @@ struct ReportCommand: ParsableCommand {
         }
         for problem in merge.problems { console.error("slicevid: report merge: \(problem)\n") }
         if !quiet || !merge.isComplete { console.error("slicevid: report merge: \(Self.summary(merge, output: output))\n") }
-        return merge.isComplete ? .success : .someJobsFailed
+        // As one run would: 75 when only failures worth a retry keep the campaign from being whole.
+        return merge.isComplete ? .success : merge.isWorthRetry ? .busy : .someJobsFailed
     }
 
     /// `report html`: the page of one report, written atomically (or to standard output).
@@ -142,7 +145,8 @@ struct ReportCommand: ParsableCommand {
     private static func summary(_ merge: ReportMerge, output: String) -> String {
         let first = merge.reports[0]
         let counts = merge.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        let state = merge.isComplete ? "whole" : "not whole (\(merge.problems.count) problem\(merge.problems.count == 1 ? "" : "s"))"
+        let state = merge.isComplete ? "whole"
+            : "not whole (\(merge.problems.count) problem\(merge.problems.count == 1 ? "" : "s")\(merge.isWorthRetry ? ", each worth a retry later" : ""))"
         let written = output == "-" ? "written to stdout" : "wrote \(InputText.escaped(output))"
         return "\(merge.reports.count) report\(merge.reports.count == 1 ? "" : "s") of \(InputText.escaped(first.manifest)) "
             + "(\(first.shard.count - merge.missingShards.count) of \(first.shard.count) shards), \(first.digest.jobs) jobs: "

@@ -49,7 +49,7 @@ extension ExitCode {
         case .outputFailed:
             "writing failed part-way (a full disk, a storage error): nothing was replaced, and a retry, later or elsewhere, skips what is already done"
         case .busy:
-            "another run holds the lock (the attempt before this one still winding down, an overlapping night); nothing was done"
+            "another run holds the lock (the attempt before this one still winding down, an overlapping night), and nothing was done; or every failure was a URL that could not be fetched for now (a timeout, a reset, HTTP 5xx, 408 or 429), in a run or in the shards report merge read"
         case .interrupted:
             "SIGINT is a person's Ctrl-C or kill -INT, a decision to stop; schedulers stop with SIGTERM"
         case .terminated:

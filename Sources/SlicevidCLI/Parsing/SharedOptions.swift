@@ -12,20 +12,24 @@ enum SharedOptions {
     /// `-v, --verbose`.
     static let verbose = OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors.")
 
-    /// `--cache DIR`, `--offline`, `--ca-file FILE`: how stills and songs given as URLs are fetched.
+    /// `--cache DIR`, `--offline`, `--ca-file FILE` and the `--fetch-…` bounds (SharedOptions+Fetch):
+    /// how stills and songs given as URLs are fetched.
     static let cache = OptionSpec("cache", value: "DIR", kind: .path, help: "Keep fetched URLs (stills, songs) in DIR, shared by every run and shard (default: $XDG_CACHE_HOME/slicevid, else ~/.cache/slicevid). Unchanged files are revalidated (ETag, Last-Modified) and not transferred again.")
     static let offline = OptionSpec("offline", help: "Make no request: take URLs from the cache only; a URL not cached fails its job (66).")
     static let caFile = OptionSpec("ca-file", value: "FILE", kind: .path, help: "Verify https servers against the CAs in FILE (PEM) instead of the system's, for a private PKI.")
-    static let remote = [cache, offline, caFile]
+    static let remote = [cache, offline, caFile] + fetchBounds
 
     /// The remote options given.
-    /// - Throws: `SlicevidError(.usage)` for a `--ca-file` that is not a readable file.
+    /// - Throws: `SlicevidError`: `.inputMissing` for a `--ca-file` that is not a readable file,
+    ///   `.usage` for a fetch bound not accepted.
     static func remote(from arguments: ParsedArguments) throws(SlicevidError) -> RemoteOptions {
         let caFile = arguments.value(SharedOptions.caFile)
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw SlicevidError(.inputMissing, "--ca-file: \(InputText.quoted(caFile)) is not a readable file; give a PEM file of CA certificates")
         }
-        return RemoteOptions(cacheFolder: arguments.value(cache), offline: arguments.has(offline), caFile: caFile)
+        var options = RemoteOptions(cacheFolder: arguments.value(cache), offline: arguments.has(offline), caFile: caFile)
+        try applyFetchBounds(arguments, to: &options)
+        return options
     }
 
     /// `-j, --jobs N`.
