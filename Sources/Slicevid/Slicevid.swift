@@ -112,7 +112,7 @@ public enum Slicevid {
         do throws(SlicevidError) {
             var plan = try MakeJob.plan(local)
             try MakeJob.checkStillHeaders(local)
-            if let layout = plan.layout { plan.warnings = try layout.overlapWarnings + layout.draw().sizeWarnings(layout) }
+            plan.warnings = try MakeJob.layoutWarnings(local, planned: plan)
             return plan
         } catch {
             throw error.naming(sources)
