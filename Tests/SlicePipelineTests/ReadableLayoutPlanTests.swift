@@ -3,6 +3,7 @@
 // of a card's text is measured where its still is at rest, an over layer's on a sample of the
 // frames that show it: each stretch of the clip (a hold, the strips) at its ends and middle.
 
+import Foundation
 import SliceKit
 import SliceMedia
 import Testing
@@ -79,5 +80,16 @@ import Testing
         #expect(timeline.contrastSample(Array(4...8), kept: [5, 9]) == [4, 5, 6, 8])
         // A gap in what it shows splits a stretch.
         #expect(timeline.contrastSample([0, 1, 3]) == [0, 1, 3])
+    }
+
+    @Test("a poster's frame and a storyboard's cells join the frames an over layer is measured on; a video adds none")
+    func pictureFrames() throws {
+        let dir = try MakeJobOutputsTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 7 frames (0.2 s hold, 0.4 s move at 10 fps): the poster at 0.3 s is frame 3; a 2×2
+        // storyboard's cells are spread from the first frame to the last.
+        let plan = try MakeJob.plan(try .parsing(spec: try MakeJobOutputsTests.tinySpec(),
+                                                 outputs: ["\(dir)/a.mp4", "\(dir)/p.png:poster-at=0.3", "\(dir)/s.jpg:sheet=2x2"]))
+        #expect(plan.outputs.map(\.pictureFrames) == [[], [3], [0, 2, 4, 6]])
     }
 }

@@ -191,7 +191,6 @@ extension Contrast.Measure {
 extension EncodingPlan {
     /// The frames a poster or a storyboard is made from (none for a video or a GIF).
     var pictureFrames: [Int] {
-        guard writesPicture else { return [] }
         if let sheet { return sheet.frames(of: selection.renderFrames) }
         if case .single(let frame) = selection.rule { return [frame] }
         return []
