@@ -79,4 +79,25 @@ struct ContrastCLITests {
             #expect(Self.contrastLines(bare.stderr).contains { $0.contains("layer 'name': contrast 1.00:1") }, "\(band)/\(name): \(bare)")
         }
     }
+
+    @Test("an over layer over a moving still is measured on the moved picture: a push-in that spreads the dark half under black text warns, the still at rest does not")
+    func movingStillMeasured() throws {
+        try withScratchFolder { folder in
+            // Left half black, right half white; black text over the white half, white between the strips.
+            var halves = RGBAImage(width: 320, height: 180, color: RGBAColor(red: 255, green: 255, blue: 255))
+            for y in 0..<180 { for x in 0..<160 { for c in 0..<3 { halves.pixels[4 * (y * 320 + x) + c] = 0 } } }
+            _ = try Still.write(halves, "halves.png", in: folder)
+            try writeFile(folder + "/layout.json", Data(##"{"layers": [{"name": "name", "text": "Flat White", "box": [0.55, 0.3, 0.4, 0.4], "color": "#000000"}]}"##.utf8))
+            let flags = ["--from", "halves.png", "--to", "halves.png", "--layout", "layout.json", "--size", "320x180", "--fps", "10",
+                         "--hold", "0.3", "--duration", "0.6", "--slices", "8", "--background", "#FFFFFF"]
+            let still = try CLI.make(flags + ["-o", "still.mp4"], in: folder)
+            #expect(still.status == 0 && Self.contrastLines(still.stderr).isEmpty, "\(still)")
+            // Zooming toward the dark half's middle moves its edge (x 0.5) to 0.75 by the end.
+            let moving = try CLI.make(flags + ["--motion", "push-in", "--motion-amount", "1", "--focus", "0.25,0.5", "-o", "moving.mp4"], in: folder)
+            let told = Self.contrastLines(moving.stderr)
+            #expect(moving.status == 0 && told.count == 1 && told.first?.contains("layer 'name': contrast") == true, "\(moving)")
+            // Not at frame 0: the move has not begun there.
+            #expect(told.first?.contains("at frame 0 ") == false, "\(told)")
+        }
+    }
 }
