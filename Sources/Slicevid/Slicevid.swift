@@ -98,12 +98,14 @@ public enum Slicevid {
     /// The version outputs and batch records carry.
     public static let version = "0.3.0"
 
-    /// What `request` would write, checked completely without decoding a still, rendering a
-    /// frame or creating anything (`slicevid make --dry-run`): its layout's text is set, so a
-    /// character no font has or text that does not fit is refused here too, and each still is
-    /// read as far as its header, so a missing, unreadable or unrecognised still, or one larger
-    /// than slicevid decodes, is refused as the render would refuse it. Data damaged past a
-    /// still's header is found only by decoding it (the render, `check`).
+    /// What `request` would write, checked completely without rendering the clip or creating
+    /// anything (`slicevid make --dry-run`): its layout's text is set, so a character no font
+    /// has or text that does not fit is refused here too, and each still is read as far as its
+    /// header, so a missing, unreadable or unrecognised still, or one larger than slicevid
+    /// decodes, is refused as the render would refuse it. When the layout has text, the stills
+    /// are decoded and a few frames drawn to measure its contrast as the render does
+    /// (`MakePlan.warnings`, or the render's refusal); otherwise data damaged past a still's
+    /// header is found only by decoding it (the render, `check`).
     /// - Throws: `SlicevidError`; its `category` says who has to act.
     /// Stills and a song given as URLs are fetched into the cache (or revalidated) first, as
     /// the render would.
@@ -112,7 +114,7 @@ public enum Slicevid {
         do throws(SlicevidError) {
             var plan = try MakeJob.plan(local)
             try MakeJob.checkStillHeaders(local)
-            if let layout = plan.layout { plan.warnings = try layout.overlapWarnings + layout.draw().sizeWarnings(layout) }
+            plan.warnings = try MakeJob.layoutWarnings(local, planned: plan)
             return plan
         } catch {
             throw error.naming(sources)

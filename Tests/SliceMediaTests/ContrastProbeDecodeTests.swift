@@ -23,4 +23,30 @@ import Testing
             #expect(measured.hasSamePixels(as: try load(nil)), "\(still) \(layout)")
         }
     }
+
+    @Test("a card's text is measured with the card's layers before it printed, on every way a still is fitted; those after it are not",
+          arguments: StillLayersTests.Still.allCases, [PixelLayout.yuv420p, .yuv444p16])
+    func layersUnderTheText(still: StillLayersTests.Still, layout: PixelLayout) throws {
+        try withTemporaryDirectory { dir in
+            let path = try StillLayersTests.write(still, in: dir)
+            // An opaque black band over the left half, then white text over it, then a white
+            // band the text is not on.
+            func band(_ value: UInt16) -> CardLayer {
+                let picture = RGBA16Image(width: 32, height: 36, hasAlpha: false)
+                for c in 0..<3 { for y in 0..<36 { picture.row(c, y).update(repeating: value, count: 32) } }
+                return CardLayer(picture: picture, x: 0, y: 0)
+            }
+            let box = PixelBox(x: 0, y: 0, width: 32, height: 36)
+            func target(below: Int) -> Contrast.Target {
+                Contrast.Target(layer: "layer 'name'", box: box, text: RGBAColor(red: 255, green: 255, blue: 255), scrim: nil, plate: nil, minimum: 4.5, frame: 0, below: below)
+            }
+            let probe = ContrastProbe(targets: [target(below: 0), target(below: 1), target(below: 1)], layers: [band(0), band(65535)])
+            _ = try StillDecoder.loadPlanar(path: path, width: StillLayersTests.width, height: StillLayersTests.height, fit: .cover,
+                                            background: .black, layout: layout, probe: probe)
+            let ratios = try #require(probe.measures).map(\.ratio)
+            // White on the black band: 21:1, whatever the still; the still alone is not black.
+            #expect(ratios[1] >= 20.9 && ratios[2] >= 20.9, "\(still) \(layout): \(ratios)")
+            #expect(ratios[0] < 20, "\(still) \(layout): \(ratios)")
+        }
+    }
 }

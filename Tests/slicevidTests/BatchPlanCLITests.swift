@@ -36,6 +36,7 @@ struct BatchPlanCLITests {
             ["id": "foreign", "images": ["s0.png", "s1.png"], "outputs": ["out/foreign.mp4"]],
         ]
         let manifest = try folder.campaign(jobs: jobs)
+        // (Its contrast not asked for: --plan measures it, and this is about the times.)
         let first = try plan(manifest, in: folder)
         #expect(first.status == 0 && first.jobs.count == 8, "\(first.text)")
         #expect(first.jobs["same"] == "will render: new output \(folder.path)/out/same.mp4", "\(first.text)")
@@ -113,7 +114,7 @@ struct BatchPlanCLITests {
     func layerMotion() throws {
         let folder = try CampaignFolder()
         defer { folder.remove() }
-        try writeFile(folder.path + "/motion.json", Data(#"{"layers": [{"name": "name", "text": "Flat White", "box": [0, 0.4, 1, 0.3], "in": {"at": "landed", "effect": "slide-up"}}]}"#.utf8))
+        try writeFile(folder.path + "/motion.json", Data(#"{"contrast": {"minimum": 1, "large": 1}, "layers": [{"name": "name", "text": "Flat White", "box": [0, 0.4, 1, 0.3], "in": {"at": "landed", "effect": "slide-up"}}]}"#.utf8))
         let defaults: [String: Any] = ["size": "64x36", "fps": 10, "hold": 0.2, "duration": 0.3, "end-hold": 1, "slices": 8, "encoder-preset": "ultrafast",
                                        "layout": "motion.json"]
         let jobs: [[String: Any]] = [
@@ -122,11 +123,12 @@ struct BatchPlanCLITests {
             ["id": "long", "images": ["s0.png", "s1.png"], "outputs": ["out/long.mp4"], "hold": 1.2],
         ]
         let manifest = try folder.campaign(jobs: jobs, defaults: defaults)
+        // (Its contrast not asked for: --plan measures it, and this is about the times.)
         let first = try plan(manifest, in: folder)
         #expect(first.status == 0 && first.text.contains("2 jobs ('a', 'b'): layer 'name': shows 0.5–1.5 s; in slide-up 0.5–1 s (at landed, ease-out)\n"), "\(first.text)")
         #expect(first.text.contains("job 'long': layer 'name': shows 1.5–2.5 s; in slide-up 1.5–2 s (at landed, ease-out)\n"), "\(first.text)")
         #expect(try BatchCLI.run(["batch", manifest], in: folder.path).status == 0)
-        try writeFile(folder.path + "/motion.json", Data(#"{"layers": [{"name": "name", "text": "Flat White", "box": [0, 0.4, 1, 0.3], "in": {"at": "landed", "effect": "fade"}}]}"#.utf8))
+        try writeFile(folder.path + "/motion.json", Data(#"{"contrast": {"minimum": 1, "large": 1}, "layers": [{"name": "name", "text": "Flat White", "box": [0, 0.4, 1, 0.3], "in": {"at": "landed", "effect": "fade"}}]}"#.utf8))
         let changed = try plan(manifest, in: folder)
         #expect(changed.jobs["a"] == "will render: layer 'name' in: slide-up → fade", "\(changed.text)")
     }

@@ -15,12 +15,12 @@ final class WarningsTold: Sendable {
 }
 
 extension WarningsTold {
-    /// Draws `layout`'s layers as a run would (refusing what a run refuses) and gives its
-    /// warnings known without a frame (overlaps, a shrunk size) not told yet.
-    /// - Throws: `SlicevidError`: what drawing the layers refuses.
-    func drawn(_ layout: LayoutPlan?) throws(SlicevidError) -> [LayoutWarning] {
-        guard let layout else { return [] }
-        let pictures = try layout.draw()
-        return (layout.overlapWarnings + pictures.sizeWarnings(layout)).filter { first($0.topic) }
+    /// Draws the layout's layers of `request` as a run would (refusing what a run refuses) and
+    /// gives its warnings not told yet: overlaps, a shrunk size, and contrast, measured on the
+    /// stills decoded as the run decodes them.
+    /// - Throws: `SlicevidError`: what drawing the layers refuses, a still that cannot be
+    ///   decoded, or the contrast refusal the run would make.
+    func drawn(_ request: MakeRequest, _ planned: MakePlan) throws(SlicevidError) -> [LayoutWarning] {
+        try MakeJob.layoutWarnings(request, planned: planned).filter { first($0.topic) }
     }
 }

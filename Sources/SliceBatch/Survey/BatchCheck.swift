@@ -58,7 +58,10 @@ package enum BatchCheck {
             do throws(SlicevidError) {
                 // As a run would: its layout's text set (a character no font has, text that
                 // does not fit), without rendering a frame.
-                warnings = try told.drawn(MakeJob.plan(job.request(force: true)).layout)
+                let request = try job.request(force: true)
+                let planned = try MakeJob.plan(request)
+                // Contrast is measured on the decoded stills; one that failed was reported above.
+                if problems.isEmpty { warnings = try told.drawn(request, planned) } else { _ = try planned.layout?.draw() }
             } catch {
                 if error.category != .outputBlocked { problems.append(error.message(job.wording(run: request.runWording))) }
             }

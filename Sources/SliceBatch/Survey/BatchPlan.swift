@@ -47,8 +47,9 @@ public struct JobPlan: Sendable {
 
 /// Plans a manifest's jobs without rendering, locking or writing.
 package enum BatchPlan {
-    /// The state of each selected job, in manifest order. Stills are hashed (read), not decoded
-    /// (`--check` decodes them); a layout's layers are drawn, as `--check` draws them.
+    /// The state of each selected job, in manifest order. Stills are hashed (read), and decoded
+    /// only when a job that would render has a layout with text, to measure its contrast as
+    /// `--check` and the run do; a layout's layers are drawn, as `--check` draws them.
     package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
         let remote = RemoteAssets(options: request.remote)
@@ -73,9 +74,10 @@ package enum BatchPlan {
             var warnings: [LayoutWarning] = []
             var motion: [String] = []
             do throws(SlicevidError) {
-                let layout = try MakeJob.plan(job.request(force: true)).layout
-                warnings = try told.drawn(layout)
-                motion = layout?.scheduleLines ?? []
+                let request = try job.request(force: true)
+                let planned = try MakeJob.plan(request)
+                warnings = try told.drawn(request, planned)
+                motion = planned.layout?.scheduleLines ?? []
             } catch where error.category != .outputBlocked {
                 return JobPlan(id: job.id, state: .willFail(error.message(job.wording(run: request.runWording))), folders: [])
             } catch {}

@@ -41,7 +41,7 @@ extension PlanarImage {
     }
 
     /// The colour of pixel (`x`, `y`) of an 8-bit frame.
-    private func rgba(x: Int, y: Int) -> RGBAColor {
+    package func rgba(x: Int, y: Int) -> RGBAColor {
         let alpha = layout.hasAlpha ? planes[3].row(y)[x] : 255
         switch layout {
         case .gbrp, .gbrap:

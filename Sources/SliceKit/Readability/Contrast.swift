@@ -1,5 +1,6 @@
 // The contrast check: WCAG 2 contrast between a text layer's colour and what is under its box —
-// the fitted still, shaded by the layer's scrim and plate — on the still it is read over. Not
+// the fitted still with the card's earlier layers, or a frame of the render, shaded by the
+// layer's scrim and plate. Not
 // the mean: a white cup under white text is a few percent of the box, so the measure is the
 // contrast that all but the worst 5 % of the box's pixels reach.
 
@@ -43,10 +44,14 @@ package enum Contrast {
         package let plate: RGBAColor?
         /// The contrast it must keep (by its drawn size).
         package let minimum: Double
-        /// The first frame of the clip the layer is read on over this still.
+        /// The frame of the clip the layer is read on: for a card's text, the first that
+        /// shows its still at rest.
         package let frame: Int
+        /// For a card's text, how many of the card's layers are printed before it (under it).
+        package let below: Int
 
-        package init(layer: String, box: PixelBox, text: RGBAColor, scrim: Layout.Text.Scrim?, plate: RGBAColor?, minimum: Double, frame: Int) {
+        package init(layer: String, box: PixelBox, text: RGBAColor, scrim: Layout.Text.Scrim?, plate: RGBAColor?, minimum: Double, frame: Int,
+                     below: Int = 0) {
             self.layer = layer
             self.box = box
             self.text = text
@@ -54,6 +59,7 @@ package enum Contrast {
             self.plate = plate
             self.minimum = minimum
             self.frame = frame
+            self.below = below
         }
     }
 
@@ -61,6 +67,11 @@ package enum Contrast {
     package struct Measure: Sendable, Equatable {
         package let target: Target
         package let ratio: Double
+
+        package init(target: Target, ratio: Double) {
+            self.target = target
+            self.ratio = ratio
+        }
 
         package var isBelowMinimum: Bool { ratio < target.minimum }
 
@@ -74,7 +85,7 @@ package enum Contrast {
     /// `fill` writes into its buffer as 16-bit sRGB red, green, blue triples: the layer's box
     /// shaded by its scrim, then its plate, against its colour. Deterministic: counted in
     /// hundredths, the same whatever order pixels come in.
-    static func measure(_ target: Target, width: Int, height: Int, fill: (_ y: Int, _ x0: Int, _ row: inout [Int]) -> Void) -> Double {
+    package static func measure(_ target: Target, width: Int, height: Int, fill: (_ y: Int, _ x0: Int, _ row: inout [Int]) -> Void) -> Double {
         let box = target.box
         let x0 = max(0, box.x), y0 = max(0, box.y), x1 = min(width, box.x + box.width), y1 = min(height, box.y + box.height)
         guard x0 < x1, y0 < y1 else { return 21 }
@@ -112,14 +123,18 @@ package enum Contrast {
     }
 }
 
-/// The contrast targets of one still, measured on it once it is fitted and before any layer
-/// is printed on it. Shared by the decode threads of a render; measured once.
+/// The contrast targets of the card text printed on one still, measured on it once it is
+/// fitted, each with the card's layers under it printed. Shared by the decode threads of a
+/// render; measured once.
 package final class ContrastProbe: Sendable {
     package let targets: [Contrast.Target]
+    /// The card's layers, in drawing order (a target's `below` counts those under it).
+    private let layers: [CardLayer]
     private let measured = Mutex<[Contrast.Measure]?>(nil)
 
-    package init(targets: [Contrast.Target]) {
+    package init(targets: [Contrast.Target], layers: [CardLayer] = []) {
         self.targets = targets
+        self.layers = layers
     }
 
     /// What was measured, once a picture was given (nil before).
@@ -127,6 +142,9 @@ package final class ContrastProbe: Sendable {
 
     /// Measures every target on `image` (8-bit sRGB, frame-sized), unless done already.
     package func measure(_ image: RGBAImage) {
+        guard measures == nil, !targets.isEmpty else { return }
+        // Layers under some target: measured on a 16-bit copy they are printed on, as the card is.
+        if targets.contains(where: { $0.below > 0 }) { return measure(RGBA16Image(expanding: image, alpha: false), copied: true) }
         record {
             image.pixels.withUnsafeBufferPointer { pixels in
                 targets.map { target in
@@ -143,9 +161,27 @@ package final class ContrastProbe: Sendable {
 
     /// Measures every target on `image` (16-bit sRGB, frame-sized), unless done already.
     package func measure(_ image: RGBA16Image) {
+        guard measures == nil, !targets.isEmpty else { return }
+        let needsLayers = targets.contains(where: { $0.below > 0 })
+        guard needsLayers else { return measure(image, copied: false) }
+        let copy = RGBA16Image(width: image.width, height: image.height, hasAlpha: image.hasAlpha)
+        for c in 0..<(image.hasAlpha ? 4 : 3) {
+            for y in 0..<image.height { copy.row(c, y).update(from: image.row(c, y), count: image.width) }
+        }
+        measure(copy, copied: true)
+    }
+
+    /// Measures on `image`; when it is a copy of its own, prints each target's layers under it
+    /// first (in drawing order, so each layer once).
+    private func measure(_ image: RGBA16Image, copied: Bool) {
         record {
-            targets.map { target in
-                Contrast.Measure(target: target, ratio: Contrast.measure(target, width: image.width, height: image.height) { y, x0, row in
+            var printed = 0
+            return targets.map { target in
+                if copied, target.below > printed {
+                    image.compose(Array(layers[printed..<min(target.below, layers.count)]))
+                    printed = target.below
+                }
+                return Contrast.Measure(target: target, ratio: Contrast.measure(target, width: image.width, height: image.height) { y, x0, row in
                     for c in 0..<3 {
                         let plane = image.row(c, y) + x0
                         for i in 0..<(row.count / 3) { row[3 * i + c] = Int(plane[i]) }

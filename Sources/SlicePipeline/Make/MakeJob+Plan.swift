@@ -30,8 +30,8 @@ public struct MakePlan: Sendable {
     package var audio: AudioFacts? = nil
     /// The layout's layers in this render's pixels, when it has a layout.
     package var layout: LayoutPlan? = nil
-    /// The layout's warnings known without a frame (overlapping layers, a shrunk size), once
-    /// its layers are drawn (`Slicevid.plan`); contrast is measured when the stills are.
+    /// The layout's warnings, as the render tells them (overlapping layers, a shrunk size, text
+    /// below its contrast), once its layers are drawn and its stills decoded (`Slicevid.plan`).
     public package(set) var warnings: [LayoutWarning] = []
 
     /// The outputs that are written, in request order: one for each of `outputs`.

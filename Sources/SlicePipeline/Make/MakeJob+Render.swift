@@ -25,72 +25,18 @@ extension MakeJob {
         } catch {
             throw SlicevidError(error)
         }
-        // Stills decode while the encoders open, `jobs` at a time and in order (still k on
-        // decoder k mod jobs): a two-image clip decodes both at once, and a 40-photo sequence
-        // never holds 40 full-size decodes in memory together. A still that comes back later
-        // in a sequence (a → b → a) with the same focus is decoded once and shared.
-        let decoders = (0..<request.renderThreads).map { DispatchQueue(label: "slicevid.decode.\($0)", qos: .userInitiated) }
-        var pending: [String: (still: DeferredStill, image: Int)] = [:]
-        var decoding = 0
-        // Each still measures the contrast of the text read over it, as it is fitted.
-        let timeline = SequencePlan(spec: sequence)
-        let readability = planned.layout?.readability ?? Layout.Readability()
-        let scale = Double(min(spec.width, spec.height)) / 1080
-        var probes: [ContrastProbe] = []
-        // Where each decoded still's focus landed in the frame, by the still it was decoded as:
-        // a moving still zooms toward it.
-        let landed = Mutex<[Int: Focus]>([:])
-        var decodedAs: [Int: Int] = [:]
-        let stills = (0..<sequence.imageCount).map { index in
-            let path = paths.isEmpty ? nil : paths[index]
-            let focus = sequence.focus(ofImage: index)
-            // The layout's layers printed on this card, composed onto it once it is fitted.
-            let printed = pictures?.card(index, of: sequence.imageCount) ?? []
-            let layers = printed.map { CardLayer(picture: $0.image, x: $0.layer.box.x, y: $0.layer.box.y) }
-            let targets = pictures?.contrastTargets(still: index, plan: timeline, frameRate: spec.frameRate.value, readability: readability,
-                                                    scale: scale) ?? []
-            let probe = targets.isEmpty ? nil : ContrastProbe(targets: targets)
-            // Shared only with a card of the same still, focus, layers and layers read over it.
-            let key = path.map { "\(focus) \(printed.map(\.layer.name)) \(targets.map(\.layer)) \($0)" }
-            if let key, let shared = pending[key] {
-                decodedAs[index] = shared.image
-                return shared.still
-            }
-            decodedAs[index] = index
-            if let probe { probes.append(probe) }
-            let layoutFile = planned.layout?.file ?? ""
-            let still = DeferredStill(on: decoders[decoding % decoders.count], pictures: { () throws(MediaError) in
-                // A still queued behind others is not decoded once the run is stopping.
-                if cancellation.isCancelled { throw MediaError(.inputInvalid, subject: path ?? "demo card", message: "not decoded: the run was stopped") }
-                let pictures = try StillLoader.load(path, role: index == 0 ? .outgoing : .incoming, spec: spec, focus: focus, layouts: layouts,
-                                                    layers: layers, probe: probe, cancellation: cancellation,
-                                                    placed: { point in landed.withLock { $0[index] = point } })
-                // Where the layout asks for it, a layer below its contrast fails the render (65).
-                if readability.refuse, let low = probe?.measures?.first(where: \.isBelowMinimum) { throw low.refusal(layout: layoutFile) }
-                return pictures
-            })
-            decoding += 1
-            if let key { pending[key] = (still, index) }
-            return still
-        }
+        let decoded = decodeStills(request, planned: planned, pictures: pictures, layouts: layouts, cancellation: cancellation)
+        let stills = decoded.stills
         if cancellation.isCancelled { throw interrupted(cancellation) }
 
         // Layers over the frames: prepared once in each of the render's layouts, blended onto
         // each frame they show on.
-        // A layer that moves is also kept as its picture, trimmed, to be moved frame by frame
-        // (once for every layout).
-        let over = zip(pictures?.over ?? [], planned.layout?.schedules ?? []).map { item, schedule in
-            (picture: item.picture, schedule: schedule,
-             moving: schedule.moves ? MovingLayer(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
-                                                  frameWidth: spec.width, frameHeight: spec.height) : nil)
-        }
-        let overlays = layouts.map { layout in
-            over.map { item in
-                FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
-                                                 frameWidth: spec.width, frameHeight: spec.height, layout: layout),
-                           schedule: item.schedule, moving: item.moving, planes: item.moving.flatMap { MovingPlanes($0, layout: layout) })
-            }
-        }
+        let overlays = frameLayers(planned: planned, pictures: pictures, spec: spec, layouts: layouts)
+        // Text whose contrast falls short is a refusal (65) where the layout asks for one,
+        // before any encoder opens; otherwise a warning, told when the render starts. Measured
+        // once every still is decoded, as `--dry-run`, `--check` and `--plan` measure it.
+        let contrast = try checkContrast(planned: planned, pictures: pictures, decoded: decoded, overlays: overlays.first ?? [],
+                                         layout: layouts[0], spec: spec, cancellation: cancellation)
         // A GIF's palette is chosen from every still (in the GIF's layout), so it waits for all
         // of them first; with over layers, it also sees each still with every over layer on it,
         // so a logo's colours are in the palette rather than dithered from the stills' (a fade's
@@ -143,11 +89,7 @@ extension MakeJob {
         let rest = Array(stills.dropFirst())
         let plan = SequencePlan(spec: sequence)
         // Each image's landed focus, once the stills it was decoded as are (the first one is).
-        let decodedAsImage = decodedAs
-        let focuses: @Sendable () -> [Int: Focus] = {
-            let points = landed.withLock { $0 }
-            return decodedAsImage.compactMapValues { points[$0] }
-        }
+        let focuses: @Sendable () -> [Int: Focus] = { decoded.focuses }
         // "Started" is announced once every still decoded, so a bad input still fails with its
         // one error line and nothing before it.
         let outputs = planned.destinations
@@ -158,15 +100,14 @@ extension MakeJob {
         let runners = layouts.map { layout in fed.filter { $0.layout == layout }.map(\.runner) }
         let lead = RenderPass.lead(runners, frameCount: plan.frameCount)
         // Each pass waits for the stills; the leading one announces the start.
-        let measured = probes
         let renderers = layouts.indices.map { place in
             SequenceRenderer(plan: plan, focuses: focuses, first: images[place], rest: rest, picture: place, overlays: overlays[place],
                              frameRate: spec.frameRate, cancellation: cancellation, onStillsReady: {
                 guard place == lead else { return }
                 for folder in targets.flatMap(\.createdFolders) { events(.createdFolder(folder)) }
-                // Every still has been measured: each layer's shortfall, once, in still order.
+                // The layout's warnings, each once: overlaps, shrunk sizes, then contrast.
                 let drawn = planned.layout.map { layout in layout.overlapWarnings + (pictures?.sizeWarnings(layout) ?? []) } ?? []
-                for warning in drawn + contrastWarnings(measured, layout: planned.layout) { events(.warning(warning)) }
+                for warning in drawn + contrast { events(.warning(warning)) }
                 events(.started(frames: plan.frameCount, outputs: outputs))
                 if !silent.isEmpty { events(.withoutAudio(outputs: silent)) }
                 announcement.started()
@@ -196,6 +137,24 @@ extension MakeJob {
         // Every sink has taken its packets, so the bed's job is done: this does not wait.
         stats.loudness = audio.values.first?.loudness()?.integrated
         return stats
+    }
+
+    /// The layout's over layers prepared for each of `layouts`, in drawing order. A layer that
+    /// moves is also kept as its picture, trimmed, to be moved frame by frame (once for every
+    /// layout).
+    static func frameLayers(planned: MakePlan, pictures: LayerPictures?, spec: TransitionSpec, layouts: [PixelLayout]) -> [[FrameLayer]] {
+        let over = zip(pictures?.over ?? [], planned.layout?.schedules ?? []).map { item, schedule in
+            (picture: item.picture, schedule: schedule,
+             moving: schedule.moves ? MovingLayer(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                                  frameWidth: spec.width, frameHeight: spec.height) : nil)
+        }
+        return layouts.map { layout in
+            over.map { item in
+                FrameLayer(overlay: FrameOverlay(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                                 frameWidth: spec.width, frameHeight: spec.height, layout: layout),
+                           schedule: item.schedule, moving: item.moving, planes: item.moving.flatMap { MovingPlanes($0, layout: layout) })
+            }
+        }
     }
 
     /// A copy of `still` with every layer of `overlays` drawn on it whole, whatever its timing.

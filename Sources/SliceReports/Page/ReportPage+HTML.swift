@@ -52,6 +52,7 @@ extension ReportPage {
         }
         page += "<a href=\"#all\">all \(tiles.count)</a></nav>\n"
         page += notes
+        page += warningList
         page += nightsIndex
         page += "</header>\n<main>\n"
         // Targets for the filters above: `#failed` hides every group but the failed one (CSS :target).
@@ -237,6 +238,7 @@ extension ReportPage {
     nav a.g-failed{border-color:var(--fail);color:var(--fail);font-weight:600}
     nav a.g-stopped{border-color:var(--stop);color:var(--stop)}
     .notes{margin:10px 0 0;padding-left:18px;color:var(--fail);overflow-wrap:anywhere}
+    .warnings{margin:10px 0 0;color:var(--stop);overflow-wrap:anywhere}.warnings ul{margin:4px 0 0;padding-left:18px}.warnings span{color:var(--mute)}
     main{padding:10px 20px 30px}
     h2{margin:12px 0 8px;font-size:15px}
     h2 span{color:var(--mute);font-weight:400}
