@@ -292,7 +292,7 @@ package enum BatchRun {
             return withPoster(.skipped)
         }
 
-        let reasons = survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)
+        let reasons = survey.reasons(images: local.shownImages, validators: local.validators, shown: local.words, force: request.force, wording: request.runWording)
         journal.update(at: index) { $0.reasons = reasons }
         events(.jobRendering(id: job.id, position: position, count: count, reasons: reasons))
         var render: MakeRequest

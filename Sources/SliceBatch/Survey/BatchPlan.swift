@@ -90,7 +90,7 @@ package enum BatchPlan {
                 }
                 folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders,
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, shown: local.words, force: request.force, wording: request.runWording)), folders: folders,
                            warnings: warnings, motion: motion)
         }
     }
