@@ -53,7 +53,7 @@ import Testing
         /// wrote: served, layouts, the manifest, aside), as text.
         func writtenTexts() -> [String] {
             let written = (FileManager.default.subpaths(atPath: folder.path) ?? []).filter {
-                !$0.hasPrefix("served") && !$0.hasPrefix("local") && !$0.hasSuffix("campaign.json") && !$0.contains("/objects/")
+                !$0.hasPrefix("served") && !$0.hasPrefix("local") && !$0.hasSuffix("campaign.json") && !$0.hasSuffix("preset.json") && !$0.contains("/objects/")
             }
             #expect(written.contains { $0.hasPrefix("cache/") }, "\(written)")
             return written.compactMap { file in
@@ -108,6 +108,11 @@ import Testing
         #expect(try scene.bytes("remote.mp4") == scene.bytes("local.mp4"))
         let stats = try scene.server.stats()
         for path in ["/img/promo.json", "/img/brand.json", "/img/Brand.ttf", "/img/logo.png"] { #expect(stats.byPath[path] == 1, "\(path): \(stats)") }
+        // A preset naming it by URL keeps the URL (not a path beside the preset).
+        try scene.folder.write("remote-preset.json", #"{"layout": "\#(base)/img/promo.json?token=SEKRIT"}"#)
+        let preset = try scene.make(["--preset", "./remote-preset.json", "-o", "preset.mp4"])
+        #expect(preset.status == 0, "\(preset)")
+        #expect(try scene.bytes("preset.mp4") == scene.bytes("local.mp4"))
 
         // A manifest naming the layout by URL: the same bytes; the second night every file a 304
         // and nothing rendered.
@@ -129,7 +134,7 @@ import Testing
         try StillWriter.write(RGBAImage(width: 20, height: 20, color: RGBAColor(red: 200, green: 20, blue: 40)), to: scene.folder.path + "/served/logo.png",
                               format: .png)
         let plan = try BatchCLI.run(["batch", manifest, "--plan", "--cache", scene.cache], in: scene.folder.path)
-        #expect(plan.stderr.contains("changed (ETag \""), "\(plan.stderr)")
+        #expect(plan.stderr.contains("(\(base)/img/logo.png) changed (ETag \""), "\(plan.stderr)")
         for text in [remote.stderr, night1.stderr, night2.stderr, plan.stderr] + scene.writtenTexts() { #expect(!text.contains("SEKRIT")) }
     }
 
