@@ -108,6 +108,11 @@ import Testing
         #expect(try scene.bytes("remote.mp4") == scene.bytes("local.mp4"))
         let stats = try scene.server.stats()
         for path in ["/img/promo.json", "/img/brand.json", "/img/Brand.ttf", "/img/logo.png"] { #expect(stats.byPath[path] == 1, "\(path): \(stats)") }
+        // Offline: the layout, its brand file, font and logo from the cache alone, no request made.
+        let offline = try scene.make(["--layout", base + "/img/promo.json?token=SEKRIT", "-o", "offline.mp4", "--offline"])
+        #expect(offline.status == 0, "\(offline)")
+        #expect(try scene.server.stats().requests == stats.requests + 1) // the stats request alone
+        #expect(try scene.bytes("offline.mp4") == scene.bytes("local.mp4"))
         // A preset naming it by URL keeps the URL (not a path beside the preset).
         try scene.folder.write("remote-preset.json", #"{"layout": "\#(base)/img/promo.json?token=SEKRIT"}"#)
         let preset = try scene.make(["--preset", "./remote-preset.json", "-o", "preset.mp4"])

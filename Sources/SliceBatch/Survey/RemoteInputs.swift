@@ -1,8 +1,8 @@
 // A job whose stills, song or layout fonts and images are URLs, made local before it is
 // surveyed: each URL fetched (or revalidated, or taken from the cache offline) into the cache,
-// and the job given the cache's files, so hashing, decoding, isolation and fingerprints treat them as any file. What the job
-// says of its inputs (reasons, errors) names the URL, its credentials hidden, never the
-// cache's file.
+// and the job given the cache's files, so hashing, decoding, isolation and fingerprints treat
+// them as any file. What the job says of its inputs (reasons, errors) names the URL, its
+// credentials hidden, never the cache's file.
 
 import Foundation
 import SliceCampaign
