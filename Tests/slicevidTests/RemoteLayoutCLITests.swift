@@ -143,6 +143,21 @@ import Testing
         for text in [remote.stderr, night1.stderr, night2.stderr, plan.stderr] + scene.writtenTexts() { #expect(!text.contains("SEKRIT")) }
     }
 
+    @Test func aLogoThatCannotBeHadFailsItsJobAlone() throws {
+        let scene = try Scene()
+        let base = scene.server.base
+        try scene.folder.write("local/gone.json", Scene.layout(logo: base + "/img/gone.png?token=SEKRIT", brand: false))
+        let job = { (id: String, layout: String) -> [String: Any] in
+            ["id": id, "images": ["s0.png", "s1.png"], "outputs": ["out/\(id).mp4"], "layout": layout, "vars": ["name": "Flat White"]]
+        }
+        let manifest = try scene.folder.campaign(jobs: [job("A", "local/promo.json"), job("GONE", "local/gone.json")])
+        let run = try BatchCLI.run(["batch", manifest, "--cache", scene.cache, "--log-format", "plain", "--report", "report.json"], in: scene.folder.path)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(try RemoteCLITests.statuses(scene.folder.path + "/report.json") == ["A": "rendered", "GONE": "failed"])
+        #expect(run.stderr.contains("\(base)/img/gone.png?token=REDACTED: HTTP 404"), "\(run.stderr)")
+        for text in [run.stderr] + scene.writtenTexts() { #expect(!text.contains("SEKRIT")) }
+    }
+
     @Test func aTwoGigabyteFontIsRefusedAtTheFontCap() throws {
         let scene = try Scene()
         try scene.folder.write("local/huge.json", Scene.layout(logo: "logo.png", fonts: scene.server.base + "/huge?token=SEKRIT", brand: false))
