@@ -158,6 +158,20 @@ import Testing
         for text in [run.stderr] + scene.writtenTexts() { #expect(!text.contains("SEKRIT")) }
     }
 
+    @Test func aRemoteFontsFingerprintDoesNotFollowWhereTheCacheIs() throws {
+        let scene = try Scene()
+        try scene.folder.write("local/layer-font.json", #"{"layers": [{"on": "to", "text": "{name}", "box": [0.06, 0.55, 0.88, 0.3], "fonts": ["\#(scene.server.base)/img/Brand.ttf"]}]}"#)
+        let manifest = try scene.folder.campaign(jobs: [["id": "A", "images": ["s0.png", "s1.png"], "outputs": ["out/A.mp4"],
+                                                         "layout": "local/layer-font.json", "vars": ["name": "Flat White"]]])
+        let first = try BatchCLI.run(["batch", manifest, "--cache", scene.folder.path + "/cache-a", "--report", "first.json"], in: scene.folder.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        // Another cache folder (another machine's): the same font by the same URL, nothing to render.
+        let second = try BatchCLI.run(["batch", manifest, "--cache", scene.folder.path + "/cache-b", "--report", "second.json"], in: scene.folder.path)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try RemoteCLITests.statuses(scene.folder.path + "/first.json") == ["A": "rendered"])
+        #expect(try RemoteCLITests.statuses(scene.folder.path + "/second.json") == ["A": "skipped"], "\(second.stderr)")
+    }
+
     @Test func aTwoGigabyteFontIsRefusedAtTheFontCap() throws {
         let scene = try Scene()
         try scene.folder.write("local/huge.json", Scene.layout(logo: "logo.png", fonts: scene.server.base + "/huge?token=SEKRIT", brand: false))

@@ -265,7 +265,7 @@ package enum BatchRun {
 
         let survey: JobSurvey
         do {
-            survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
+            survey = try JobSurvey(job, version: request.version, hashes: hashes, fileNames: local.fileNames, cancellation: cancellation)
         } catch .failed(let reason), .unreachable(let reason) {
             return finish(.failed, error: reason)
         } catch {

@@ -60,7 +60,7 @@ package enum BatchPlan {
                 // A URL is revalidated (a conditional request) as a run would, so a changed
                 // image shows as one; nothing but the cache is written.
                 local = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
-                survey = try JobSurvey(local.job, version: request.version, hashes: hashes, cancellation: cancellation)
+                survey = try JobSurvey(local.job, version: request.version, hashes: hashes, fileNames: local.fileNames, cancellation: cancellation)
             } catch .failed(let reason), .unreachable(let reason) {
                 return JobPlan(id: manifestJob.id, state: .willFail(RemoteURL.scrub(reason)), folders: [])
             } catch {

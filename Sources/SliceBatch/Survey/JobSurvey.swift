@@ -108,7 +108,7 @@ struct JobSurvey {
     /// Hashes the job's stills, plans its outputs and reads their sidecars.
     /// - Throws: `Trouble.failed` for an unreadable still or an impossible output;
     ///   `Trouble.stopped` when `cancellation` was set while hashing.
-    init(_ job: ManifestJob, version: String, hashes: InputHashes, cancellation: Cancellation) throws(Trouble) {
+    init(_ job: ManifestJob, version: String, hashes: InputHashes, fileNames: [String: String] = [:], cancellation: Cancellation) throws(Trouble) {
         var imageHashes: [String] = []
         for path in job.images {
             let hash: String?
@@ -156,7 +156,7 @@ struct JobSurvey {
             fileHashes[file] = hash
         }
         fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
-            .adding(planned.layout, fileHashes: fileHashes)
+            .adding(planned.layout, fileHashes: fileHashes, fileNames: fileNames)
         canvas = planned.lastFrameLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,

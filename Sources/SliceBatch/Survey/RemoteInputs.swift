@@ -62,6 +62,11 @@ struct RemoteInputs {
         self.sources = sources
     }
 
+    /// The URL (redacted) each cache file stands for, by the file's path.
+    var fileNames: [String: String] {
+        Dictionary(sources.map { ($0.path, $0.url) }) { first, _ in first }
+    }
+
     /// `message` with each cache file named by the URL it stands for, and every URL redacted.
     func words(_ message: String) -> String {
         var text = message
