@@ -24,10 +24,14 @@ extension Slicevid {
     ///   - presets: where the presets the manifest names are looked up (`presetCatalog()` for
     ///     the lookup of the `slicevid` executable).
     ///   - cancellation: stops reading a feed from standard input (the read throws `.interrupted`).
+    ///   - remote: how a layout (or brand file) given as a URL is fetched: the cache, offline
+    ///     or not, the CA file and bounds of the run that follows.
     /// - Throws: `SlicevidError` naming the manifest, the job and the field; a preset that cannot
     ///   be had is sorted as `SlicevidError(_: PresetError)` sorts it.
-    public static func manifest(at path: String, presets: PresetCatalog, cancellation: Cancellation = Cancellation()) throws(SlicevidError) -> Manifest {
-        try Manifest.load(path: path, presets: { value throws(SlicevidError) in try preset(value, in: presets) }, cancellation: cancellation)
+    public static func manifest(at path: String, presets: PresetCatalog, cancellation: Cancellation = Cancellation(),
+                                remote: RemoteOptions = RemoteOptions()) throws(SlicevidError) -> Manifest {
+        try Manifest.load(path: path, presets: { value throws(SlicevidError) in try preset(value, in: presets) }, cancellation: cancellation,
+                          remote: remote)
     }
 
     /// Reads and checks a manifest from standard input (`slicevid batch -`): relative paths are
@@ -38,8 +42,10 @@ extension Slicevid {
     ///     signal cancelled it).
     /// - Throws: `SlicevidError` as `manifest(at:presets:cancellation:)` does; `.usage` for input
     ///   larger than a manifest may be.
-    public static func manifestFromStandardInput(presets: PresetCatalog, cancellation: Cancellation = Cancellation()) throws(SlicevidError) -> Manifest {
-        try Manifest.loadStandardInput(presets: { value throws(SlicevidError) in try preset(value, in: presets) }, cancellation: cancellation)
+    public static func manifestFromStandardInput(presets: PresetCatalog, cancellation: Cancellation = Cancellation(),
+                                                 remote: RemoteOptions = RemoteOptions()) throws(SlicevidError) -> Manifest {
+        try Manifest.loadStandardInput(presets: { value throws(SlicevidError) in try preset(value, in: presets) }, cancellation: cancellation,
+                                       remote: remote)
     }
 
     /// Runs the jobs `request` selects, as `slicevid batch` does: the manifest locked against

@@ -265,7 +265,7 @@ package enum BatchRun {
 
         let survey: JobSurvey
         do {
-            survey = try JobSurvey(job, version: request.version, hashes: hashes, cancellation: cancellation)
+            survey = try JobSurvey(job, version: request.version, hashes: hashes, fileNames: local.fileNames, cancellation: cancellation)
         } catch .failed(let reason), .unreachable(let reason) {
             return finish(.failed, error: reason)
         } catch {
@@ -292,7 +292,7 @@ package enum BatchRun {
             return withPoster(.skipped)
         }
 
-        let reasons = survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)
+        let reasons = survey.reasons(images: local.shownImages, validators: local.validators, shown: local.words, force: request.force, wording: request.runWording)
         journal.update(at: index) { $0.reasons = reasons }
         events(.jobRendering(id: job.id, position: position, count: count, reasons: reasons))
         var render: MakeRequest

@@ -66,7 +66,7 @@ package enum BatchCheck {
                 if error.category != .outputBlocked { problems.append(error.message(job.wording(run: request.runWording))) }
             }
             // A still that cannot be hashed was reported above, as missing or undecodable.
-            let survey = try? JobSurvey(job, version: request.version, hashes: hashes, cancellation: Cancellation())
+            let survey = try? JobSurvey(job, version: request.version, hashes: hashes, fileNames: local?.fileNames ?? [:], cancellation: Cancellation())
             if let survey, !request.force, survey.isUpToDate {
                 return JobCheck(id: job.id, problems: problems, changes: [], isUpToDate: problems.isEmpty, warnings: warnings)
             }

@@ -61,7 +61,7 @@ package enum BatchPlan {
                 // A URL is revalidated (a conditional request) as a run would, so a changed
                 // image shows as one; nothing but the cache is written.
                 local = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
-                survey = try JobSurvey(local.job, version: request.version, hashes: hashes, cancellation: cancellation)
+                survey = try JobSurvey(local.job, version: request.version, hashes: hashes, fileNames: local.fileNames, cancellation: cancellation)
             } catch .failed(let reason), .unreachable(let reason) {
                 return JobPlan(id: manifestJob.id, state: .willFail(RemoteURL.scrub(reason)), folders: [])
             } catch {
@@ -92,7 +92,7 @@ package enum BatchPlan {
                 }
                 folders += OutputTarget.missingFolders(of: destination).filter { !folders.contains($0) }
             }
-            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, force: request.force, wording: request.runWording)), folders: folders,
+            return JobPlan(id: job.id, state: .willRender(survey.reasons(images: local.shownImages, validators: local.validators, shown: local.words, force: request.force, wording: request.runWording)), folders: folders,
                            warnings: warnings, motion: motion)
         }
     }

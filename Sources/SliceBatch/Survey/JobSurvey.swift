@@ -25,6 +25,8 @@ struct JobSurvey {
         var record: OutputRecord? { sidecar.record }
         /// How the job's layout names its layers, in drawing order, for reasons.
         var layers: [String] = []
+        /// The layout's font and image files, in the order its fingerprint numbers them.
+        var layoutFiles: [String] = []
 
         /// Whether the output on disk is what this run would write: present with its recorded
         /// size, and a sidecar with this fingerprint.
@@ -35,12 +37,13 @@ struct JobSurvey {
 
         /// Why this output must render (empty when it is up to date).
         /// - Parameter images: the job's still paths, to name one whose bytes changed.
-        /// - Parameter validators: the validator (`ETag "a1"`) of each remote still's versions, by digest.
-        func reasons(images: [String], validators: [String: String] = [:]) -> [RenderReason] {
+        /// - Parameter validators: the validator (`ETag "a1"`) of each remote input's versions, by digest.
+        /// - Parameter shown: how a file is named to the user (a cache's file by its URL).
+        func reasons(images: [String], validators: [String: String] = [:], shown: (String) -> String = { $0 }) -> [RenderReason] {
             let bytes = OutputRecord.bytesOnDisk(output: path, format: format, frames: record?.frames ?? frames)
             return RenderReason.reasons(output: path, record: record, fingerprint: fingerprint,
                                         onDisk: record.map { bytes == $0.bytes } ?? false, bytes: bytes, images: images, layers: layers,
-                                        refusal: sidecar.refusal, validators: validators)
+                                        refusal: sidecar.refusal, validators: validators, layoutFiles: layoutFiles.map(shown))
         }
     }
 
@@ -73,10 +76,11 @@ struct JobSurvey {
     /// Why the job renders, each reason once (a still that changed concerns every output):
     /// empty when it is up to date, `forced` alone when only `--force` makes it render.
     /// - Parameter wording: how the run's front end names `force`, the reason when it is the only one.
-    func reasons(images: [String], validators: [String: String] = [:], force: Bool, wording: any Wording) -> [RenderReason] {
+    func reasons(images: [String], validators: [String: String] = [:], shown: (String) -> String = { $0 }, force: Bool,
+                 wording: any Wording) -> [RenderReason] {
         var all: [RenderReason] = []
         for output in outputs {
-            for reason in output.reasons(images: images, validators: validators) where !all.contains(reason) { all.append(reason) }
+            for reason in output.reasons(images: images, validators: validators, shown: shown) where !all.contains(reason) { all.append(reason) }
         }
         if force && all.isEmpty { all.append(RenderReason(kind: .forced, description: wording.name(.force))) }
         return all
@@ -104,7 +108,7 @@ struct JobSurvey {
     /// Hashes the job's stills, plans its outputs and reads their sidecars.
     /// - Throws: `Trouble.failed` for an unreadable still or an impossible output;
     ///   `Trouble.stopped` when `cancellation` was set while hashing.
-    init(_ job: ManifestJob, version: String, hashes: InputHashes, cancellation: Cancellation) throws(Trouble) {
+    init(_ job: ManifestJob, version: String, hashes: InputHashes, fileNames: [String: String] = [:], cancellation: Cancellation) throws(Trouble) {
         var imageHashes: [String] = []
         for path in job.images {
             let hash: String?
@@ -152,12 +156,12 @@ struct JobSurvey {
             fileHashes[file] = hash
         }
         fingerprint = Fingerprint(sequence: job.sequence, imageHashes: imageHashes, version: version, audio: audio, row: job.row?.values ?? [])
-            .adding(planned.layout, fileHashes: fileHashes)
+            .adding(planned.layout, fileHashes: fileHashes, fileNames: fileNames)
         canvas = planned.lastFrameLayout
         outputs = planned.outputs.map { [fingerprint] plan in
             Output(path: plan.path, format: plan.format, frames: plan.frameCount,
                    fingerprint: fingerprint.output(plan), sidecar: OutputRecord.reading(for: plan.path),
-                   layers: planned.layout?.layers.map(\.name) ?? [])
+                   layers: planned.layout?.layers.map(\.name) ?? [], layoutFiles: planned.layout?.files ?? [])
         }
     }
 }

@@ -1,8 +1,8 @@
-// A job whose stills or song are URLs, made local before it is surveyed: each URL fetched (or
-// revalidated, or taken from the cache offline) into the cache, and the job given the cache's
-// files, so hashing, decoding, isolation and fingerprints treat them as any file. What the job
-// says of its inputs (reasons, errors) names the URL, its credentials hidden, never the
-// cache's file.
+// A job whose stills, song or layout fonts and images are URLs, made local before it is
+// surveyed: each URL fetched (or revalidated, or taken from the cache offline) into the cache,
+// and the job given the cache's files, so hashing, decoding, isolation and fingerprints treat
+// them as any file. What the job says of its inputs (reasons, errors) names the URL, its
+// credentials hidden, never the cache's file.
 
 import Foundation
 import SliceCampaign
@@ -12,7 +12,7 @@ import SlicePipeline
 
 /// A job with its remote inputs fetched.
 struct RemoteInputs {
-    /// The job, its remote stills and song replaced by the cache's files.
+    /// The job, its remote stills, song and layout files replaced by the cache's files.
     let job: ManifestJob
     /// The stills as the manifest names them (URLs redacted), for reasons and logs.
     let shownImages: [String]
@@ -44,10 +44,27 @@ struct RemoteInputs {
         }
         for (index, image) in job.images.enumerated() { local.images[index] = try fetch(image, kind: .still) }
         if let song = job.audio.file { local.audio.file = try fetch(song, kind: .song) }
+        if let layout = job.layout, layout.hasRemoteFiles {
+            let fetched: LocalLayout?
+            do throws(MediaError) {
+                fetched = try layout.fetchingRemoteFiles(values: job.layoutValues, remote: remote) { cancellation.isCancelled }
+            } catch {
+                throw error.kind == .unreachable ? .unreachable(RemoteURL.scrub(error.description)) : .failed(RemoteURL.scrub(error.description))
+            }
+            guard let fetched else { throw .stopped }
+            local.layout = fetched.layout
+            validators.merge(fetched.validators) { _, new in new }
+            sources += fetched.sources
+        }
         self.job = local
         shownImages = job.images.map(RemoteURL.redact)
         self.validators = validators
         self.sources = sources
+    }
+
+    /// The URL (redacted) each cache file stands for, by the file's path.
+    var fileNames: [String: String] {
+        Dictionary(sources.map { ($0.path, $0.url) }) { first, _ in first }
     }
 
     /// `message` with each cache file named by the URL it stands for, and every URL redacted.

@@ -9,7 +9,10 @@ import SlicePipeline
 extension Fingerprint {
     /// This fingerprint with the lines of `layout` (resolved for the job's frames) added.
     /// - Parameter fileHashes: SHA-256 (hex) of each of the layout's files (`layout.files`), by path.
-    package func adding(_ layout: LayoutPlan?, fileHashes: [String: String]) -> Fingerprint {
+    /// - Parameter fileNames: the URL (redacted) a cache's file stands for, by its path: a remote
+    ///   font is named by its URL, so the fingerprint does not follow where the cache is (its
+    ///   bytes are on the `file` lines).
+    package func adding(_ layout: LayoutPlan?, fileHashes: [String: String], fileNames: [String: String] = [:]) -> Fingerprint {
         guard let layout else { return self }
         var lines = self.lines
         lines.append("layout variant=\(layout.variant?.description ?? "none") safe-zone=\(Fingerprint.zonesText(layout.safeZones))")
@@ -25,7 +28,7 @@ extension Fingerprint {
             switch layer.content {
             case .text(let text):
                 lines.append("layer \(number) text " + Fingerprint.oneLine(text.template))
-                lines.append("layer \(number) style " + text.fingerprintPairs.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+                lines.append("layer \(number) style " + text.fingerprintPairs(naming: fileNames).map { "\($0.key)=\($0.value)" }.joined(separator: " "))
             case .image(let path):
                 lines.append("layer \(number) image \(fileHashes[path] ?? "unread")")
             }
@@ -69,7 +72,8 @@ extension Layout.Motion {
 
 extension Layout.Text {
     /// Every setting that changes the text's pixels, in a fixed order, lengths as drawn.
-    var fingerprintPairs: [(key: String, value: String)] {
+    /// - Parameter names: how a font file is named instead of its path (a cache's by its URL).
+    func fingerprintPairs(naming names: [String: String] = [:]) -> [(key: String, value: String)] {
         var pairs: [(String, String)] = []
         switch size {
         case .pixels(let pixels): pairs.append(("size", pixels.shortText))
@@ -78,7 +82,7 @@ extension Layout.Text {
         let plateText = plate.map { "\($0.color)/\($0.padding.shortText)/\($0.radius.shortText)" } ?? "-"
         let outlineText = outline.map { "\($0.width.shortText)/\($0.color)" } ?? "-"
         let shadowText = shadow.map { "\($0.x.shortText)/\($0.y.shortText)/\($0.blur.shortText)/\($0.color)" } ?? "-"
-        pairs.append(("fonts", fonts.joined(separator: ",")))
+        pairs.append(("fonts", fonts.map { names[$0] ?? $0 }.joined(separator: ",")))
         pairs.append(("family", family ?? "-"))
         pairs.append(("weight", String(weight)))
         pairs.append(("wrap", String(wrap)))

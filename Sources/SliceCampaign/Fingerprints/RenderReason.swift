@@ -61,7 +61,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     ///   - refusal: why a sidecar that is there licenses nothing, when it does not.
     package static func reasons(output: String, record: OutputRecord?, fingerprint: Fingerprint, onDisk: Bool, bytes: Int?,
                                 images: [String], layers: [String] = [], refusal: String? = nil,
-                                validators: [String: String] = [:]) -> [RenderReason] {
+                                validators: [String: String] = [:], layoutFiles: [String] = []) -> [RenderReason] {
         guard let record else {
             // A sidecar that proves nothing is no record, but the output is not new either.
             if let refusal {
@@ -70,7 +70,8 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
             return [RenderReason(kind: .newOutput, output: output, description: "new output \(output)")]
         }
         guard record.fingerprint == fingerprint.value else {
-            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images, layers: layers, validators: validators)
+            return changes(from: record.producedBy, to: fingerprint.lines, output: output, images: images, layers: layers, validators: validators,
+                           layoutFiles: layoutFiles)
         }
         if onDisk { return [] }
         guard let bytes else {
@@ -109,10 +110,12 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
     /// What differs between two sets of fingerprint lines, each difference named.
     /// - Parameter layers: how the job's layout names its layers, in drawing order (`layer
     ///   'price'`, `layer 3`): fingerprints number them.
-    /// - Parameter validators: for remote stills, the validator (`ETag "a1"`) of each version
-    ///   by its SHA-256: a change names the versions (`(ETag "a1" → "b7")`).
+    /// - Parameter validators: for remote stills and layout files, the validator (`ETag "a1"`)
+    ///   of each version by its SHA-256: a change names the versions (`(ETag "a1" → "b7")`).
+    /// - Parameter layoutFiles: how the job names its layout's files (fonts, images), in the
+    ///   order fingerprints number them: a URL for a remote one.
     static func changes(from old: [String], to new: [String], output: String, images: [String], layers: [String] = [],
-                        validators: [String: String] = [:]) -> [RenderReason] {
+                        validators: [String: String] = [:], layoutFiles: [String] = []) -> [RenderReason] {
         guard !old.isEmpty else {
             return [RenderReason(kind: .fingerprintChanged, output: output,
                                  description: "\(output): its sidecar records another fingerprint (and not what made it)")]
@@ -154,7 +157,7 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
                 reasons += fieldChanges(was, now, kind: .settingChanged, output: nil, prefix: prefix)
             }
         }
-        reasons += layoutChanges(from: old, to: new, names: layers)
+        reasons += layoutChanges(from: old, to: new, names: layers, files: layoutFiles, validators: validators)
         if let was = lines("output ", in: old).first, let now = lines("output ", in: new).first, was != now {
             // Frames and length follow from the settings: worth naming only when nothing else explains them.
             let changed = fieldChanges(was, now, kind: .outputSettingChanged, output: output, prefix: "")
@@ -169,7 +172,8 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
 
     /// What changed in a job's layout: its variant or safe zone, a font's or image's bytes, a
     /// layer's place, text or look (`text of layer 2: '2,49 €' → '2,29 €'`), or the number of layers.
-    private static func layoutChanges(from old: [String], to new: [String], names: [String]) -> [RenderReason] {
+    private static func layoutChanges(from old: [String], to new: [String], names: [String], files: [String],
+                                      validators: [String: String]) -> [RenderReason] {
         func lines(_ prefix: String, in all: [String]) -> [String] { all.filter { $0.hasPrefix(prefix) } }
         var reasons: [RenderReason] = []
         let (wasLayout, nowLayout) = (lines("layout ", in: old).first, lines("layout ", in: new).first)
@@ -185,7 +189,12 @@ public struct RenderReason: Sendable, Equatable, CustomStringConvertible {
         }
         let (wasFiles, nowFiles) = (lines("file ", in: old), lines("file ", in: new))
         for (index, (was, now)) in zip(wasFiles, nowFiles).enumerated() where was != now {
-            reasons.append(RenderReason(kind: .stillChanged, field: "layout file \(index)", description: "a font, image or brand file of the layout changed"))
+            // A remote one by its URL and versions: `layout file 1 (https://…/logo.png) changed (ETag "a1" → "b7")`.
+            let versions = versionChange(was, now, validators: validators)
+            let description = index < files.count && RemoteURL.isRemote(files[index])
+                ? "layout file \(index) (\(files[index])) changed" + (versions.map { " (\($0.text))" } ?? "")
+                : "a font, image or brand file of the layout changed"
+            reasons.append(RenderReason(kind: .stillChanged, field: "layout file \(index)", from: versions?.from, to: versions?.to, description: description))
         }
         let (wasLayers, nowLayers) = (lines("layer ", in: old), lines("layer ", in: new))
         let keyed = { (line: String) -> (key: String, value: String) in

@@ -62,8 +62,9 @@ public struct Manifest: Sendable {
     ///   when the file (or a feed) cannot be read, `.usage` for everything wrong inside it
     ///   (a feed's problems with its file, line and column), `.interrupted` when `cancellation`
     ///   stopped the reading of a feed.
+    ///   - remote: how a layout given as a URL is fetched (the run's cache, offline or not).
     package static func load(path: String, presets: @escaping PresetResolver,
-                             cancellation: Cancellation? = nil) throws(SlicevidError) -> Manifest {
+                             cancellation: Cancellation? = nil, remote: RemoteOptions = RemoteOptions()) throws(SlicevidError) -> Manifest {
         let data: Data
         do {
             data = try SettingsFile.read(path: path)
@@ -77,7 +78,7 @@ public struct Manifest: Sendable {
             throw SlicevidError(.inputMissing, "\(InputText.quoted(path)): \(error.reason)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return try parse(data, path: path, folder: folder, presets: presets, cancellation: cancellation)
+        return try parse(data, path: path, folder: folder, presets: presets, cancellation: cancellation, remote: remote)
     }
 
     /// The name a manifest read from standard input goes by in messages; its lock file is
@@ -93,8 +94,8 @@ public struct Manifest: Sendable {
     /// (`cancellation`) ends it even when the writer never closes the pipe.
     /// - Throws: `SlicevidError(.usage)` naming `stdin` for a bad manifest or one over
     ///   `maximumStandardInput` bytes; `.interrupted` when `cancellation` stopped the read.
-    package static func loadStandardInput(presets: @escaping PresetResolver,
-                                          cancellation: Cancellation? = nil) throws(SlicevidError) -> Manifest {
+    package static func loadStandardInput(presets: @escaping PresetResolver, cancellation: Cancellation? = nil,
+                                          remote: RemoteOptions = RemoteOptions()) throws(SlicevidError) -> Manifest {
         let input = FeedInput(descriptor: STDIN_FILENO, limit: maximumStandardInput) { cancellation?.isCancelled == true }
         let bytes: [UInt8]
         do {
@@ -107,14 +108,14 @@ public struct Manifest: Sendable {
             throw SlicevidError(.usage, "\(standardInputName): \(reason)")
         }
         var manifest = try parse(Data(bytes), path: standardInputName, folder: FileSystem.currentFolder() ?? ".", presets: presets,
-                                 cancellation: cancellation)
+                                 cancellation: cancellation, remote: remote)
         manifest.isStandardInput = true
         return manifest
     }
 
     /// Reads, resolves and cross-checks the manifest in `data`.
     private static func parse(_ data: Data, path: String, folder: String, presets: @escaping PresetResolver,
-                              cancellation: Cancellation?) throws(SlicevidError) -> Manifest {
+                              cancellation: Cancellation?, remote: RemoteOptions) throws(SlicevidError) -> Manifest {
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -132,6 +133,8 @@ public struct Manifest: Sendable {
         var context = ManifestContext(folder: folder, presets: presets)
         context.readsStandardInput = path == standardInputName
         context.cancellation = cancellation
+        // The cache is opened only when a layout is a URL (RemoteAssets opens it on first use).
+        context.layoutFetch = RemoteAssets(options: remote).layoutFetch { cancellation?.isCancelled ?? false }
         let defaults = try ManifestDefaults(root["defaults"] ?? [String: Any](),
                                             reader: ManifestReader(manifest: path, place: "defaults"), context: &context)
         guard let entries = root["jobs"] as? [Any], !entries.isEmpty else {
@@ -240,15 +243,17 @@ struct ManifestContext {
     var standardInputTaken = false
     /// Stops the reading of a feed on standard input.
     var cancellation: Cancellation?
+    /// Fetches a layout (or the brand file it imports) given as a URL.
+    var layoutFetch: LayoutFetch?
 
     init(folder: String, presets: @escaping PresetResolver) {
         self.folder = folder
         self.presets = presets
     }
 
-    /// The layout file at `path` (absolute), read once for the whole manifest.
+    /// The layout file at `path` (absolute), or at a URL, read once for the whole manifest.
     func layout(_ path: String) throws(LayoutError) -> Layout {
-        try layouts.load(path)
+        try layouts.load(path, fetch: layoutFetch)
     }
 
     /// A path from the manifest (UTF-8, being JSON), absolute and standardised. The folder may

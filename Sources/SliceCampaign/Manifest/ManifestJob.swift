@@ -38,7 +38,7 @@ package struct ManifestJob: Sendable {
     /// The music bed: the preset's settings, then the defaults' `audio`, then the job's.
     package var audio: AudioSettings
     /// The layout, its variables and the safe zone: the defaults', then the job's.
-    let cards: ManifestCards
+    var cards: ManifestCards
     /// Where the job's settings came from when that is worth saying in an error: the
     /// background by the layer that set it (the job, the defaults or a preset).
     package let origins: [Setting: String]

@@ -1,4 +1,4 @@
-// A manifest's cards: `layout` (a layout file, relative to the manifest), `vars` (values for its
+// A manifest's cards: `layout` (a layout file, relative to the manifest, or a URL), `vars` (values for its
 // placeholders) and `safe-zone`, in the defaults and in each job: a job's layout and safe zone
 // replace the defaults', its vars are added to theirs (its own win).
 
@@ -7,13 +7,13 @@ import SliceKit
 import SlicePipeline
 import Synchronization
 
-/// Layout files read while one manifest is read, by absolute path.
+/// Layout files read while one manifest is read, by absolute path (or URL).
 final class LayoutCache: Sendable {
     private let read = Mutex<[String: Result<Layout, LayoutError>]>([:])
 
-    func load(_ path: String) throws(LayoutError) -> Layout {
+    func load(_ path: String, fetch: LayoutFetch?) throws(LayoutError) -> Layout {
         if let known = read.withLock({ $0[path] }) { return try known.get() }
-        let result = Result { () throws(LayoutError) in try Layout.load(path: path) }
+        let result = Result { () throws(LayoutError) in try Layout.load(path: path, fetch: fetch) }
         read.withLock { $0[path] = result }
         return try result.get()
     }
@@ -71,6 +71,15 @@ extension ManifestReader {
 }
 
 extension ManifestJob {
+    /// The layout its cards draw, nil without one.
+    package var layout: Layout? {
+        get { cards.layout }
+        set { cards.layout = newValue }
+    }
+
+    /// The values its layout's placeholders fill from: its variables, the cards' own over them.
+    package var layoutValues: [String: String] { variables.merging(cards.variables) { _, own in own } }
+
     /// Refuses a value its layout would place in an image's path that the path rule refuses
     /// (`logos/{brand}.png` with a brand of `../../private/x`), and one its formats cannot write
     /// (`{price|currency:EUR}` with a price of `24,99`), as the manifest is read, as a value in

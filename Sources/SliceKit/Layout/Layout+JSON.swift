@@ -1,6 +1,7 @@
 // Layout files: strict JSON like presets, every key known, every number checked before it is
 // used, every error one line naming the file and the place in it (`promo.json: layers[1].box:
-// …`). Paths in the file (fonts, images) are relative to its folder.
+// …`). Paths in the file (fonts, images) are relative to its folder; in a layout read from a URL,
+// relative to that URL (`RemoteURL+Resolving.swift`), so it never names a local file.
 
 import Foundation
 
@@ -11,13 +12,18 @@ public struct LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The line: the file, the place in it, what is wrong and what would be accepted.
     public let text: ErrorText
 
-    init(_ text: ErrorText, missing: Bool = false) {
+    package init(_ text: ErrorText, missing: Bool = false) {
         self.text = text
         isMissing = missing
     }
 
     public var description: String { text.description }
 }
+
+/// Makes a layout or brand file given as a URL local: fetches it (bounded, cached, as every
+/// remote input) and gives the local file holding its bytes. A layout read without one refuses
+/// a URL where it needs the file's contents.
+package typealias LayoutFetch = @Sendable (RemoteURL) throws(LayoutError) -> String
 
 extension Layout {
     /// The most layers a layout holds, over all its variants: each is drawn once per card.
@@ -37,6 +43,25 @@ extension Layout {
     /// Reads the layout file at `path` (a regular file, within the settings size limit).
     /// - Throws: `LayoutError`: missing (66) or invalid (64), one line naming the file.
     public static func load(path: String) throws(LayoutError) -> Layout {
+        try load(path: path, fetch: nil)
+    }
+
+    /// Reads the layout file at `path`, or the layout at an http(s) URL through `fetch`: its
+    /// paths are then resolved against the URL, and a local file is never read for it.
+    /// - Throws: `LayoutError`: missing (66) or invalid (64), one line naming the file or URL
+    ///   (credentials hidden).
+    package static func load(path: String, fetch: LayoutFetch?) throws(LayoutError) -> Layout {
+        if let url = RemoteURL(path) {
+            guard let fetch else { throw LayoutError("\(InputText.quoted(url.description)): a layout given as a URL is read only by a run that fetches") }
+            let local = try fetch(url)
+            let data: Data
+            do {
+                data = try SettingsFile.read(path: local)
+            } catch {
+                throw LayoutError("\(InputText.quoted(url.description)): \(error.reason)", missing: !isTooLarge(error))
+            }
+            return try Layout(json: data, file: url.description, base: url, fetch: fetch)
+        }
         let data: Data
         do {
             data = try SettingsFile.read(path: path)
@@ -44,7 +69,7 @@ extension Layout {
             throw LayoutError("\(InputText.quoted(path)): \(error.reason)", missing: !isTooLarge(error))
         }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        return try Layout(json: data, file: path, folder: URL(fileURLWithPath: absolute).deletingLastPathComponent().path)
+        return try Layout(json: data, file: path, folder: URL(fileURLWithPath: absolute).deletingLastPathComponent().path, fetch: fetch)
     }
 
     private static func isTooLarge(_ failure: SettingsFile.Failure) -> Bool {
@@ -58,7 +83,13 @@ extension Layout {
     ///   - folder: the absolute folder relative paths in it are resolved against.
     /// - Throws: `LayoutError` naming `file`, the place and what is accepted.
     public init(json data: Data, file: String, folder: String) throws(LayoutError) {
-        var reader = LayoutReader(file: file, folder: folder)
+        try self.init(json: data, file: file, folder: folder, fetch: nil)
+    }
+
+    /// Reads a layout from `data`, its relative paths resolved against `folder`, or against
+    /// `base` for a layout fetched from that URL; a brand file given as a URL read through `fetch`.
+    package init(json data: Data, file: String, folder: String = "/", base: RemoteURL? = nil, fetch: LayoutFetch?) throws(LayoutError) {
+        var reader = LayoutReader(file: file, folder: folder, base: base, fetch: fetch)
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -96,6 +127,10 @@ extension Layout {
 struct LayoutReader {
     let file: String
     let folder: String
+    /// The URL of a layout (or brand file) read from one: its paths are resolved against it.
+    var base: RemoteURL? = nil
+    /// Reads a brand file given as a URL.
+    var fetch: LayoutFetch? = nil
     /// Styles, brand colours and logo the layers may name (`Layout+Styles.swift`).
     var styles = LayoutStyles()
 
@@ -309,7 +344,7 @@ struct LayoutReader {
         }
     }
 
-    /// Paths relative to the layout's folder, made absolute; `placeholders` lets `{name}` in.
+    /// Paths relative to the layout's folder (or URL), made absolute; `placeholders` lets `{name}` in.
     func paths(_ value: Any, at place: String) throws(LayoutError) -> [String] {
         guard let items = value as? [Any], !items.isEmpty, items.count <= 32 else {
             throw error(place, "expected an array of 1 to 32 font file paths")
@@ -329,6 +364,14 @@ struct LayoutReader {
             } catch {
                 throw self.error(place, placeholderProblem(error))
             }
+        }
+        // A URL is fetched by the run; in a remote layout every path is one, relative to its URL.
+        if RemoteURL.isRemote(text) { return text }
+        if let base {
+            guard let resolved = base.resolving(text) else {
+                throw error(place, "\(InputText.quoted(InputText.excerpt(text))) is not an http(s) URL or a path relative to the layout's URL; a layout read from a URL never names a local file")
+            }
+            return resolved
         }
         return URL(fileURLWithPath: text, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
     }

@@ -95,8 +95,15 @@ extension LayoutReader {
 
     /// Reads the brand file `value` names (relative to the layout's folder).
     private func brand(_ value: Any) throws(LayoutError) -> LayoutStyles {
-        let path = try self.path(value, at: "brand", placeholders: false)
-        guard let named = value as? String else { throw error("brand", "expected a file path") }
+        var path = try self.path(value, at: "brand", placeholders: false)
+        guard let written = value as? String else { throw error("brand", "expected a file path") }
+        let named = RemoteURL.redact(written)
+        let url = RemoteURL(path)
+        if let url {
+            // Fetched like the layout; its bytes (the cache's file) are what fingerprints follow.
+            guard let fetch else { throw error("brand", "\(InputText.quoted(url.description)): a brand file given as a URL is read only by a run that fetches") }
+            path = try fetch(url)
+        }
         let data: Data
         do {
             data = try SettingsFile.read(path: path)
@@ -104,7 +111,7 @@ extension LayoutReader {
             throw LayoutError("\(InputText.quoted(file)): brand \(InputText.quoted(named)): \(error.reason)", missing: !Self.isTooLarge(error))
         }
         let brandFolder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let reader = LayoutReader(file: named, folder: brandFolder)
+        let reader = url.map { LayoutReader(file: $0.description, folder: "/", base: $0, fetch: fetch) } ?? LayoutReader(file: named, folder: brandFolder, fetch: fetch)
         let object: Any
         do {
             object = try JSONText.parse(data)
@@ -135,7 +142,8 @@ extension LayoutReader {
         return styles
     }
 
-    /// `{"headline": {...}}`: each style's keys, its font paths made absolute against `folder`.
+    /// `{"headline": {...}}`: each style's keys, its font paths made absolute against `folder`
+    /// (or the URL of the file that holds them).
     private func styleObjects(_ value: Any, at place: String, folder: String, reader: LayoutReader) throws(LayoutError) -> [String: [String: Any]] {
         guard let table = value as? [String: Any], table.count <= Layout.maximumStyles else {
             throw reader.error(place, "expected an object of at most \(Layout.maximumStyles) named styles, such as {\"headline\": {\"color\": \"#ffffff\"}}")
@@ -145,7 +153,7 @@ extension LayoutReader {
             guard Self.isStyleName(name) else { throw reader.error(place, "\(InputText.quoted(InputText.excerpt(name))) is not a name: 1 to 40 letters, digits, - or _") }
             let accepted = Layout.layerKeys.filter { !Layout.unstyledKeys.contains($0) }
             var style = try reader.object(table[name]!, at: "\(place).\(name)", keys: accepted)
-            if let fonts = style["fonts"] { style["fonts"] = try LayoutReader(file: reader.file, folder: folder).paths(fonts, at: "\(place).\(name).fonts") }
+            if let fonts = style["fonts"] { style["fonts"] = try LayoutReader(file: reader.file, folder: folder, base: reader.base, fetch: reader.fetch).paths(fonts, at: "\(place).\(name).fonts") }
             styles[name] = style
         }
         return styles

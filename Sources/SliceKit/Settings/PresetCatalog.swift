@@ -106,9 +106,10 @@ public struct PresetCatalog: Sendable {
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var preset = try Preset(json: data, name: name, source: path)
-        // A layout the file names is relative to the file, wherever the run starts.
+        // A layout the file names is relative to the file, wherever the run starts; a URL stays one.
         preset.layout = preset.layout.map { layout in
-            URL(fileURLWithPath: layout, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()).standardizedFileURL.path
+            if RemoteURL.isRemote(layout) { return layout }
+            return URL(fileURLWithPath: layout, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()).standardizedFileURL.path
         }
         return preset
     }

@@ -6,7 +6,18 @@ import Foundation
 
 /// What a remote input is used as: each kind has its own size cap.
 public enum RemoteKind: String, Sendable, CaseIterable {
-    case still, song, font, layoutImage = "layout image"
+    case still, song, font, layoutImage = "layout image", layout
+
+    /// The most bytes one input of this kind has by default: 64 MB for a font (within the 64 MiB
+    /// a font file may hold, `FontContainer`), 16 MB for a layout or brand file (within the
+    /// 16 MiB a settings file may, `SettingsFile`), else 100 MB.
+    public var defaultMaxBytes: Int {
+        switch self {
+        case .font: 64_000_000
+        case .layout: 16_000_000
+        case .still, .song, .layoutImage: 100_000_000
+        }
+    }
 }
 
 /// How remote inputs (`https://…` where a path is accepted) are fetched and cached.
@@ -17,9 +28,10 @@ public struct RemoteOptions: Sendable, Equatable {
     public var offline = false
     /// A PEM bundle of CAs to verify servers against instead of the system's (a private PKI).
     public var caFile: String?
-    /// The most bytes one input of each kind may have (100 MB each by default), enforced while
-    /// the body arrives.
-    public var maxBytes: [RemoteKind: Int] = Dictionary(uniqueKeysWithValues: RemoteKind.allCases.map { ($0, 100_000_000) })
+    /// The most bytes one input of each kind may have (`RemoteKind.defaultMaxBytes`: 100 MB for
+    /// stills, songs and layout images, 64 MB for fonts, 16 MB for layouts and brand files),
+    /// enforced while the body arrives.
+    public var maxBytes: [RemoteKind: Int] = Dictionary(uniqueKeysWithValues: RemoteKind.allCases.map { ($0, $0.defaultMaxBytes) })
     /// Time to connect (TCP and TLS).
     public var connectTimeout: Duration = .seconds(15)
     /// Time without a byte of the response after which a transfer is given up.

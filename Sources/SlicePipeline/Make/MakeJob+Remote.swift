@@ -1,18 +1,19 @@
-// `make --from https://…`: a render whose stills or song are URLs fetches them into the cache
-// first (RemoteAssets: conditional requests, bounds, retries), then renders from the cache's
-// files as from any file; its errors name the URL (credentials hidden), not the cache's file.
+// `make --from https://…`: a render whose stills, song or layout fonts and images are URLs
+// fetches them into the cache first (RemoteAssets: conditional requests, bounds, retries), then
+// renders from the cache's files as from any file; its errors name the URL (credentials
+// hidden), not the cache's file.
 
 import Foundation
 import SliceKit
 import SliceMedia
 
 extension MakeRequest {
-    /// Whether a still or the song is an http(s) URL.
+    /// Whether a still, the song or a font or image of the layout is an http(s) URL.
     package var hasRemoteInputs: Bool {
-        stills.paths.contains(where: RemoteURL.isRemote) || audio.file.map(RemoteURL.isRemote) == true
+        stills.paths.contains(where: RemoteURL.isRemote) || audio.file.map(RemoteURL.isRemote) == true || layout?.hasRemoteFiles == true
     }
 
-    /// This request with its remote stills and song replaced by the cache's files, and the
+    /// This request with its remote stills, song and layout files replaced by the cache's files, and the
     /// cache files with the URLs (redacted) they stand for.
     /// - Throws: `SlicevidError` naming the URL: 75 (`.busy`) when only transient failures
     ///   remain, 66 for a status that will repeat, 65 for a body over its cap.
@@ -41,6 +42,17 @@ extension MakeRequest {
             request.stills = .sequence(fetched)
         }
         if let song = audio.file { request.audio.file = try local(song, kind: .song) }
+        if let layout, layout.hasRemoteFiles {
+            let fetched: LocalLayout?
+            do throws(MediaError) {
+                fetched = try layout.fetchingRemoteFiles(values: variables, remote: remote) { cancellation.isCancelled }
+            } catch {
+                throw SlicevidError(error)
+            }
+            guard let fetched else { throw cancellation.stopError(" while fetching the layout's fonts and images; no output was written") }
+            request.layout = fetched.layout
+            sources += fetched.sources
+        }
         return (request, sources)
     }
 }

@@ -74,8 +74,9 @@ struct BatchCommand: ParsableCommand {
             // the read with its line, and a run that follows is stopped by the same trap.
             let cancellation = ProcessHost.cancellation()
             let presets = Slicevid.presetCatalog()
-            let manifest = options.manifest == "-" ? try Slicevid.manifestFromStandardInput(presets: presets, cancellation: cancellation)
-                                                   : try Slicevid.manifest(at: options.manifest, presets: presets, cancellation: cancellation)
+            let manifest = options.manifest == "-"
+                ? try Slicevid.manifestFromStandardInput(presets: presets, cancellation: cancellation, remote: options.remote)
+                : try Slicevid.manifest(at: options.manifest, presets: presets, cancellation: cancellation, remote: options.remote)
             var request = try BatchRequest(manifest: manifest, shard: options.shard, force: options.force, renderThreads: options.jobs,
                                            parallel: options.parallel, reportFile: options.reportFile, reportPage: options.reportPage, prune: options.prune,
                                            pruneLimit: options.pruneLimit, only: options.only, version: SlicevidTool.version, threads: options.threads)

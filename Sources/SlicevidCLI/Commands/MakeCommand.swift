@@ -25,7 +25,7 @@ struct MakeCommand: ParsableCommand {
             (option, OptionSpec(option.rawValue, value: option.valueName, kind: option == .audio ? .path : .text, help: MakeCommand.help(option)))
         }
         static let layout = OptionSpec("layout", value: "FILE", kind: .path,
-                                       help: "Text, logos and a brand layout: a JSON file placing text and image layers on the cards (they fly with the strips) and over the frames (docs/layouts.md).")
+                                       help: "Text, logos and a brand layout: a JSON file (or an http(s) URL) placing text and image layers on the cards (they fly with the strips) and over the frames (docs/layouts.md).")
         static let variable = OptionSpec("var", value: "NAME=VALUE", repeatable: true,
                                          help: "A value for the layout's {NAME} placeholders, repeatable: --var name=\"Flat White\" --var price=\"2,49 €\".")
         static let safeZone = OptionSpec("safe-zone", value: "PLATFORM", kind: .choices(SafeZone.allCases.map(\.rawValue) + ["none"]),
@@ -222,7 +222,9 @@ struct MakeCommand: ParsableCommand {
         request.remote = try SharedOptions.remote(from: arguments)
         request.threads = threads
         request.layout = try (arguments.value(Option.layout) ?? preset?.layout).map { path throws(SlicevidError) in
-            do throws(LayoutError) { return try Layout.load(path: path) } catch { throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text) }
+            do throws(LayoutError) { return try Slicevid.layout(at: path, remote: request.remote) } catch {
+                throw SlicevidError(error.isMissing ? .inputMissing : .usage, error.text)
+            }
         }
         request.variables = try variables(arguments.all(Option.variable))
         if let text = arguments.value(Option.safeZone) {
