@@ -9,11 +9,16 @@ extension SharedOptions {
 
     static let connectTimeout = OptionSpec("fetch-connect-timeout", value: "SECONDS", help: "Give up connecting to a URL's server (TCP and TLS) after SECONDS, a whole number \(range(RemoteOptions.connectSecondsRange)) (default \(defaults.connectTimeout.components.seconds)); a timeout is retried (--fetch-attempts).")
     static let stallTimeout = OptionSpec("fetch-stall-timeout", value: "SECONDS", help: "Give up a transfer after SECONDS without a byte of the response, a whole number \(range(RemoteOptions.stallSecondsRange)) (default \(defaults.stallTimeout.components.seconds)); retried as a timeout is.")
-    static let maxSize = OptionSpec("fetch-max-size", value: "[KIND=]SIZE", repeatable: true, help: "Refuse a URL's body over SIZE: bytes, or a whole number of kB, MB, GB (powers of 1000) or KiB, MiB, GiB (default \(ByteSize.text(defaults.maxBytes[.still] ?? 0)) for each kind). KIND=SIZE bounds one kind of input only: \(kindWords.joined(separator: ", ")); repeat for several. Enforced while the body arrives; a body over it fails its job (65).")
+    static let maxSize = OptionSpec("fetch-max-size", value: "[KIND=]SIZE", repeatable: true, help: "Refuse a URL's body over SIZE: bytes, or a whole number of kB, MB, GB (powers of 1000) or KiB, MiB, GiB (defaults: \(kindDefaults)). KIND=SIZE bounds one kind of input only: \(kindWords.joined(separator: ", ")); repeat for several. Enforced while the body arrives; a body over it fails its job (65).")
     static let redirects = OptionSpec("fetch-redirects", value: "N", help: "Follow at most N redirects, \(range(RemoteOptions.redirectsRange)) (default \(defaults.maxRedirects)); more fail the job, as a loop would.")
     static let attempts = OptionSpec("fetch-attempts", value: "N", help: "Transfer a URL at most N times, \(range(RemoteOptions.attemptsRange)), the first included (default \(defaults.attempts)): after a timeout, a reset, HTTP 5xx, 408 or 429, with doubling waits or the server's Retry-After. 1 never retries.")
     static let perHost = OptionSpec("fetch-per-host", value: "N", help: "Run at most N transfers to one server (scheme, host and port) at once, \(range(RemoteOptions.perHostRange)) (default \(defaults.perHost)).")
     static let fetchBounds = [connectTimeout, stallTimeout, maxSize, redirects, attempts, perHost]
+
+    /// Each kind's default cap, as help says it: "still 100MB, …, layout 16MB".
+    static var kindDefaults: String {
+        RemoteKind.allCases.map { "\(word($0)) \(ByteSize.text(defaults.maxBytes[$0] ?? 0))" }.joined(separator: ", ")
+    }
 
     /// The words `--fetch-max-size` takes before `=`, one per kind of remote input.
     static var kindWords: [String] { RemoteKind.allCases.map(word) }
