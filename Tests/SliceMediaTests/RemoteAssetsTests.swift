@@ -182,6 +182,23 @@ import Testing
             == SHA256.hex(of: "a changed body"))
     }
 
+    @Test func aBodyAlreadyHeldIsNotReplacedUnderAJobReadingIt() throws {
+        let scene = try Scene()
+        try Data("first body".utf8).write(to: URL(fileURLWithPath: scene.folder + "/files/copy.png"))
+        // Two URLs, one body: the second's download leaves the first's file as it was (same
+        // inode and change time), so a job hashing it meanwhile sees no change.
+        let run = scene.run()
+        let first = try #require(try run.fetch(scene.url("/img/a.png"), kind: .still) { false })
+        var before = stat()
+        #expect(stat(first.path, &before) == 0)
+        let second = try #require(try run.fetch(scene.url("/img/copy.png"), kind: .still) { false })
+        var after = stat()
+        #expect(stat(second.path, &after) == 0)
+        #expect(second.path == first.path)
+        #expect(after.st_ino == before.st_ino && after.st_ctim.tv_nsec == before.st_ctim.tv_nsec && after.st_ctim.tv_sec == before.st_ctim.tv_sec)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scene.cache + "/tmp").isEmpty)
+    }
+
     @Test func freshnessFollowsRFC9111() {
         // Lifetimes: max-age over Expires; no-cache or no-store anywhere in the list: none;
         // a max-age that is not a number: stale; the shorter of two; overflow: 2^31.

@@ -104,7 +104,13 @@ package struct AssetCache: Sendable {
     func store(_ temporary: String, digest: String) throws(MediaError) {
         let target = object(digest)
         try AssetCache.makeFolder((target as NSString).deletingLastPathComponent, parents: false)
-        // Same name, same bytes: whichever run's copy is there already is as good.
+        // Same name, same bytes: a sound copy already there is kept, not replaced, so a job
+        // reading it (another URL with the same body) never sees its file change under it.
+        if holds(digest) {
+            FileSystem.unlink(temporary)
+            return
+        }
+        // Whichever run's copy lands there is as good.
         guard FileSystem.rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             FileSystem.unlink(temporary)
