@@ -1,7 +1,10 @@
 // libcurl through dlopen, and the one transfer slicevid makes with it: a GET with timeouts,
 // a size cap enforced while the body arrives, bounded redirects over http and https only, TLS
-// verified (the system's CAs, or a file given), conditional headers, and the validators and
-// Retry-After of the final response kept.
+// verified (the system's CAs, or a file given), conditional headers, and the validators,
+// freshness headers and Retry-After of the final response kept. A session pools finished easy
+// handles, so the next transfer to a host goes over the connection the last one left open
+// (curl_easy_reset keeps a handle's live connections), and shares one DNS and TLS session
+// cache among all of them (a curl share, its locks pthread mutexes).
 
 #include "CCurl.h"
 #include <curl/curl.h>
@@ -9,8 +12,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 static CURLcode (*p_global_init)(long flags);
@@ -22,6 +27,11 @@ static void (*p_easy_cleanup)(CURL* curl);
 static const char* (*p_easy_strerror)(CURLcode code);
 static struct curl_slist* (*p_slist_append)(struct curl_slist* list, const char* text);
 static void (*p_slist_free_all)(struct curl_slist* list);
+static void (*p_easy_reset)(CURL* curl);
+static CURLSH* (*p_share_init)(void);
+static CURLSHcode (*p_share_setopt)(CURLSH* share, CURLSHoption option, ...);
+static CURLSHcode (*p_share_cleanup)(CURLSH* share);
+static time_t (*p_getdate)(const char* text, const time_t* unused);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
@@ -46,6 +56,11 @@ static void load(void) {
     RESOLVE(p_easy_strerror, "curl_easy_strerror")
     RESOLVE(p_slist_append, "curl_slist_append")
     RESOLVE(p_slist_free_all, "curl_slist_free_all")
+    RESOLVE(p_easy_reset, "curl_easy_reset")
+    RESOLVE(p_share_init, "curl_share_init")
+    RESOLVE(p_share_setopt, "curl_share_setopt")
+    RESOLVE(p_share_cleanup, "curl_share_cleanup")
+    RESOLVE(p_getdate, "curl_getdate")
 #undef RESOLVE
     // Once, before any thread makes a handle: curl_global_init is not thread-safe on every build.
     CURLcode code = p_global_init(CURL_GLOBAL_DEFAULT);
@@ -66,9 +81,87 @@ const char* slicevid_curl_error(void) {
     return failure;
 }
 
+/// Finished handles kept for their connections, at most this many (transfers at once are
+/// bounded per host; a run with more hosts than this opens a few connections again).
+#define POOLED 16
+
+struct slicevid_session {
+    CURLSH* share;
+    /// One lock per kind of data a share may lock (curl_lock_data).
+    pthread_mutex_t locks[CURL_LOCK_DATA_LAST];
+    pthread_mutex_t pool_lock;
+    CURL* pool[POOLED];
+    int pooled;
+};
+
+static void share_lock(CURL* curl, curl_lock_data data, curl_lock_access access, void* context) {
+    (void)curl; (void)access;
+    struct slicevid_session* session = context;
+    pthread_mutex_lock(&session->locks[data < CURL_LOCK_DATA_LAST ? data : 0]);
+}
+
+static void share_unlock(CURL* curl, curl_lock_data data, void* context) {
+    (void)curl;
+    struct slicevid_session* session = context;
+    pthread_mutex_unlock(&session->locks[data < CURL_LOCK_DATA_LAST ? data : 0]);
+}
+
+struct slicevid_session* slicevid_session_new(void) {
+    struct slicevid_session* session = calloc(1, sizeof *session);
+    if (!session) return NULL;
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&session->locks[i], NULL);
+    pthread_mutex_init(&session->pool_lock, NULL);
+    session->share = p_share_init();
+    if (session->share) {
+        p_share_setopt(session->share, CURLSHOPT_LOCKFUNC, share_lock);
+        p_share_setopt(session->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+        p_share_setopt(session->share, CURLSHOPT_USERDATA, session);
+        p_share_setopt(session->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+        p_share_setopt(session->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+    }
+    return session;
+}
+
+void slicevid_session_free(struct slicevid_session* session) {
+    if (!session) return;
+    // The handles first: a share is freed only once no handle uses it.
+    for (int i = 0; i < session->pooled; i++) p_easy_cleanup(session->pool[i]);
+    if (session->share) p_share_cleanup(session->share);
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_destroy(&session->locks[i]);
+    pthread_mutex_destroy(&session->pool_lock);
+    free(session);
+}
+
+/// A handle for one transfer: the pool's newest (its connections kept), else a new one.
+static CURL* take_handle(struct slicevid_session* session) {
+    CURL* curl = NULL;
+    pthread_mutex_lock(&session->pool_lock);
+    if (session->pooled > 0) curl = session->pool[--session->pooled];
+    pthread_mutex_unlock(&session->pool_lock);
+    if (curl) {
+        p_easy_reset(curl);
+        return curl;
+    }
+    curl = p_easy_init();
+    return curl;
+}
+
+/// Back to the pool with its connections, or closed when the pool is full.
+static void give_back(struct slicevid_session* session, CURL* curl) {
+    pthread_mutex_lock(&session->pool_lock);
+    if (session->pooled < POOLED) {
+        session->pool[session->pooled++] = curl;
+        curl = NULL;
+    }
+    pthread_mutex_unlock(&session->pool_lock);
+    if (curl) p_easy_cleanup(curl);
+}
+
 struct transfer {
     const struct slicevid_fetch_request* request;
     struct slicevid_fetch_result* result;
+    /// Set when the final response's Cache-Control did not fit.
+    int cache_control_overflow;
 };
 
 static size_t on_body(char* data, size_t size, size_t count, void* context) {
@@ -108,9 +201,46 @@ static size_t on_header(char* line, size_t size, size_t count, void* context) {
     size_t length = size * count;
     // Each response (a redirect's, then the next) starts with its status line: only the final
     // response's validators count.
+    struct slicevid_fetch_result* result = transfer->result;
     if (length >= 5 && strncmp(line, "HTTP/", 5) == 0) {
-        transfer->result->etag[0] = 0;
-        transfer->result->last_modified[0] = 0;
+        result->etag[0] = 0;
+        result->last_modified[0] = 0;
+        result->cache_control[0] = 0;
+        transfer->cache_control_overflow = 0;
+        result->date = -1;
+        result->expires = -1;
+        result->age = -1;
+    } else if (length > 14 && strncasecmp(line, "Cache-Control:", 14) == 0) {
+        // Several lines are one list (RFC 9110 §5.3): joined with commas. A list longer than
+        // the room is not guessed at: it reads as no-cache, so the next run asks again.
+        if (transfer->cache_control_overflow) return length;
+        char value[sizeof result->cache_control];
+        keep_value(line, length, 14, value, sizeof value);
+        size_t held = strlen(result->cache_control), more = strlen(value);
+        if ((more == 0 && length > 14 + sizeof value) || held + more + 3 > sizeof result->cache_control) {
+            transfer->cache_control_overflow = 1;
+            snprintf(result->cache_control, sizeof result->cache_control, "no-cache");
+        } else if (more > 0) {
+            if (held > 0) strcat(result->cache_control, ", ");
+            strcat(result->cache_control, value);
+        }
+    } else if (length > 5 && strncasecmp(line, "Date:", 5) == 0) {
+        char value[128];
+        keep_value(line, length, 5, value, sizeof value);
+        time_t when = value[0] ? p_getdate(value, NULL) : -1;
+        result->date = when >= 0 ? (int64_t)when : -1;
+    } else if (length > 8 && strncasecmp(line, "Expires:", 8) == 0) {
+        char value[128];
+        keep_value(line, length, 8, value, sizeof value);
+        time_t when = value[0] ? p_getdate(value, NULL) : -1;
+        result->expires = when >= 0 ? (int64_t)when : -2;
+    } else if (length > 4 && strncasecmp(line, "Age:", 4) == 0) {
+        char value[32];
+        keep_value(line, length, 4, value, sizeof value);
+        char* end = NULL;
+        errno = 0;
+        long long age = value[0] >= '0' && value[0] <= '9' ? strtoll(value, &end, 10) : -1;
+        result->age = (age >= 0 && errno == 0 && end && *end == 0) ? (int64_t)age : -1;
     } else if (length > 5 && strncasecmp(line, "ETag:", 5) == 0) {
         keep_value(line, length, 5, transfer->result->etag, sizeof transfer->result->etag);
     } else if (length > 14 && strncasecmp(line, "Last-Modified:", 14) == 0) {
@@ -125,17 +255,21 @@ static int on_progress(void* context, curl_off_t total, curl_off_t now, curl_off
     return transfer->request->stop && transfer->request->stop(transfer->request->stop_context) ? 1 : 0;
 }
 
-void slicevid_fetch(const struct slicevid_fetch_request* request, struct slicevid_fetch_result* result) {
+void slicevid_fetch(struct slicevid_session* session, const struct slicevid_fetch_request* request, struct slicevid_fetch_result* result) {
     memset(result, 0, sizeof *result);
     result->retry_after = -1;
-    CURL* curl = p_easy_init();
+    result->date = result->expires = result->age = -1;
+    struct slicevid_session* own = NULL;
+    if (!session) session = own = slicevid_session_new();
+    CURL* curl = session ? take_handle(session) : NULL;
     if (!curl) {
+        slicevid_session_free(own);
         result->curl_code = CURLE_OUT_OF_MEMORY;
         snprintf(result->message, sizeof result->message, "%s", p_easy_strerror(CURLE_OUT_OF_MEMORY));
         return;
     }
     char errors[CURL_ERROR_SIZE] = {0};
-    struct transfer transfer = {request, result};
+    struct transfer transfer = {request, result, 0};
     struct curl_slist* headers = NULL;
     char line[512];
     if (request->if_none_match && request->if_none_match[0]) {
@@ -146,6 +280,7 @@ void slicevid_fetch(const struct slicevid_fetch_request* request, struct slicevi
         snprintf(line, sizeof line, "If-Modified-Since: %s", request->if_modified_since);
         headers = p_slist_append(headers, line);
     }
+    if (session->share) p_easy_setopt(curl, CURLOPT_SHARE, session->share);
     p_easy_setopt(curl, CURLOPT_URL, request->url);
     p_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     p_easy_setopt(curl, CURLOPT_ERRORBUFFER, errors);
@@ -170,8 +305,12 @@ void slicevid_fetch(const struct slicevid_fetch_request* request, struct slicevi
     p_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
     p_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
 
+    result->request_time = (int64_t)time(NULL);
     CURLcode code = p_easy_perform(curl);
+    result->response_time = (int64_t)time(NULL);
     result->curl_code = (int)code;
+    long connects = 0;
+    if (p_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects) == CURLE_OK) result->new_connections = connects;
     long status = 0;
     if (p_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK) result->status = status;
     curl_off_t retry = -1;
@@ -181,5 +320,12 @@ void slicevid_fetch(const struct slicevid_fetch_request* request, struct slicevi
         snprintf(result->message, sizeof result->message, "%s", errors[0] ? errors : p_easy_strerror(code));
     }
     p_slist_free_all(headers);
-    p_easy_cleanup(curl);
+    // The handle keeps its connection for the next transfer unless this one failed (a
+    // connection curl doubts is closed by curl itself; a handle after an error is not kept).
+    if (code == CURLE_OK) {
+        give_back(session, curl);
+    } else {
+        p_easy_cleanup(curl);
+    }
+    slicevid_session_free(own);
 }

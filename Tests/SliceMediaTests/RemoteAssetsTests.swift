@@ -154,6 +154,98 @@ import Testing
         #expect(try scene.server.mostInFlight() == 2)
     }
 
+    @Test func aCopyItsServerCallsFreshIsUsedWithoutARequest() throws {
+        let scene = try Scene()
+        // Night one fetches each; night two asks only about what its server did not call fresh.
+        let paths = ["/fresh/a.png", "/expires/a.png", "/nocache/a.png", "/aged/a.png", "/img/a.png"]
+        let first = scene.run()
+        for path in paths { _ = try #require(try first.fetch(scene.url(path), kind: .still) { false }) }
+        let before = try scene.server.stats()
+        let night = scene.run()
+        for path in paths { #expect(try night.fetch(scene.url(path), kind: .still) { false }?.digest == SHA256.hex(of: "first body")) }
+        let after = try scene.server.stats()
+        // max-age 3600 and an Expires an hour ahead: no request. no-cache (on a line of its own
+        // beside max-age), an Age past max-age, and no word at all: a conditional request each.
+        for path in paths {
+            let asked = (after.byPath[path] ?? 0) - (before.byPath[path] ?? 0)
+            #expect(asked == (path.hasPrefix("/fresh/") || path.hasPrefix("/expires/") ? 0 : 1), "\(path) asked \(asked) times")
+        }
+        #expect(night.counts == RemoteCounts(requests: 3, notModified: 3, bytes: 0, offline: 0, fresh: 2))
+        // Told to revalidate: every one is asked, and the 304s renew what was fresh.
+        let revalidated = scene.run { $0.revalidate = true }
+        for path in paths { _ = try revalidated.fetch(scene.url(path), kind: .still) { false } }
+        #expect(revalidated.counts == RemoteCounts(requests: 5, notModified: 5, bytes: 0, offline: 0, fresh: 0))
+        // A body changed under a fresh URL is not seen until the lifetime ends (or a revalidation).
+        try Data("a changed body".utf8).write(to: URL(fileURLWithPath: scene.folder + "/files/a.png"))
+        #expect(try scene.run().fetch(scene.url("/fresh/a.png"), kind: .still) { false }?.digest == SHA256.hex(of: "first body"))
+        #expect(try scene.run { $0.revalidate = true }.fetch(scene.url("/fresh/a.png"), kind: .still) { false }?.digest
+            == SHA256.hex(of: "a changed body"))
+    }
+
+    @Test func aBodyAlreadyHeldIsNotReplacedUnderAJobReadingIt() throws {
+        let scene = try Scene()
+        try Data("first body".utf8).write(to: URL(fileURLWithPath: scene.folder + "/files/copy.png"))
+        // Two URLs, one body: the second's download leaves the first's file as it was (same
+        // inode and change time), so a job hashing it meanwhile sees no change.
+        let run = scene.run()
+        let first = try #require(try run.fetch(scene.url("/img/a.png"), kind: .still) { false })
+        var before = stat()
+        #expect(stat(first.path, &before) == 0)
+        let second = try #require(try run.fetch(scene.url("/img/copy.png"), kind: .still) { false })
+        var after = stat()
+        #expect(stat(second.path, &after) == 0)
+        #expect(second.path == first.path)
+        #expect(after.st_ino == before.st_ino && after.st_ctim.tv_nsec == before.st_ctim.tv_nsec && after.st_ctim.tv_sec == before.st_ctim.tv_sec)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scene.cache + "/tmp").isEmpty)
+    }
+
+    @Test func freshnessFollowsRFC9111() {
+        // Lifetimes: max-age over Expires; no-cache or no-store anywhere in the list: none;
+        // a max-age that is not a number: stale; the shorter of two; overflow: 2^31.
+        #expect(Freshness.lifetime(cacheControl: "public, max-age=600", expires: 5000, date: 1000) == 600)
+        #expect(Freshness.lifetime(cacheControl: "max-age=\"600\"", expires: nil, date: 0) == 600)
+        #expect(Freshness.lifetime(cacheControl: "max-age=600, no-cache", expires: nil, date: 0) == nil)
+        #expect(Freshness.lifetime(cacheControl: "No-Store, max-age=600", expires: nil, date: 0) == nil)
+        #expect(Freshness.lifetime(cacheControl: "max-age=ten", expires: nil, date: 0) == 0)
+        #expect(Freshness.lifetime(cacheControl: "max-age=-5", expires: nil, date: 0) == 0)
+        #expect(Freshness.lifetime(cacheControl: "max-age=600, max-age=60", expires: nil, date: 0) == 60)
+        #expect(Freshness.lifetime(cacheControl: "max-age=99999999999999999999", expires: nil, date: 0) == Freshness.longest)
+        #expect(Freshness.lifetime(cacheControl: "must-revalidate", expires: 1600, date: 1000) == 600)
+        #expect(Freshness.lifetime(cacheControl: nil, expires: -2, date: 1000) == 0)
+        #expect(Freshness.lifetime(cacheControl: nil, expires: 500, date: 1000) == 0)
+        #expect(Freshness.lifetime(cacheControl: nil, expires: nil, date: 1000) == nil)
+        // Age: the larger of Date's and Age's (plus the transfer's time) counts before the copy.
+        let aged = Freshness.counting(lifetime: 600, date: 1000, age: 100, requestTime: 1000, responseTime: 1002)
+        #expect(aged == Freshness(since: 900, lifetime: 600))
+        #expect(aged.isFresh(at: 1499) && !aged.isFresh(at: 1500))
+        #expect(Freshness.counting(lifetime: 600, date: 700, age: nil, requestTime: 1000, responseTime: 1000).since == 700)
+        #expect(!aged.isFresh(at: 899), "a clock set back makes a copy stale")
+        // A 304 naming no lifetime keeps the stored one, counted from the 304.
+        let renewed = CacheHeaders(cacheControl: nil, expires: nil, date: 5000, age: nil, requestTime: 5000, responseTime: 5000)
+        #expect(renewed.freshness(stored: 600) == Freshness(since: 5000, lifetime: 600))
+        #expect(renewed.freshness(stored: nil) == nil)
+        #expect(CacheHeaders(cacheControl: "no-cache", expires: nil, date: nil, age: nil, requestTime: 0, responseTime: 0).freshness(stored: 600) == nil)
+    }
+
+    @Test func aRunKeepsItsConnectionsAliveAndFetchesAheadSeveralAtOnce() throws {
+        let scene = try Scene()
+        for n in 0..<6 { try Data("body \(n)".utf8).write(to: URL(fileURLWithPath: scene.folder + "/files/\(n).png")) }
+        // One after another: one connection for all six (HTTP/1.1 keep-alive).
+        let one = scene.run()
+        for n in 0..<6 { _ = try #require(try one.fetch(scene.url("/img/\(n).png"), kind: .still) { false }) }
+        #expect(try scene.server.connections() == 1)
+        // Six slow URLs prefetched: four at once (the host's limit), then each job's fetch
+        // finds its URL done without a request of its own.
+        let ahead = scene.run { $0.perHost = 4 }
+        let urls = (0..<6).map { scene.url("/slow/\($0)") }
+        ahead.prefetch(urls.map { ($0, RemoteKind.still) } + urls.map { ($0, RemoteKind.still) }) { false }.wait()
+        #expect(try scene.server.mostInFlight() == 4)
+        for url in urls { _ = try #require(try ahead.fetch(url, kind: .still) { false }) }
+        let stats = try scene.server.stats()
+        #expect((0..<6).allSatisfy { stats.byPath["/slow/\($0)"] == 1 }, "\(stats.byPath)")
+        #expect(ahead.counts.requests == 6)
+    }
+
     @Test func tlsIsVerifiedAgainstTheSystemOrTheCAFileGiven() throws {
         let folder = NSTemporaryDirectory() + "slicevid-ca-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

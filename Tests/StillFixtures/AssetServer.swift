@@ -2,7 +2,8 @@
 // started by the test on a port the kernel picks (read from its first line, so the test waits
 // on the event, never on time), serving a folder with ETags and 304s, and the misbehaviours a
 // fetcher must survive: 5xx and 429, a body that stalls, a connection reset, a redirect loop,
-// a body of 2 GB, declared or not. It counts what it was asked and what it sent. With a
+// a body of 2 GB, declared or not; and what servers say of freshness (Cache-Control max-age,
+// no-cache, Age, Expires). It counts what it was asked, what it sent, and the connections. With a
 // certificate and key it speaks TLS (a test CA made by `openssl` at test time: `TestCA`).
 
 import Foundation
@@ -17,10 +18,10 @@ public final class AssetServer: @unchecked Sendable {
 
     /// The script: serves `root`; `/stats` answers the counts as JSON.
     static let script = #"""
-import http.server, socketserver, sys, os, hashlib, json, threading, ssl, socket, struct
+import http.server, socketserver, sys, os, hashlib, json, threading, ssl, socket, struct, time, email.utils
 
 root = sys.argv[1]
-stats = {"requests": 0, "not_modified": 0, "body_bytes": 0, "by_path": {}}
+stats = {"requests": 0, "not_modified": 0, "body_bytes": 0, "by_path": {}, "connections": 0}
 lock = threading.Lock()
 stalled = threading.Event()
 
@@ -41,23 +42,32 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         with lock:
+            # One handler per connection: the connections that served anything but the stats.
+            if path != "/stats" and not getattr(self, "counted", False):
+                self.counted = True
+                stats["connections"] += 1
             stats["requests"] += 1
             stats["by_path"][path] = stats["by_path"].get(path, 0) + 1
             count = stats["by_path"][path]
         if path == "/stats":
             body = json.dumps(stats).encode()
             self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
-        elif path.startswith("/img/") or (path.startswith("/flaky/") and count > 2):
-            name = path.split("/", 2)[2]
+        elif path.startswith(("/img/", "/fresh/", "/nocache/", "/aged/", "/expires/")) or (path.startswith("/flaky/") and count > 2):
+            kind, name = path.split("/", 2)[1:]
             try:
                 data = open(os.path.join(root, name), "rb").read()
             except OSError:
                 return self.send(404)
             etag = '"%s"' % hashlib.sha256(data).hexdigest()[:8]
+            # What the server says of freshness, on the 200 and the 304 alike (Date comes with both).
+            cache = {"fresh": [("Cache-Control", "public, max-age=3600")],
+                     "nocache": [("Cache-Control", "max-age=3600"), ("Cache-Control", "no-cache")],
+                     "aged": [("Cache-Control", "max-age=60"), ("Age", "100")],
+                     "expires": [("Expires", email.utils.formatdate(time.time() + 3600, usegmt=True))]}.get(kind, [])
             if self.headers.get("If-None-Match") == etag:
                 with lock: stats["not_modified"] += 1
-                return self.send(304, headers=[("ETag", etag)])
-            self.send(200, data, [("ETag", etag), ("Content-Type", "image/png")])
+                return self.send(304, headers=[("ETag", etag)] + cache)
+            self.send(200, data, [("ETag", etag), ("Content-Type", "image/png")] + cache)
         elif path.startswith("/slow/"):
             # Held a moment so that transfers overlap: the most at once is what a limit bounds.
             with lock:
@@ -140,6 +150,11 @@ server.serve_forever()
         let object = try JSONSerialization.jsonObject(with: try fetch(base + "/stats")) as? [String: Any] ?? [:]
         return (object["requests"] as? Int ?? 0, object["not_modified"] as? Int ?? 0, object["body_bytes"] as? Int ?? 0,
                 object["by_path"] as? [String: Int] ?? [:])
+    }
+
+    /// The connections that served anything but `/stats` (a client keeping one alive opens one).
+    public func connections() throws -> Int {
+        (try JSONSerialization.jsonObject(with: try fetch(base + "/stats")) as? [String: Any])?["connections"] as? Int ?? 0
     }
 
     /// The most `/slow/` requests the server was serving at once.

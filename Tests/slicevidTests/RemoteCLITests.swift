@@ -3,7 +3,8 @@
 // nothing (every request a 304) and renders nothing; a changed image re-renders exactly its
 // row, the plan naming its versions; a 404 fails its job alone with one line naming the URL and
 // status, a server that only fails for now makes the run's exit worth a retry (75); a URL's
-// token appears in no output of slicevid; `make --from URL` renders what it fetched.
+// token appears in no output of slicevid; `make --from URL` renders what it fetched; an image its
+// server calls fresh (max-age) is not asked about again until `--revalidate`.
 
 import Foundation
 import SliceMedia
@@ -51,6 +52,24 @@ import Testing
         var statuses: [String: String] = [:]
         for job in report["jobs"] as? [[String: Any]] ?? [] { statuses[job["id"] as? String ?? ""] = job["status"] as? String }
         return statuses
+    }
+
+    @Test func anImageItsServerCallsFreshIsNotAskedAboutUntilRevalidateSaysSo() throws {
+        let scene = try Scene()
+        // p0 comes without a word on freshness, p1 with max-age=3600.
+        let manifest = try scene.manifest(rows: [("A", scene.server.base + "/fresh/p1.png")])
+        #expect(try scene.batch([manifest]).status == 0)
+        let second = try scene.batch([manifest, "--report", "night2.json"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try Self.statuses(scene.folder.path + "/night2.json") == ["A": "skipped"])
+        var asked = try scene.server.stats().byPath
+        #expect(asked["/img/p0.png"] == 2 && asked["/fresh/p1.png"] == 1, "\(asked)")
+        // --revalidate asks about both; with --offline it is a usage error.
+        #expect(try scene.batch([manifest, "--revalidate"]).status == 0)
+        asked = try scene.server.stats().byPath
+        #expect(asked["/img/p0.png"] == 3 && asked["/fresh/p1.png"] == 2, "\(asked)")
+        let both = try scene.batch([manifest, "--revalidate", "--offline"])
+        #expect(both.status == 64 && both.stderr.contains("--offline") && both.stderr.contains("--revalidate"), "\(both.stderr)")
     }
 
     @Test func aSecondNightTransfersNothingAndAChangedImageRendersItsRowOnly() throws {

@@ -2,7 +2,9 @@
 // the first URL rather than linked: libcurl and its TLS, HTTP/2 and SSH libraries would cost
 // every run start-up that runs of local files should not pay. One call does one transfer with
 // every bound slicevid keeps (timeouts, size cap, redirects, protocols, TLS), so Swift never
-// calls curl's variadic functions.
+// calls curl's variadic functions. A session (one per run) keeps its connections alive between
+// transfers: finished easy handles wait in a pool with their open connections, and every handle
+// shares one DNS cache and one TLS session cache.
 #ifndef SLICEVID_CCURL_H
 #define SLICEVID_CCURL_H
 
@@ -14,6 +16,15 @@ int slicevid_curl_load(void);
 
 /// Why slicevid_curl_load() said 0; empty when it said 1.
 const char* slicevid_curl_error(void);
+
+/// The connections, DNS answers and TLS sessions of one run's transfers.
+struct slicevid_session;
+
+/// A new session; NULL when out of memory. slicevid_curl_load() must have said 1.
+struct slicevid_session* slicevid_session_new(void);
+
+/// Closes the session's connections and frees it; no transfer of it may be under way.
+void slicevid_session_free(struct slicevid_session* session);
 
 /// One transfer: what to fetch and the bounds it is held to.
 struct slicevid_fetch_request {
@@ -62,9 +73,24 @@ struct slicevid_fetch_result {
     char last_modified[128];
     /// curl's own words for curl_code (its error buffer, else curl_easy_strerror).
     char message[256];
+    /// The final response's Cache-Control (its lines joined by ", "), as sent; empty when
+    /// absent or too long.
+    char cache_control[512];
+    /// The final response's Date and Expires as seconds since 1970 (-1 when absent; Expires
+    /// is -2 when present but not a date, which RFC 9111 counts as already expired), and its
+    /// Age in seconds (-1 when absent or not a number).
+    int64_t date;
+    int64_t expires;
+    int64_t age;
+    /// The clock (seconds since 1970) when the request was sent and when the transfer ended.
+    int64_t request_time;
+    int64_t response_time;
+    /// Connections the transfer opened: 0 when it went over one kept alive.
+    long new_connections;
 };
 
-/// Runs one transfer. slicevid_curl_load() must have said 1.
-void slicevid_fetch(const struct slicevid_fetch_request* request, struct slicevid_fetch_result* result);
+/// Runs one transfer over `session`'s kept connections (a new session's when NULL).
+/// slicevid_curl_load() must have said 1.
+void slicevid_fetch(struct slicevid_session* session, const struct slicevid_fetch_request* request, struct slicevid_fetch_result* result);
 
 #endif

@@ -34,6 +34,7 @@ package enum BatchCheck {
         var stills: [String: String?] = [:]
         let hashes = InputHashes()
         let remote = RemoteAssets(options: request.remote)
+        remote.prefetch(RemoteInputs.urls(of: request.selectedJobs)) { false }
         let told = WarningsTold()
         return request.selectedJobs.map { manifestJob in
             var problems: [String] = []

@@ -67,6 +67,19 @@ struct RemoteInputs {
         Dictionary(sources.map { ($0.path, $0.url) }) { first, _ in first }
     }
 
+    /// The remote inputs of `jobs`, in the order their jobs ask for them (each URL once): what
+    /// a run hands `RemoteAssets.prefetch` before its first job starts.
+    static func urls(of jobs: [ManifestJob]) -> [(url: RemoteURL, kind: RemoteKind)] {
+        var seen = Set<RemoteURL>()
+        var urls: [(url: RemoteURL, kind: RemoteKind)] = []
+        for job in jobs {
+            for (text, kind) in job.images.map({ ($0, RemoteKind.still) }) + (job.audio.file.map { [($0, RemoteKind.song)] } ?? []) {
+                if let url = RemoteURL(text), seen.insert(url).inserted { urls.append((url, kind)) }
+            }
+        }
+        return urls
+    }
+
     /// `message` with each cache file named by the URL it stands for, and every URL redacted.
     func words(_ message: String) -> String {
         var text = message

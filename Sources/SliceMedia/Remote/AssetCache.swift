@@ -1,7 +1,8 @@
 // The folder remote inputs are kept in, shared by every run and shard on the machine:
 // `objects/AB/SHA256` holds each body by the SHA-256 of its bytes; `index/KEY` holds, per URL
 // (its credentials hidden, so a signed URL's new signature each night is the same input), the
-// validators its server gave (ETag, Last-Modified), the digest of its body, and the digests
+// validators its server gave (ETag, Last-Modified), how long its server said it stays fresh
+// (Cache-Control max-age or Expires, from when), the digest of its body, and the digests
 // it had before with their validators, so a plan can say `ETag "a1" → "b7"`. Every file is
 // written to `tmp/` and renamed into place; `locks/KEY` (opened without following a link,
 // never truncated) is flocked while one URL is fetched, so two runs never fetch it at once.
@@ -26,6 +27,8 @@ package struct AssetCache: Sendable {
         var bytes: Int
         var etag: String?
         var lastModified: String?
+        /// How long the server said the body may be used without asking (nil: ask each run).
+        var freshness: Freshness?
         /// Earlier bodies of the URL, newest first: digest → the validator it came with.
         var history: [Version] = []
 
@@ -101,7 +104,13 @@ package struct AssetCache: Sendable {
     func store(_ temporary: String, digest: String) throws(MediaError) {
         let target = object(digest)
         try AssetCache.makeFolder((target as NSString).deletingLastPathComponent, parents: false)
-        // Same name, same bytes: whichever run's copy is there already is as good.
+        // Same name, same bytes: a sound copy already there is kept, not replaced, so a job
+        // reading it (another URL with the same body) never sees its file change under it.
+        if holds(digest) {
+            FileSystem.unlink(temporary)
+            return
+        }
+        // Whichever run's copy lands there is as good.
         guard FileSystem.rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             FileSystem.unlink(temporary)
@@ -166,8 +175,14 @@ package struct AssetCache: Sendable {
         guard object["url"] as? String == url.description, let current = version(object),
               let size = object["bytes"] as? Int, size >= 0 else { return nil }
         let history = ((object["history"] as? [Any]) ?? []).prefix(AssetCache.historyLength).compactMap { ($0 as? [String: Any]).flatMap(version) }
+        // A lifetime that does not read back as one slicevid writes is none: the URL is asked.
+        var freshness: Freshness?
+        if let since = object["fresh_since"] as? Int, let lifetime = object["fresh_for"] as? Int, since >= 0, lifetime > 0,
+           Int64(lifetime) <= Freshness.longest {
+            freshness = Freshness(since: Int64(since), lifetime: Int64(lifetime))
+        }
         return Entry(url: url.description, digest: current.digest, bytes: size, etag: current.etag, lastModified: current.lastModified,
-                     history: history)
+                     freshness: freshness, history: history)
     }
 
     /// Writes `entry` as the index's entry for `url` (a temporary renamed over the old one).
@@ -181,6 +196,10 @@ package struct AssetCache: Sendable {
         var top = object(Entry.Version(digest: entry.digest, etag: entry.etag, lastModified: entry.lastModified))
         top["url"] = entry.url
         top["bytes"] = entry.bytes
+        if let freshness = entry.freshness {
+            top["fresh_since"] = Int(freshness.since)
+            top["fresh_for"] = Int(freshness.lifetime)
+        }
         top["history"] = entry.history.prefix(AssetCache.historyLength).map(object)
         guard let data = try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys]) else { return }
         let (path, descriptor) = try temporary()

@@ -1,10 +1,15 @@
 // Remote inputs for one run: each URL fetched at most once however many jobs use it (jobs side
-// by side asking at the same moment wait for the first), a few transfers per host at once,
-// conditional requests against the cache so an unchanged night transfers nothing, retries with
-// backoff for what may pass (honouring Retry-After), and then a local file: the cache's object,
-// decoded like any still, its SHA-256 what fingerprints hold.
+// by side asking at the same moment wait for the first), a few transfers per host at once over
+// connections kept alive for the whole run, all of a run's URLs started ahead of its jobs
+// (`prefetch`), conditional requests against the cache so an unchanged night transfers
+// nothing, no request at all for a copy its server said is still fresh (Cache-Control
+// max-age, Expires: `Freshness`), retries with backoff for what may pass (honouring
+// Retry-After), and then a local file: the cache's object, decoded like any still, its
+// SHA-256 what fingerprints hold.
 
+import CCurl
 import Dispatch
+import Foundation
 import Glibc
 import SliceKit
 import Synchronization
@@ -32,6 +37,17 @@ package struct RemoteCounts: Sendable, Equatable {
     package var bytes = 0
     /// Inputs taken from the cache without a request (offline).
     package var offline = 0
+    /// Inputs taken from the cache without a request because their server said they were
+    /// still fresh.
+    package var fresh = 0
+}
+
+/// A libcurl session (CCurl): the run's kept connections, freed with the run's RemoteAssets.
+private final class CurlSession: @unchecked Sendable {
+    // @unchecked: the C session locks its own pool and share.
+    let pointer: OpaquePointer?
+    init() { pointer = slicevid_session_new() }
+    deinit { slicevid_session_free(pointer) }
 }
 
 /// The remote inputs of one run.
@@ -46,6 +62,8 @@ package final class RemoteAssets: Sendable {
         var counts = RemoteCounts()
         /// The cache, opened (made) on the first URL, so a run without one never touches it.
         var cache: Result<AssetCache, MediaError>?
+        /// The run's connections, made on the first transfer.
+        var session: CurlSession?
     }
     private let state = Mutex(State())
 
@@ -84,6 +102,52 @@ package final class RemoteAssets: Sendable {
         try fetched.value(for: url, stop: stop) { () throws(MediaError) in try fetchOnce(url, kind: kind, stop: stop) }
     }
 
+    /// The run's libcurl session, made on first use (libcurl is loaded by then).
+    private func session() -> OpaquePointer? {
+        state.withLock { state in
+            if let session = state.session { return session.pointer }
+            guard slicevid_curl_load() == 1 else { return nil }
+            let session = CurlSession()
+            state.session = session
+            return session.pointer
+        }
+    }
+
+    /// Starts fetching `inputs` ahead of the jobs that need them, in the order given (the order
+    /// jobs ask for them), on a few threads of their own: each URL once, as `fetch` does it,
+    /// at most `perHost` transfers to a host at once. A job asking for a URL meanwhile waits
+    /// for its transfer; a failure is the job's, as if it had fetched the URL itself.
+    /// - Parameter stop: asked while waiting and transferring; true ends the prefetching
+    ///   (the URLs not fetched are fetched by the jobs that ask, if any still do).
+    /// - Returns: a group left when every prefetching thread is done.
+    @discardableResult
+    package func prefetch(_ inputs: [(url: RemoteURL, kind: RemoteKind)], stop: @escaping @Sendable () -> Bool) -> DispatchGroup {
+        var seen = Set<RemoteURL>()
+        let queue = inputs.filter { seen.insert($0.url).inserted }
+        let hosts = Set(queue.map(\.url.origin)).count
+        let threads = min(queue.count, max(1, options.perHost) * hosts, RemoteAssets.prefetchThreads)
+        let done = DispatchGroup()
+        let next = Atomic<Int>(0)
+        for worker in 0..<threads {
+            done.enter()
+            // Threads of their own: a transfer blocks, which Dispatch's pool must not be made to wait for.
+            let thread = Thread { [self] in
+                defer { done.leave() }
+                while !stop() {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < queue.count else { return }
+                    _ = try? fetch(queue[index].url, kind: queue[index].kind, stop: stop)
+                }
+            }
+            thread.name = "slicevid.fetch.\(worker)"
+            thread.start()
+        }
+        return done
+    }
+
+    /// Threads prefetching at most: transfers wait on the network, not the cores.
+    static let prefetchThreads = 8
+
     /// Takes one of the host's transfer permits for `body`.
     private func withHostPermit<R>(_ url: RemoteURL, _ body: () throws(MediaError) -> R) throws(MediaError) -> R {
         let permits = state.withLock { state in
@@ -111,6 +175,10 @@ package final class RemoteAssets: Sendable {
             state.withLock { $0.counts.offline += 1 }
             return asset(url, held, cache: cache)
         }
+        if let held, !options.revalidate, held.freshness?.isFresh(at: Int64(time(nil))) == true {
+            state.withLock { $0.counts.fresh += 1 }
+            return asset(url, held, cache: cache)
+        }
         var attempt = 0
         var delay = options.retryDelay
         while true {
@@ -120,7 +188,8 @@ package final class RemoteAssets: Sendable {
             do throws(MediaError) {
                 defer { close(descriptor) }
                 outcome = try withHostPermit(url) { () throws(MediaError) -> TransferOutcome in
-                    try RemoteTransfer(url: url, kind: kind, options: options, etag: held?.etag, lastModified: held?.lastModified)
+                    try RemoteTransfer(url: url, kind: kind, options: options, etag: held?.etag, lastModified: held?.lastModified,
+                                       session: session())
                         .run(into: descriptor, stop: stop)
                 }
             } catch {
@@ -129,30 +198,31 @@ package final class RemoteAssets: Sendable {
             }
             state.withLock { $0.counts.requests += 1 }
             switch outcome {
-            case .body(let bytes, let etag, let modified):
+            case .body(let bytes, let etag, let modified, let headers):
                 state.withLock { $0.counts.bytes += bytes }
                 guard let digest = try SHA256.hex(ofFileAt: path, stop: stop) else {
                     FileSystem.unlink(path)
                     return nil
                 }
                 try cache.store(path, digest: digest)
-                var entry = AssetCache.Entry(url: url.description, digest: digest, bytes: bytes, etag: etag, lastModified: modified)
+                var entry = AssetCache.Entry(url: url.description, digest: digest, bytes: bytes, etag: etag, lastModified: modified,
+                                             freshness: headers.freshness())
                 if let held {
                     entry.history = [.init(digest: held.digest, etag: held.etag, lastModified: held.lastModified)] + held.history
                     entry.history.removeAll { $0.digest == digest }
                 }
                 try cache.record(entry, for: url)
                 return asset(url, entry, cache: cache)
-            case .notModified(let etag, let modified):
+            case .notModified(let etag, let modified, let headers):
                 FileSystem.unlink(path)
                 state.withLock { $0.counts.notModified += 1 }
                 guard var entry = held else { throw MediaError(.inputInvalid, subject: url.description, message: "HTTP 304 without a copy held") }
-                // A 304 may carry newer validators for the same bytes.
-                if etag != nil || modified != nil {
-                    entry.etag = etag ?? entry.etag
-                    entry.lastModified = modified ?? entry.lastModified
-                    if entry != held { try cache.record(entry, for: url) }
-                }
+                // A 304 may carry newer validators for the same bytes, and renews (or ends) its
+                // freshness: its own Cache-Control or Expires, else the stored lifetime from now.
+                entry.etag = etag ?? entry.etag
+                entry.lastModified = modified ?? entry.lastModified
+                entry.freshness = headers.freshness(stored: entry.freshness?.lifetime)
+                if entry != held { try cache.record(entry, for: url) }
                 return asset(url, entry, cache: cache)
             case .stopped:
                 FileSystem.unlink(path)

@@ -26,6 +26,9 @@ public struct RemoteOptions: Sendable, Equatable {
     public var cacheFolder: String?
     /// Use only what the cache holds: no request is made, and an input not cached fails its job.
     public var offline = false
+    /// Ask the server about every cached input each run, even one it said is still fresh
+    /// (`Cache-Control: max-age`, `Expires`); by default a fresh copy is used without a request.
+    public var revalidate = false
     /// A PEM bundle of CAs to verify servers against instead of the system's (a private PKI).
     public var caFile: String?
     /// The most bytes one input of each kind may have (`RemoteKind.defaultMaxBytes`: 100 MB for

@@ -9,10 +9,11 @@ import SliceKit
 
 /// What one transfer came to.
 enum TransferOutcome {
-    /// A body, written to the file given (its size, and the final response's validators).
-    case body(bytes: Int, etag: String?, lastModified: String?)
-    /// 304: the copy held is current (with the validators the 304 sent, if any).
-    case notModified(etag: String?, lastModified: String?)
+    /// A body, written to the file given (its size, and the final response's validators and
+    /// freshness headers).
+    case body(bytes: Int, etag: String?, lastModified: String?, cache: CacheHeaders)
+    /// 304: the copy held is current (with the validators and freshness headers the 304 sent).
+    case notModified(etag: String?, lastModified: String?, cache: CacheHeaders)
     /// Worth another attempt; `retryAfter` is the server's ask in seconds, when it made one.
     case transient(String, retryAfter: Int?)
     /// Fails the same way next time.
@@ -29,6 +30,8 @@ struct RemoteTransfer {
     /// The held copy's validators, for a conditional request.
     let etag: String?
     let lastModified: String?
+    /// The run's kept connections (RemoteAssets' session).
+    let session: OpaquePointer?
 
     /// Runs the transfer, writing a body to `descriptor`.
     func run(into descriptor: Int32, stop: @escaping () -> Bool) throws(MediaError) -> TransferOutcome {
@@ -61,7 +64,7 @@ struct RemoteTransfer {
                                 request.max_redirects = options.maxRedirects
                                 request.stop = { context in Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue().stop() ? 1 : 0 }
                                 request.stop_context = Unmanaged.passUnretained(box).toOpaque()
-                                slicevid_fetch(&request, &result)
+                                slicevid_fetch(session, &request, &result)
                             }
                         }
                     }
@@ -100,9 +103,12 @@ struct RemoteTransfer {
         default:
             return .permanent(message.isEmpty ? "transfer failed (curl error \(result.curl_code))" : message, .inputMissing)
         }
+        let cache = CacheHeaders(cacheControl: text(&result.cache_control), expires: result.expires == -1 ? nil : result.expires,
+                                 date: result.date >= 0 ? result.date : nil, age: result.age >= 0 ? result.age : nil,
+                                 requestTime: result.request_time, responseTime: result.response_time)
         switch result.status {
-        case 200...299: return .body(bytes: Int(result.bytes), etag: etag, lastModified: modified)
-        case 304 where self.etag != nil || lastModified != nil: return .notModified(etag: etag, lastModified: modified)
+        case 200...299: return .body(bytes: Int(result.bytes), etag: etag, lastModified: modified, cache: cache)
+        case 304 where self.etag != nil || lastModified != nil: return .notModified(etag: etag, lastModified: modified, cache: cache)
         case 408, 425, 429, 500...599: return .transient("HTTP \(result.status)", retryAfter: retryAfter)
         default: return .permanent("HTTP \(result.status)", .inputMissing)
         }

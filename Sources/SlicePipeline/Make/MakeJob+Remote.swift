@@ -19,6 +19,16 @@ extension MakeRequest {
     ///   remain, 66 for a status that will repeat, 65 for a body over its cap.
     package func fetchingRemoteInputs(cancellation: Cancellation) throws(SlicevidError) -> (MakeRequest, [(path: String, url: String)]) {
         let remote = RemoteAssets(options: self.remote)
+        // All of them at once (a few per host), before the first is needed.
+        let urls: [String]
+        switch stills {
+        case .demo: urls = []
+        case .pair(let from, let to): urls = [from, to]
+        case .sequence(let paths): urls = paths
+        }
+        remote.prefetch(urls.compactMap { RemoteURL($0).map { ($0, .still) } } + (audio.file.flatMap(RemoteURL.init).map { [($0, .song)] } ?? [])) {
+            cancellation.isCancelled
+        }
         var sources: [(path: String, url: String)] = []
         func local(_ text: String, kind: RemoteKind) throws(SlicevidError) -> String {
             guard let url = RemoteURL(text) else { return text }

@@ -196,7 +196,7 @@ struct BatchOptions {
     var notification: RunNotification?
     /// Where the key that signs `--notify`'s body is read from when no file is given.
     static let secretVariable = "SLICEVID_NOTIFY_SECRET"
-    /// `--cache`, `--offline`, `--ca-file`.
+    /// `--cache`, `--offline`, `--revalidate`, `--ca-file`.
     var remote: RemoteOptions
 
     /// - Throws: `SlicevidError(.usage)` naming the flag and what is accepted.

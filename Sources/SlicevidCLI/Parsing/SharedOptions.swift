@@ -12,23 +12,28 @@ enum SharedOptions {
     /// `-v, --verbose`.
     static let verbose = OptionSpec("verbose", short: "v", help: "Also print FFmpeg's own warnings and errors.")
 
-    /// `--cache DIR`, `--offline`, `--ca-file FILE` and the `--fetch-…` bounds (SharedOptions+Fetch):
-    /// how stills and songs given as URLs are fetched.
-    static let cache = OptionSpec("cache", value: "DIR", kind: .path, help: "Keep fetched URLs (stills, songs) in DIR, shared by every run and shard (default: $XDG_CACHE_HOME/slicevid, else ~/.cache/slicevid). Unchanged files are revalidated (ETag, Last-Modified) and not transferred again.")
+    /// `--cache DIR`, `--offline`, `--revalidate`, `--ca-file FILE` and the `--fetch-…` bounds
+    /// (SharedOptions+Fetch): how stills, songs, layouts, fonts and images given as URLs are fetched.
+    static let cache = OptionSpec("cache", value: "DIR", kind: .path, help: "Keep fetched URLs (stills, songs, layouts, fonts, images) in DIR, shared by every run and shard (default: $XDG_CACHE_HOME/slicevid, else ~/.cache/slicevid). Unchanged files are revalidated (ETag, Last-Modified) and not transferred again; one its server called fresh (Cache-Control max-age, Expires) is not asked about until that ends.")
     static let offline = OptionSpec("offline", help: "Make no request: take URLs from the cache only; a URL not cached fails its job (66).")
+    static let revalidate = OptionSpec("revalidate", help: "Ask the server about every cached URL, even one it called fresh (Cache-Control max-age, Expires).")
     static let caFile = OptionSpec("ca-file", value: "FILE", kind: .path, help: "Verify https servers against the CAs in FILE (PEM) instead of the system's, for a private PKI.")
-    static let remote = [cache, offline, caFile] + fetchBounds
+    static let remote = [cache, offline, revalidate, caFile] + fetchBounds
 
     /// The remote options given.
-    /// - Throws: `SlicevidError`: `.inputMissing` for a `--ca-file` that is not a readable file,
-    ///   `.usage` for a fetch bound not accepted.
+    /// - Throws: `SlicevidError`: `.usage` for `--offline` with `--revalidate` or a fetch bound
+    ///   not accepted; `.inputMissing` for a `--ca-file` that is not a readable file.
     static func remote(from arguments: ParsedArguments) throws(SlicevidError) -> RemoteOptions {
+        if arguments.has(offline) && arguments.has(revalidate) {
+            throw SlicevidError(.usage, "--offline makes no request and --revalidate asks about every URL; give one")
+        }
         let caFile = arguments.value(SharedOptions.caFile)
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw SlicevidError(.inputMissing, "--ca-file: \(InputText.quoted(caFile)) is not a readable file; give a PEM file of CA certificates")
         }
         var options = RemoteOptions(cacheFolder: arguments.value(cache), offline: arguments.has(offline), caFile: caFile)
         try applyFetchBounds(arguments, to: &options)
+        options.revalidate = arguments.has(revalidate)
         return options
     }
 
