@@ -106,6 +106,7 @@ import Testing
         spec.hold = 0.2
         spec.duration = 1
         spec.strips = 5
+        spec.stagger = 0.1
         spec.direction = direction
         spec.motion = StillMotion(kind: .pushIn, amount: 0.3)
         let plan = SequencePlan(spec: SequenceSpec(base: spec, imageCount: 2))
@@ -115,8 +116,13 @@ import Testing
         let marked = RGBAColor(red: 250, green: 3, blue: 250, alpha: 255)
         let pictures = (0..<2).map { _ in PlanarImage(width: 40, height: 24, layout: .yuv420p) }
         let frame = PlanarImage(width: 40, height: 24, layout: .yuv420p)
-        let middle = plan.segments[0].frameCount / 2
-        guard case .strips = plan.segments[0].content(ofFrame: middle) else { Issue.record("frame \(middle) is in motion"); return }
+        // A frame in motion that shows part of each still.
+        let segment = plan.segments[0]
+        let middle = try #require((0..<segment.frameCount).first { index in
+            let content = segment.content(ofFrame: index), shown = Compositor.shows([content], extent: segment.travelExtent)
+            guard case .strips = content else { return false }
+            return shown.outgoing && shown.incoming
+        })
         pictures.forEach { $0.fill(marked); compositor.pictures.give($0) }
         compositor.render(frame: middle, into: frame)
         #expect(compositor.pictures.made == 0, "the marked pictures were the ones borrowed")
