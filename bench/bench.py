@@ -4,7 +4,7 @@ peer a user would otherwise run, on this machine, in one go. Prints one table.
 
 Usage: python3 bench/bench.py [--runs N] [--encode-runs N] [--render-runs N] [--binary PATH]
                               [--tools DIR] [--markdown] [--cores N]
-                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion|still-motion|remote-night]
+                              [--only start-up|parallel-batch|parallel-memory|audio-bed|over-layers|layout|layer-motion|still-motion|motion-mp4|remote-night]
 
 Every case runs its commands alternately N times (default 7; 15 for the end-to-end encodes,
 whose target has the thinnest margin; 5 for render throughput, whose peer is slow and whose
@@ -197,13 +197,14 @@ class Bench:
                      f"{t_ours / t_floor:.2f}x", "<= 1.5x", t_ours / t_floor <= 1.5)
 
     # 2. End to end against ffmpeg encoding the identical frames; 3. memory of the same runs.
-    def encode(self, size, hold, duration, extension, label, ours_extra, peer_codec):
+    def encode(self, size, hold, duration, extension, label, ours_extra, peer_codec, clip=()):
         """slicevid writing `extension` vs ffmpeg encoding slicevid's own frames (as y4m) with
-        the encoder settings slicevid uses for that output (`slicevid make --dry-run` shows them)."""
+        the encoder settings slicevid uses for that output (`slicevid make --dry-run` shows them);
+        `clip`: options of the clip itself, given to both slicevid runs. Returns slicevid's wall s."""
         out = os.path.join(self.work, f"out-{size}.{extension}")
         y4m = os.path.join(self.work, f"frames-{size}.y4m")
-        run(self.slicevid(size, hold, duration, [y4m]))
-        ours = lambda: run(self.slicevid(size, hold, duration, [out], ours_extra))
+        run(self.slicevid(size, hold, duration, [y4m], clip))
+        ours = lambda: run(self.slicevid(size, hold, duration, [out], list(ours_extra) + list(clip)))
         tags = ["-pix_fmt", "yuv420p", "-color_primaries", "bt709", "-color_trc", "bt709",
                 "-colorspace", "bt709", "-color_range", "tv", "-g", "60"]
         peer_cmd = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", y4m] + peer_codec + tags + \
@@ -217,12 +218,13 @@ class Bench:
         self.row(f"make {size} -> {label} peak RSS MiB", f"{m_ours:.0f}", f"{m_peer:.0f} (ffmpeg y4m->{extension})",
                  f"{m_ours / m_peer:.2f}x", "<= 1.25x", m_ours / m_peer <= 1.25)
         os.remove(y4m)
+        return t_ours
 
-    def encode_h264(self, size, hold=1, duration=1, preset="medium", crf=18):
-        self.encode(size, hold, duration, "mp4", f"mp4 (x264 {preset}, crf {crf})",
-                    ["--encoder-preset", preset, "--crf", str(crf)],
-                    ["-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-profile:v", "high",
-                     "-x264-params", "cpu-independent=1", "-movflags", "+faststart"])
+    def encode_h264(self, size, hold=1, duration=1, preset="medium", crf=18, label=None, clip=()):
+        return self.encode(size, hold, duration, "mp4", label or f"mp4 (x264 {preset}, crf {crf})",
+                           ["--encoder-preset", preset, "--crf", str(crf)],
+                           ["-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-profile:v", "high",
+                            "-x264-params", "cpu-independent=1", "-movflags", "+faststart"], clip)
 
     def encode_vp9(self, size, hold=1, duration=1, crf=31):
         self.encode(size, hold, duration, "webm", f"webm (VP9 good, cpu-used 2, crf {crf})", ["--crf", str(crf)],
@@ -415,18 +417,25 @@ class Bench:
     # sliding up and fading out, a price arriving in strips) against the same clip with the same
     # layers still, render only on one thread, CPU seconds of the child. Moving frames resample
     # the layer and prepare it anew; still ones blend the layer prepared once.
+    def motion_layout(self, name, motion):
+        """Two over text layers (a name, a price on a plate), each with `motion`'s entry."""
+        path = os.path.join(self.work, name)
+        with open(path, "w") as f:
+            json.dump({"layers": [
+                {"on": "over", "text": "Flat White", "box": [0.06, 0.60, 0.88, 0.14], "color": "#FFFFFF", **motion[0]},
+                {"on": "over", "text": "2,49 €", "box": [0.06, 0.76, 0.40, 0.09], "color": "#FFFFFF", "plate": "#E30613",
+                 **motion[1]}]}, f)
+        return path
+
+    def moving_layout(self):
+        """The name slides up at the transition and fades out before the end; the price arrives in strips."""
+        return self.motion_layout("moving.json", [{"in": {"at": "transition", "effect": "slide-up", "duration": 1},
+                                                   "out": {"at": "end-0.5", "effect": "fade"}},
+                                                  {"in": {"at": "landed-0.5", "effect": "strips", "duration": 0.8}}])
+
     def layer_motion(self, size="1920x1080", target=1.15):
-        def layout(name, motion):
-            path = os.path.join(self.work, name)
-            with open(path, "w") as f:
-                json.dump({"layers": [
-                    {"on": "over", "text": "Flat White", "box": [0.06, 0.60, 0.88, 0.14], "color": "#FFFFFF", **motion[0]},
-                    {"on": "over", "text": "2,49 €", "box": [0.06, 0.76, 0.40, 0.09], "color": "#FFFFFF", "plate": "#E30613",
-                     **motion[1]}]}, f)
-            return path
-        moving = layout("moving.json", [{"in": {"at": "transition", "effect": "slide-up", "duration": 1},
-                                         "out": {"at": "end-0.5", "effect": "fade"}},
-                                        {"in": {"at": "landed-0.5", "effect": "strips", "duration": 0.8}}])
+        layout = self.motion_layout
+        moving = self.moving_layout()
         still = layout("still.json", [{}, {}])
 
         def cpu(path):
@@ -443,6 +452,29 @@ class Bench:
         t_moved, t_kept = median(moved, 0), median(kept, 0)
         self.row(f"render {size} with two moving over text layers vs the same layers still, CPU s (--jobs 1)", f"{t_moved:.3f}",
                  f"{t_kept:.3f} (still layers)", f"{t_moved / t_kept:.3f}x", f"<= {target}x", t_moved / t_kept <= target)
+
+    # 12. Motion end to end (issue 32): a clip whose stills push in during their holds and under
+    # the strips, with the two moving over layers of (11), to MP4, against ffmpeg encoding the
+    # identical frames; then what the moving holds cost the encoder: ffmpeg encoding the frames
+    # of the same clip with its stills frozen (the layers moving alike) against those frames.
+    def motion_end_to_end(self, size="1920x1080", preset="medium", crf=18):
+        clip = ["--end-hold", "1.5", "--layout", self.moving_layout()]
+        codec = ["-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-profile:v", "high",
+                 "-x264-params", "cpu-independent=1", "-pix_fmt", "yuv420p", "-g", "60"]
+        self.encode_h264(size, preset=preset, crf=crf, clip=clip + ["--motion", "push-in"],
+                         label=f"mp4 (x264 {preset}, crf {crf}), stills pushing in, two moving over layers,")
+        encodes = []
+        for name, extra in (("moving", ["--motion", "push-in"]), ("frozen", [])):
+            y4m = os.path.join(self.work, f"{name}-{size}.y4m")
+            run(self.slicevid(size, 1, 1, [y4m], clip + extra))
+            out = os.path.join(self.work, f"{name}-{size}.mp4")
+            encodes.append((y4m, lambda y4m=y4m, out=out: run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", y4m] + codec + [out])))
+        moving, frozen = alternate(self.encode_runs, encodes[0][1], encodes[1][1])
+        t_moving, t_frozen = median(moving, 0), median(frozen, 0)
+        self.row(f"ffmpeg y4m -> mp4 (x264 {preset}) {size}, that clip's frames vs the same clip with its stills frozen, wall s",
+                 f"{t_moving:.2f}", f"{t_frozen:.2f} (frozen stills)", f"{t_moving / t_frozen:.2f}x", "information", None)
+        for y4m, _ in encodes:
+            os.remove(y4m)
 
     def table(self, markdown):
         header = ("case", "slicevid", "peer", "ratio", "target", "result")
@@ -476,7 +508,7 @@ def main():
                         help="where framecopy and floor (bench/*.c) were built")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--only", choices=["start-up", "parallel-batch", "parallel-memory", "audio-bed", "over-layers", "layout",
-                                                   "layer-motion", "still-motion", "remote-night"],
+                                                   "layer-motion", "still-motion", "motion-mp4", "remote-night"],
                         help="run this case alone")
     parser.add_argument("--cores", type=int, help="plan for this many cores (SLICEVID_CORES) in parallel-memory: its memory rows "
                         "then show what a machine of that size would hold; its wall row means nothing")
@@ -502,8 +534,9 @@ def main():
         if args.only:
             {"start-up": bench.startup, "parallel-batch": bench.parallel_batch, "parallel-memory": bench.parallel_memory,
              "audio-bed": bench.audio_bed, "over-layers": bench.over_layers, "layout": bench.layout_end_to_end,
-             "layer-motion": bench.layer_motion, "still-motion": bench.still_motion, "remote-night": bench.remote_night}[args.only]()
-            runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "start-up": 2 * args.runs + 1,
+             "layer-motion": bench.layer_motion, "still-motion": bench.still_motion, "motion-mp4": bench.motion_end_to_end,
+             "remote-night": bench.remote_night}[args.only]()
+            runs = {"audio-bed": args.encode_runs, "layout": args.encode_runs, "motion-mp4": args.encode_runs, "start-up": 2 * args.runs + 1,
                     "parallel-memory": 3, "still-motion": args.render_runs}.get(args.only, args.runs)
             print(f"{os.cpu_count()} cores; median of {runs} alternating runs per command\n")
             print(bench.table(args.markdown))
@@ -525,6 +558,7 @@ def main():
         bench.over_layers()
         bench.layout_end_to_end()
         bench.layer_motion()
+        bench.motion_end_to_end()
         bench.remote_night()
         cpu = "unknown CPU"
         try:

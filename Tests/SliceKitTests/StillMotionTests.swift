@@ -49,6 +49,93 @@ import Testing
         }
     }
 
+    @Test("a part of a plane is warped exactly as the whole draw warps it, and nothing outside it is written",
+          arguments: [PixelLayout.yuv420p, .gbrp16])
+    func partsAreExact(layout: PixelLayout) {
+        let still = Self.textured(layout, width: 41, height: 23)
+        let view = StillMotion(kind: .pushIn, amount: 0.43).view(progress: 0.61, focus: Focus(x: 0.3, y: 0.7)!, width: 41, height: 23)
+        let whole = PlanarImage(width: 41, height: 23, layout: layout)
+        StillWarp.draw(still, view: view, into: whole)
+        // Odd and even row counts (rows go in pairs), a one-sample part, and a part at the far corner.
+        let parts = [SampleRect(rows: 3..<10, columns: 5..<17), SampleRect(rows: 11..<12, columns: 0..<1)]
+        let corner = { (plane: Plane) in SampleRect(rows: plane.height - 2..<plane.height, columns: plane.width - 3..<plane.width) }
+        let target = PlanarImage(width: 41, height: 23, layout: layout)
+        let sentinel = RGBAColor(red: 1, green: 2, blue: 3, alpha: 255)
+        target.fill(sentinel)
+        let untouched = PlanarImage(width: 41, height: 23, layout: layout)
+        untouched.fill(sentinel)
+        StillWarp.draw(still, view: view, into: target, parts: still.planes.map { parts + [corner($0)] })
+        for (p, plane) in target.planes.enumerated() {
+            let rects = parts + [corner(plane)]
+            for y in 0..<plane.height {
+                for x in 0..<plane.width {
+                    let inside = rects.contains { $0.rows.contains(y) && $0.columns.contains(x) }
+                    let expected = (inside ? whole : untouched).sample(plane: p, x: x, y: y)
+                    #expect(target.sample(plane: p, x: x, y: y) == expected, "plane \(p) (\(x), \(y)) \(inside ? "inside" : "outside")")
+                }
+            }
+        }
+    }
+
+    @Test("parts are warped as whole row spans: the same samples, each once, side by side strips joined")
+    func partsMerge() {
+        // Eight strips 3 samples wide, each showing its own rows from the top (outgoing strips
+        // falling), and a part overlapping two of them.
+        let parts = (0..<8).map { k in SampleRect(rows: 0..<(20 - 2 * k), columns: 3 * k..<3 * k + 3) }
+            + [SampleRect(rows: 5..<9, columns: 1..<7)]
+        let merged = StillWarp.merged(parts)
+        func counts(_ rects: [SampleRect]) -> [Int: Int] {
+            var counts: [Int: Int] = [:]
+            for r in rects { for y in r.rows { for x in r.columns { counts[y * 100 + x, default: 0] += 1 } } }
+            return counts
+        }
+        let covered = counts(parts), drawn = counts(merged)
+        #expect(Set(drawn.keys) == Set(covered.keys))
+        #expect(drawn.values.allSatisfy { $0 == 1 }, "no sample is warped twice")
+        #expect(merged.contains { $0.columns == 0..<24 }, "the rows all eight strips show are one piece: \(merged)")
+        #expect(StillWarp.merged([]) == [] && StillWarp.merged([SampleRect(rows: 2..<2, columns: 0..<5)]) == [])
+    }
+
+    @Test("a frame in motion warps only the parts of its stills its strips show: together at most one frame's worth",
+          arguments: [StripDirection.vertical, .horizontal])
+    func framesInMotionWarpWhatTheyShow(direction: StripDirection) throws {
+        var spec = TransitionSpec()
+        spec.width = 40
+        spec.height = 24
+        spec.frameRate = FrameRate(10)
+        spec.hold = 0.2
+        spec.duration = 1
+        spec.strips = 5
+        spec.stagger = 0.1
+        spec.direction = direction
+        spec.motion = StillMotion(kind: .pushIn, amount: 0.3)
+        let plan = SequencePlan(spec: SequenceSpec(base: spec, imageCount: 2))
+        let stills = [Self.textured(.yuv420p, seed: 5), Self.textured(.yuv420p, seed: 77)]
+        let compositor = SequenceCompositor(plan: plan, stills: stills)
+        // The pool's pictures, marked: a sample still marked afterwards was not warped.
+        let marked = RGBAColor(red: 250, green: 3, blue: 250, alpha: 255)
+        let pictures = (0..<2).map { _ in PlanarImage(width: 40, height: 24, layout: .yuv420p) }
+        let frame = PlanarImage(width: 40, height: 24, layout: .yuv420p)
+        // A frame in motion that shows part of each still.
+        let segment = plan.segments[0]
+        let middle = try #require((0..<segment.frameCount).first { index in
+            let content = segment.content(ofFrame: index), shown = Compositor.shows([content], extent: segment.travelExtent)
+            guard case .strips = content else { return false }
+            return shown.outgoing && shown.incoming
+        })
+        pictures.forEach { $0.fill(marked); compositor.pictures.give($0) }
+        compositor.render(frame: middle, into: frame)
+        #expect(compositor.pictures.made == 0, "the marked pictures were the ones borrowed")
+        let mark = PlanarImage(width: 40, height: 24, layout: .yuv420p)
+        mark.fill(marked)
+        var warped = [0, 0]
+        for (k, picture) in pictures.enumerated() {
+            for y in 0..<24 { for x in 0..<40 where picture.sample(plane: 0, x: x, y: y) != mark.sample(plane: 0, x: x, y: y) { warped[k] += 1 } }
+        }
+        #expect(warped.allSatisfy { $0 > 0 }, "both stills show: \(warped)")
+        #expect(warped.reduce(0, +) <= 40 * 24, "luma samples warped: \(warped), a frame has \(40 * 24)")
+    }
+
     @Test("each move's view: zooms keep the focus point in place, pans cross the margin")
     func views() {
         let focus = Focus(x: 0.25, y: 0.75)!

@@ -70,8 +70,7 @@ package struct MotionBlur: Sendable {
         // Moving stills are drawn as the frame's time shows them in every sample: they move by
         // a fraction of a pixel in a frame's exposure, where the strips move by hundreds.
         let contents = sampleTimes(ofFrame: index).map { plan.content(atTime: $0) }
-        compositor.withStills(ofFrame: index, showing: contents) { stills in
-            let drawings = contents.map { compositor.drawing(of: $0, stills: stills) }
+        compositor.withDrawings(ofFrame: index, showing: contents) { drawings in
             let set = scratch.take(samples: target.planes.map { $0.width }.max() ?? 1)
             defer { scratch.give(set) }
             if target.layout.isDeep {

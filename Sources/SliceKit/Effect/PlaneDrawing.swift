@@ -119,6 +119,18 @@ struct PlaneDrawing {
         return Patch(rows: rows, x: x, width: width, origin: plane.row(rows.lowerBound) + x - shift * b, step: plane.stride)
     }
 
+    /// The rectangles of `plane` (in its samples) the patches read: a patch reading a still
+    /// uncut reads its rows at the plane's stride from a row of the plane's own memory.
+    func reads(from plane: Plane, sampleBytes b: Int) -> [SampleRect] {
+        let base = UnsafeRawPointer(plane.base), end = base + plane.stride * plane.height
+        return patches.compactMap { patch in
+            let origin = UnsafeRawPointer(patch.origin)
+            guard patch.step == plane.stride, !patch.rows.isEmpty, origin >= base, origin < end else { return nil }
+            let offset = origin - base, row = offset / plane.stride, x = offset % plane.stride
+            return SampleRect(rows: row..<row + patch.rows.count, columns: x / b..<(x + patch.width) / b)
+        }
+    }
+
     /// How many patches the plane is drawn as (neighbouring strips that look alike share one).
     var patchCount: Int { patches.count }
 

@@ -1,6 +1,7 @@
 // Frames of a transition whose stills move: a hold frame is the moving still warped straight into
-// the frame; a frame in motion warps each moving still into a borrowed picture first and cuts
-// that into strips, so the strips carry the picture exactly as the hold showed it a frame before.
+// the frame; a frame in motion warps the parts of each moving still its strips show into a
+// borrowed picture first and cuts that into strips, so the strips carry the picture exactly as
+// the hold showed it a frame before.
 
 import Synchronization
 
@@ -52,32 +53,40 @@ extension Compositor {
             guard let path = motion.destination else { return render(content, into: target) }
             path.draw(destination, at: time, into: target)
         case .strips:
-            withStills(ofFrame: index, showing: [content]) { render(drawing(of: content, stills: $0), into: target) }
+            withDrawings(ofFrame: index, showing: [content]) { render($0[0], into: target) }
         }
     }
 
-    /// Calls `body` with the stills as frame `index` shows them: the moving ones warped to the
-    /// frame's time into borrowed pictures (given back when `body` returns), the others as they
-    /// are. A moving still none of `contents` shows (its strips all gone, or not yet arrived)
-    /// is not warped: nothing of it is drawn.
-    func withStills<R>(ofFrame index: Int, showing contents: [FrameContent], _ body: (FrameStills) -> R) -> R {
+    /// Calls `body` with how each plane of each of `contents` is drawn (`drawing(of:stills:)`),
+    /// from the stills as frame `index` shows them: the moving ones warped to the frame's time
+    /// into borrowed pictures (given back when `body` returns), the others as they are. Only
+    /// the parts of a moving still the drawings read are warped: a frame in motion shows about
+    /// one frame's worth of its two stills, not two. A moving still none of `contents` shows
+    /// (its strips all gone, or not yet arrived) is not warped at all.
+    func withDrawings<R>(ofFrame index: Int, showing contents: [FrameContent], _ body: ([[PlaneDrawing]]) -> R) -> R {
         let own = drawingStills
-        guard let motion else { return body(own) }
+        guard let motion else { return body(contents.map { drawing(of: $0, stills: own) }) }
         let time = videoTime(ofFrame: index, motion: motion)
         let shown = Compositor.shows(contents, extent: plan.travelExtent)
-        var borrowed: [PlanarImage] = []
+        var borrowed: [(still: PlanarImage, path: MotionPath, picture: PlanarImage)] = []
         func moved(_ still: PlanarImage, _ path: MotionPath?, shown: Bool) -> PlanarImage {
             guard let path, shown else { return still }
             let picture = motion.pictures.take(like: still)
-            path.draw(still, at: time, into: picture)
-            borrowed.append(picture)
+            borrowed.append((still, path, picture))
             return picture
         }
         let stills = FrameStills(source: moved(source, motion.source, shown: shown.outgoing),
                                  destination: moved(destination, motion.destination, shown: shown.incoming),
                                  sourceCut: own.sourceCut, destinationCut: own.destinationCut)
-        defer { borrowed.forEach(motion.pictures.give) }
-        return body(stills)
+        defer { borrowed.forEach { motion.pictures.give($0.picture) } }
+        let drawings = contents.map { drawing(of: $0, stills: stills) }
+        for (still, path, picture) in borrowed {
+            let parts = picture.planes.indices.map { p in
+                drawings.flatMap { $0[p].reads(from: picture.planes[p], sampleBytes: sampleBytes[p]) }
+            }
+            StillWarp.draw(still, view: path.view(at: time, width: still.width, height: still.height), into: picture, parts: parts)
+        }
+        return body(drawings)
     }
 
     /// Whether any of `contents` shows part of the outgoing and of the incoming still. A strip
