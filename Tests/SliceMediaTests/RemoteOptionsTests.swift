@@ -25,7 +25,7 @@ import Testing
         #expect(bounded.stallTimeout == .seconds(1))
         #expect(bounded.maxBytes[.still] == 1 && bounded.maxBytes[.song] == RemoteOptions.maxBytesRange.upperBound)
         // A kind the caller left out keeps its default.
-        #expect(bounded.maxBytes[.font] == 100_000_000 && bounded.maxBytes[.layoutImage] == 100_000_000)
+        #expect(bounded.maxBytes[.font] == 64_000_000 && bounded.maxBytes[.layoutImage] == 100_000_000 && bounded.maxBytes[.layout] == 16_000_000)
         #expect(bounded.maxRedirects == 0 && bounded.attempts == 1 && bounded.perHost == 1)
         #expect(bounded.retryDelay == .zero && bounded.longestRetryWait == .zero)
 
