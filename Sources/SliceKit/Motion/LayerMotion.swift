@@ -96,6 +96,35 @@ extension Layout {
         /// springing into place from the clip's travel with the clip's seed (leaving: flying off
         /// as the outgoing strips do).
         case strips
+        /// It is revealed unit by unit, each unit whole as the text engine shaped it: `typewriter`
+        /// shows one grapheme cluster after another (how many follows the easing over the
+        /// duration); `words` and `lines` fade each word or line in over the duration, one
+        /// `stagger` seconds after the other. Text layers' entrances only.
+        case reveal(RevealUnit, stagger: Double)
+
+        /// What a reveal shows one at a time.
+        public enum RevealUnit: String, Sendable, CaseIterable {
+            case cluster, word, line
+
+            /// The effect's name: `typewriter`, `words`, `lines`.
+            public var effectName: String {
+                switch self {
+                case .cluster: "typewriter"
+                case .word: "words"
+                case .line: "lines"
+                }
+            }
+
+            /// Seconds between two units' starts when the layout does not say (none for a
+            /// typewriter, whose clusters share the duration).
+            public var defaultStagger: Double {
+                switch self {
+                case .cluster: 0
+                case .word: 0.12
+                case .line: 0.3
+                }
+            }
+        }
 
         /// The side a slide moves toward, or a wipe uncovers toward.
         public enum Side: String, Sendable, CaseIterable {
@@ -107,7 +136,7 @@ extension Layout {
 
         /// Every effect's name, as a layout writes it.
         public static let names = ["fade"] + Side.allCases.map { "slide-\($0.rawValue)" } + ["scale", "pop", "wipe"]
-            + Side.allCases.map { "wipe-\($0.rawValue)" } + ["strips"]
+            + Side.allCases.map { "wipe-\($0.rawValue)" } + ["strips", "typewriter", "words", "lines"]
 
         /// The effect a name stands for, with its defaults; nil for an unknown name.
         public init?(name: String) {
@@ -117,6 +146,9 @@ extension Layout {
             case "pop": self = .scale(from: 0, pop: true)
             case "wipe": self = .wipe(.right)
             case "strips": self = .strips
+            case "typewriter": self = .reveal(.cluster, stagger: 0)
+            case "words": self = .reveal(.word, stagger: RevealUnit.word.defaultStagger)
+            case "lines": self = .reveal(.line, stagger: RevealUnit.line.defaultStagger)
             default:
                 if name.hasPrefix("slide-"), let side = Side(rawValue: String(name.dropFirst(6))) {
                     self = .slide(side, distance: Effect.defaultDistance)
@@ -136,6 +168,7 @@ extension Layout {
             case .scale(_, let pop): pop ? "pop" : "scale"
             case .wipe(let side): "wipe-\(side.rawValue)"
             case .strips: "strips"
+            case .reveal(let unit, _): unit.effectName
             }
         }
 
@@ -144,6 +177,7 @@ extension Layout {
             switch self {
             case .slide(_, let distance) where distance != Effect.defaultDistance: "\(name)(distance \(distance.shortText))"
             case .scale(let from, let pop) where from != (pop ? 0 : 0.5): "\(name)(from \(from.shortText))"
+            case .reveal(let unit, let stagger) where stagger != unit.defaultStagger: "\(name)(stagger \(stagger.shortText))"
             default: name
             }
         }

@@ -6,7 +6,10 @@ import Foundation
 
 extension Layout {
     /// Keys a layer's `"in"` or `"out"` accepts.
-    static let motionKeys = ["at", "effect", "duration", "easing", "distance", "from"]
+    static let motionKeys = ["at", "effect", "duration", "easing", "distance", "from", "stagger"]
+
+    /// The effects an exit accepts, for messages: a reveal is an entrance only.
+    static var exitEffects: [String] { Effect.names.filter { !["typewriter", "words", "lines"].contains($0) } }
 
     /// What an anchor may be, for messages.
     static let acceptedAnchors = "start, transition, landed or end (in a sequence also step N start, step N transition, step N landed), "
@@ -22,11 +25,13 @@ extension Layout.Ranges {
     static let scaleFrom = 0.0...4
     /// Steps a sequence may name.
     static let step = 1...999
+    /// Seconds between two words' or lines' starts.
+    static let stagger = 0.0...60
 }
 
 extension LayoutReader {
     /// `"in"` or `"out"` of an over layer at `place` (`layers[0].in`).
-    func motion(_ value: Any, at place: String) throws(LayoutError) -> Layout.Motion {
+    func motion(_ value: Any, at place: String, leaving: Bool = false) throws(LayoutError) -> Layout.Motion {
         let fields = try object(value, at: place, keys: Layout.motionKeys)
         let name = fields["effect"] ?? "fade"
         guard let word = name as? String, var effect = Layout.Effect(name: word) else {
@@ -36,6 +41,17 @@ extension LayoutReader {
         if let distance = try number(fields["distance"], at: "\(place).distance", in: Layout.Ranges.distance) {
             guard case .slide(let side, _) = effect else { throw error("\(place).distance", "is for slide effects (slide-up, slide-down, slide-left, slide-right)") }
             effect = .slide(side, distance: distance)
+        }
+        if case .reveal(let unit, _) = effect {
+            if leaving {
+                throw error("\(place).effect", "\(unit.effectName) is an entrance (give it in \"in\"); an exit is one of \(Layout.exitEffects.joined(separator: ", "))")
+            }
+            if let stagger = try number(fields["stagger"], at: "\(place).stagger", in: Layout.Ranges.stagger) {
+                guard unit != .cluster else { throw error("\(place).stagger", "is for words and lines; a typewriter shares its duration among its clusters") }
+                effect = .reveal(unit, stagger: stagger)
+            }
+        } else if fields["stagger"] != nil {
+            throw error("\(place).stagger", "is for words and lines")
         }
         if let from = try number(fields["from"], at: "\(place).from", in: Layout.Ranges.scaleFrom) {
             guard case .scale(_, let pop) = effect else { throw error("\(place).from", "is for scale and pop") }
@@ -91,6 +107,12 @@ extension LayoutReader {
         switch motion.effect {
         case .slide(_, let distance): try checkNumber(distance, at: "\(place).distance", in: Layout.Ranges.distance)
         case .scale(let from, _): try checkNumber(from, at: "\(place).from", in: Layout.Ranges.scaleFrom)
+        case .reveal(let unit, let stagger):
+            try checkNumber(stagger, at: "\(place).stagger", in: Layout.Ranges.stagger)
+            if unit == .cluster, stagger != 0 { throw error("\(place).stagger", "is for words and lines; a typewriter shares its duration among its clusters") }
+            if place.hasSuffix(".out") {
+                throw error("\(place).effect", "\(unit.effectName) is an entrance (give it in \"in\"); an exit is one of \(Layout.exitEffects.joined(separator: ", "))")
+            }
         case .fade, .wipe, .strips: break
         }
         if let easing = motion.easing {
@@ -115,7 +137,7 @@ extension LayoutReader {
         return Layout.Timing(start: start, end: end, fadeIn: try seconds(object["fade-in"], at: "\(place).fade-in") ?? 0,
                              fadeOut: try seconds(object["fade-out"], at: "\(place).fade-out") ?? 0,
                              entrance: try object["in"].map { value throws(LayoutError) in try motion(value, at: "\(place).in") },
-                             exit: try object["out"].map { value throws(LayoutError) in try motion(value, at: "\(place).out") })
+                             exit: try object["out"].map { value throws(LayoutError) in try motion(value, at: "\(place).out", leaving: true) })
     }
 }
 

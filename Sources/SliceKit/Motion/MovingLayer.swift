@@ -22,14 +22,18 @@ package final class MovingLayer: @unchecked Sendable {
     let frameWidth: Int, frameHeight: Int
     /// Frame pixels per pixel at 1080p (the frame's shorter side / 1080).
     let unit: Double
+    /// What a reveal uncovers, in pixels of the layer's box (a text layer's); nil: none.
+    let units: RevealUnits?
 
     /// - Parameters:
     ///   - layer: premultiplied 16-bit samples (without alpha: opaque), the layer's box.
     ///   - x: the frame column of its left edge.
     ///   - y: the frame row of its top edge.
+    ///   - units: what a typewriter, word or line reveal uncovers of it.
     /// - Returns: nil when the layer is fully transparent.
-    package init?(layer: RGBA16Image, x: Int, y: Int, frameWidth: Int, frameHeight: Int) {
+    package init?(layer: RGBA16Image, x: Int, y: Int, frameWidth: Int, frameHeight: Int, units: RevealUnits? = nil) {
         precondition(frameWidth > 0 && frameHeight > 0, "frame size must be positive")
+        self.units = units
         box = (Double(x), Double(y), Double(layer.width), Double(layer.height))
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
@@ -63,18 +67,71 @@ package final class MovingLayer: @unchecked Sendable {
             for column in 0..<trimmed.width { to[column] = alpha?[column] ?? 65535 }
         }
         image = trimmed
-        padded = RGBA16Image(width: trimmed.width + 2, height: trimmed.height + 2, hasAlpha: true)
+        padded = Self.padded(trimmed)
+        self.x = x + x0
+        self.y = y + y0
+    }
+
+    /// A layer already trimmed (`image`, its top-left at `x`, `y` of the frame), from `from`.
+    private init(trimmed image: RGBA16Image, x: Int, y: Int, like from: MovingLayer) {
+        self.image = image
+        padded = Self.padded(image)
+        (self.x, self.y) = (x, y)
+        box = from.box
+        (frameWidth, frameHeight, unit) = (from.frameWidth, from.frameHeight, from.unit)
+        units = nil
+    }
+
+    /// `image` with a transparent border of one sample.
+    private static func padded(_ image: RGBA16Image) -> RGBA16Image {
+        let padded = RGBA16Image(width: image.width + 2, height: image.height + 2, hasAlpha: true)
         for c in 0..<4 {
             for row in 0..<padded.height {
                 let to = padded.row(c, row)
                 for column in 0..<padded.width { to[column] = 0 }
-                guard row >= 1, row <= trimmed.height else { continue }
-                let from = trimmed.row(c, row - 1)
-                for column in 0..<trimmed.width { to[column + 1] = from[column] }
+                guard row >= 1, row <= image.height else { continue }
+                let from = image.row(c, row - 1)
+                for column in 0..<image.width { to[column + 1] = from[column] }
             }
         }
-        self.x = x + x0
-        self.y = y + y0
+        return padded
+    }
+
+    /// The layer as `reveal` shows it: each unit's boxes at the unit's presence (premultiplied
+    /// samples scaled by it, so a fading word is the layer at that opacity there), nothing of
+    /// the units not yet begun; nil when nothing shows. A layer without units shows whole.
+    package func revealing(_ reveal: LayerState.Reveal) -> MovingLayer? {
+        guard let units else { return self }
+        let list = units.units(reveal.unit)
+        let out = RGBA16Image(width: image.width, height: image.height, hasAlpha: true)
+        for c in 0..<4 {
+            for row in 0..<out.height { out.row(c, row).update(repeating: 0, count: out.width) }
+        }
+        // The trimmed picture's corner in the layer's box.
+        let (left, top) = (x - Int(box.x), y - Int(box.y))
+        var any = false
+        for (index, shown) in list.enumerated() {
+            let presence = reveal.presence(of: index, count: list.count)
+            guard presence > 0 else { continue }
+            let weight = Int((presence * 65536).rounded())
+            for box in shown.boxes {
+                let (x0, x1) = (max(0, box.x0 - left), min(image.width, box.x1 - left))
+                let (y0, y1) = (max(0, box.y0 - top), min(image.height, box.y1 - top))
+                guard x1 > x0, y1 > y0 else { continue }
+                any = true
+                for c in 0..<4 {
+                    for row in y0..<y1 {
+                        let from = image.row(c, row), to = out.row(c, row)
+                        if weight >= 65536 {
+                            for column in x0..<x1 { to[column] = from[column] }
+                        } else {
+                            for column in x0..<x1 { to[column] = UInt16((Int(from[column]) * weight + 32768) >> 16) }
+                        }
+                    }
+                }
+            }
+        }
+        return any ? MovingLayer(trimmed: out, x: x, y: y, like: self) : nil
     }
 
     /// The layer as `state` shows it, ready to draw onto frames of `layout` (at the state's
@@ -88,6 +145,12 @@ package final class MovingLayer: @unchecked Sendable {
     /// (each strip its own piece, so the frame between strips is not part of any); a scale or
     /// a wipe goes through `transformed`.
     package func pieces(_ state: LayerState) -> [(image: RGBA16Image, x: Int, y: Int)] {
+        if let reveal = state.reveal {
+            guard let shown = revealing(reveal) else { return [] }
+            var rest = state
+            rest.reveal = nil
+            return shown.pieces(rest)
+        }
         guard let moves = translations(state) else { return transformed(state).map { [$0] } ?? [] }
         return moves.compactMap { translated(dx: $0.dx, dy: $0.dy, inside: $0.inside) }
     }
@@ -95,7 +158,7 @@ package final class MovingLayer: @unchecked Sendable {
     /// A state that only moves the layer as pieces (a slide, strips, both), as offsets in frame
     /// pixels each for a part of the frame (x0, y0, x1, y1); nil for a scale or a wipe.
     package func translations(_ state: LayerState) -> [(dx: Double, dy: Double, inside: (Int, Int, Int, Int))]? {
-        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.dx.isFinite, state.dy.isFinite else { return nil }
+        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.reveal == nil, state.dx.isFinite, state.dy.isFinite else { return nil }
         let (ox, oy) = (state.dx * unit, state.dy * unit)
         let limit = 16 * Double(max(frameWidth, frameHeight))
         guard ox.magnitude < limit, oy.magnitude < limit else { return [] }
