@@ -135,6 +135,22 @@ struct RevealCLITests {
         }
     }
 
+    @Test("the bytes are the same with -j 1 and -j 3 while text is revealed")
+    func determinism() throws {
+        try withScratchFolder { folder in
+            _ = try Self.campaign(in: folder, layer: """
+                {"on": "over", "text": "नमस्ते दुनिया", "box": [0.05, 0.1, 0.9, 0.3], "in": {"at": "transition", "effect": "typewriter", "duration": 1}},
+                {"on": "over", "text": "Fresh beans, roasted daily", "box": [0.05, 0.6, 0.9, 0.3], "plate": "#E30613",
+                 "in": {"at": "landed", "effect": "words", "easing": "spring(damping: 0.6)"}}
+                """)
+            let flags = Self.flags.filter { $0 != "--background" && $0 != "transparent" }
+            #expect(try CLI.make(flags + ["-o", "one.webm", "-j", "1"], in: folder).status == 0)
+            #expect(try CLI.make(flags + ["-o", "three.webm", "-j", "3"], in: folder).status == 0)
+            let one = FileManager.default.contents(atPath: folder + "/one.webm"), three = FileManager.default.contents(atPath: folder + "/three.webm")
+            #expect(one != nil && one == three, "the bytes differ with -j")
+        }
+    }
+
     @Test("a reveal on an image layer, a reveal leaving, a negative stagger: one line, 64, naming the key", arguments: [
         (#"{"on": "over", "image": "a.png", "box": [0, 0, 1, 1], "in": {"effect": "typewriter"}}"#, "layers[0].in.effect: typewriter reveals text, and this is an image layer"),
         (#"{"on": "over", "text": "x", "box": [0, 0, 1, 1], "out": {"effect": "words"}}"#, "layers[0].out.effect: words is an entrance"),
