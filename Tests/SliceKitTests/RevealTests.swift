@@ -17,12 +17,16 @@ import Testing
     func reading() throws {
         let layout = try Self.read(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"effect": "words", "stagger": 0.2, "duration": 0.3}}"#)
         guard case .over(let timing) = layout.layers[0].placement else { Issue.record("not over"); return }
-        #expect(timing.entrance?.effect == .reveal(.word, stagger: 0.2))
+        #expect(timing.entrance?.effect == .reveal(.word, stagger: 0.2, each: .fade))
         #expect(timing.entrance?.effect.description == "words(stagger 0.2)")
         let lines = try Self.read(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"effect": "lines"}}"#)
         guard case .over(let plain) = lines.layers[0].placement else { Issue.record("not over"); return }
-        #expect(plain.entrance?.effect == .reveal(.line, stagger: 0.3) && plain.entrance?.effect.description == "lines")
-        #expect(Layout.Effect(name: "typewriter") == .reveal(.cluster, stagger: 0))
+        #expect(plain.entrance?.effect == .reveal(.line, stagger: 0.3, each: .fade) && plain.entrance?.effect.description == "lines")
+        #expect(Layout.Effect(name: "typewriter") == .reveal(.cluster, stagger: 0, each: .fade))
+        let sliding = try Self.read(#"{"text": "x", "box": [0, 0, 1, 1], "in": {"effect": "lines", "each": "slide-up", "distance": 60}}"#)
+        guard case .over(let slid) = sliding.layers[0].placement else { Issue.record("not over"); return }
+        #expect(slid.entrance?.effect == .reveal(.line, stagger: 0.3, each: .slide(.up, distance: 60)))
+        #expect(slid.entrance?.effect.description == "lines(each slide-up(distance 60))")
     }
 
     @Test("every mistake is one line naming the key and what is accepted", arguments: [
@@ -30,6 +34,10 @@ import Testing
         (#""text": "x", "in": {"effect": "typewriter", "stagger": 0.1}"#, "layers[0].in.stagger: is for words and lines; a typewriter shares its duration"),
         (#""text": "x", "in": {"effect": "fade", "stagger": 0.1}"#, "layers[0].in.stagger: is for words and lines"),
         (#""text": "x", "out": {"effect": "typewriter"}"#, "layers[0].out.effect: typewriter is an entrance (give it in \"in\"); an exit is one of fade, slide-up"),
+        (#""text": "x", "in": {"effect": "typewriter", "each": "slide-up"}"#, "layers[0].in.each: is for words and lines; a typewriter shows each cluster whole"),
+        (#""text": "x", "in": {"effect": "words", "each": "spin"}"#, "layers[0].in.each: 'spin' is not one; expected one of fade, slide-up, slide-down, slide-left, slide-right"),
+        (#""text": "x", "in": {"effect": "words", "distance": 30}"#, "layers[0].in.distance: is for slides (each: slide-up"),
+        (#""text": "x", "in": {"effect": "fade", "each": "fade"}"#, "layers[0].in.each: is for words and lines"),
         (#""image": "logo.png", "in": {"effect": "typewriter"}"#, "layers[0].in.effect: typewriter reveals text, and this is an image layer"),
         (#""image": "logo.png", "in": {"effect": "lines"}"#, "layers[0].in.effect: lines reveals text, and this is an image layer"),
     ])
@@ -49,11 +57,13 @@ import Testing
                                                        box: Layout.Box(x: 0, y: 0, width: 1, height: 1),
                                                        content: image ? .image("logo.png") : .text(Layout.Text(template: "x")))])
         }
-        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.word, stagger: -1))).check() }
-        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.word, stagger: .nan))).check() }
-        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.cluster, stagger: 0)), exit: true).check() }
-        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.line, stagger: 0.3)), image: true).check() }
-        #expect(throws: Never.self) { try layout(Layout.Motion(effect: .reveal(.line, stagger: 0.3))).check() }
+        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.word, stagger: -1, each: .fade))).check() }
+        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.word, stagger: .nan, each: .fade))).check() }
+        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.cluster, stagger: 0, each: .fade)), exit: true).check() }
+        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.line, stagger: 0.3, each: .fade)), image: true).check() }
+        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.line, stagger: 0.3, each: .slide(.up, distance: .infinity)))).check() }
+        #expect(throws: LayoutError.self) { try layout(Layout.Motion(effect: .reveal(.cluster, stagger: 0, each: .slide(.up, distance: 10)))).check() }
+        #expect(throws: Never.self) { try layout(Layout.Motion(effect: .reveal(.line, stagger: 0.3, each: .slide(.left, distance: 10)))).check() }
     }
 
     /// Glyph clusters one after another on line 0, each `width` wide, starting at these bytes.
@@ -96,7 +106,7 @@ import Testing
 
     @Test("a typewriter shows the eased share of its clusters, rounded down, and is drawn as prepared once done")
     func typewriterCount() throws {
-        let timing = Layout.Timing(entrance: Layout.Motion(at: Layout.Anchor(.landed(step: nil)), effect: .reveal(.cluster, stagger: 0), duration: 1.5,
+        let timing = Layout.Timing(entrance: Layout.Motion(at: Layout.Anchor(.landed(step: nil)), effect: .reveal(.cluster, stagger: 0, each: .fade), duration: 1.5,
                                                            easing: .cubicBezier(.easeInOut)))
         let schedule = try LayerSchedule(timing, moments: Self.moments())
         #expect(schedule.moves && schedule.reveals)
@@ -116,7 +126,7 @@ import Testing
 
     @Test("each word fades in a stagger after the one before, with the layer's easing; done once the last is in")
     func wordStagger() throws {
-        let timing = Layout.Timing(entrance: Layout.Motion(at: Layout.Anchor(.landed(step: nil)), effect: .reveal(.word, stagger: 0.25), duration: 0.5,
+        let timing = Layout.Timing(entrance: Layout.Motion(at: Layout.Anchor(.landed(step: nil)), effect: .reveal(.word, stagger: 0.25, each: .fade), duration: 0.5,
                                                            easing: .linear))
         let schedule = try LayerSchedule(timing, moments: Self.moments()).counting(units: 3)
         #expect(schedule.revealEnd == 3)

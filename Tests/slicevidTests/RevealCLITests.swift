@@ -135,6 +135,50 @@ struct RevealCLITests {
         }
     }
 
+    @Test("each word sliding up: its ink's centroid follows its own easing frame by frame, a stagger after the word before")
+    func wordsSlideIn() throws {
+        try withScratchFolder { folder in
+            // 120 px at 1080p is 40 px at 360p.
+            let (layer, _, units) = try Self.campaign(in: folder, layer: """
+                {"on": "over", "text": "Fresh beans daily", "box": [0.05, 0.3, 0.9, 0.3], "size": 90, "color": "#FFFFFF",
+                 "in": {"at": "landed", "effect": "words", "stagger": 0.3, "duration": 0.8, "each": "slide-up", "distance": 120, "easing": "ease-in-out"}}
+                """)
+            #expect(units.words.count == 3)
+            let run = try CLI.make(Self.flags + ["-o", "frames/%03d.png"], in: folder)
+            #expect(run.status == 0, "\(run)")
+            let frames = try MediaReader.frames(path: folder + "/frames/%03d.png", layout: .gbrap)
+            /// The alpha-weighted centroid's row of what lies in the columns of word `k`'s boxes.
+            func centroidY(_ frame: PlanarImage, _ k: Int) -> (y: Double, mass: Double) {
+                var (sum, mass) = (0.0, 0.0)
+                for box in units.words[k].boxes {
+                    for x in (layer.box.x + box.x0)..<(layer.box.x + box.x1) {
+                        for y in 0..<frame.height {
+                            let a = Double(Self.alpha(frame, x, y))
+                            (sum, mass) = (sum + a * (Double(y) + 0.5), mass + a)
+                        }
+                    }
+                }
+                return (sum / max(mass, 1), mass)
+            }
+            let final = frames[frames.count - 1]
+            var checked = 0
+            for (index, frame) in frames.enumerated() {
+                for k in 0..<3 {
+                    let progress = Easing.cubicBezier(.easeInOut).progress(elapsed: Double(index) / 20 - 0.9 - Double(k) * 0.3, duration: 0.8)
+                    // Faint frames (the fade's first fifth) have too few levels to weigh.
+                    guard progress > 0.2 else {
+                        #expect(centroidY(frame, k).mass < centroidY(final, k).mass * 0.22, "frame \(index): word \(k) shows before its time")
+                        continue
+                    }
+                    let expected = centroidY(final, k).y + 40 * (1 - progress)
+                    #expect(abs(centroidY(frame, k).y - expected) < 0.25, "frame \(index), word \(k): centroid \(centroidY(frame, k).y), expected \(expected)")
+                    if progress < 1 { checked += 1 }
+                }
+            }
+            #expect(checked >= 20, "only \(checked) frames mid-slide")
+        }
+    }
+
     @Test("the bytes are the same with -j 1 and -j 3 while text is revealed")
     func determinism() throws {
         try withScratchFolder { folder in

@@ -187,7 +187,7 @@ struct LayoutReader {
 
     /// A typewriter, word or line entrance reveals text: an image layer has none.
     func checkReveal(_ placement: Layout.Placement, content: Layout.Content, at place: String) throws(LayoutError) {
-        guard case .over(let timing) = placement, let entrance = timing.entrance, case .reveal(let unit, _) = entrance.effect,
+        guard case .over(let timing) = placement, let entrance = timing.entrance, case .reveal(let unit, _, _) = entrance.effect,
               case .image = content else { return }
         throw error("\(place).in.effect", "\(unit.effectName) reveals text, and this is an image layer; for an image give one of fade, slide-…, scale, pop, wipe-… or strips")
     }

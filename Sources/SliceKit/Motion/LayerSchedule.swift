@@ -116,7 +116,7 @@ package struct LayerSchedule: Sendable, Equatable {
     /// Seconds a reveal entrance takes in all: its duration, plus a stagger per unit after the
     /// first once the units are counted; nil for another entrance.
     package var revealEnd: Double? {
-        guard let entrance, case .reveal(let unit, let stagger) = entrance.effect else { return nil }
+        guard let entrance, case .reveal(let unit, let stagger, let each) = entrance.effect else { return nil }
         return entrance.end + (unit == .cluster ? 0 : Double(max(0, (units ?? 1) - 1)) * stagger)
     }
 
@@ -194,12 +194,13 @@ package struct LayerSchedule: Sendable, Equatable {
         }
         guard time >= from, time <= until else { return nil }
         var state = LayerState()
-        if let entrance, case .reveal(let unit, let stagger) = entrance.effect {
+        if let entrance, case .reveal(let unit, let stagger, let each) = entrance.effect {
             let elapsed = time - entrance.start
             // Done once the last unit is in: drawn as prepared from then on.
             let last = unit == .cluster ? 0 : Double(max(0, (units ?? Int.max / 2) - 1)) * stagger
             if !(elapsed >= entrance.duration + last) {
-                state.reveal = LayerState.Reveal(unit: unit, elapsed: elapsed, stagger: stagger, duration: entrance.duration, easing: entrance.easing)
+                state.reveal = LayerState.Reveal(unit: unit, elapsed: elapsed, stagger: stagger, duration: entrance.duration, easing: entrance.easing,
+                                                 each: each)
             }
         } else if let entrance { state.apply(entrance, progress: entrance.easing.progress(elapsed: time - entrance.start, duration: entrance.duration), leaving: false) }
         if let exit, time >= exit.start {
@@ -238,13 +239,31 @@ package struct LayerState: Sendable, Equatable {
         /// Seconds the whole typewriter takes; each word's or line's fade.
         package var duration: Double
         package var easing: Easing
+        /// How each word or line arrives.
+        package var each: Layout.Effect.Each
 
-        package init(unit: Layout.Effect.RevealUnit, elapsed: Double, stagger: Double, duration: Double, easing: Easing) {
+        package init(unit: Layout.Effect.RevealUnit, elapsed: Double, stagger: Double, duration: Double, easing: Easing,
+                     each: Layout.Effect.Each = .fade) {
             self.unit = unit
             self.elapsed = elapsed
             self.stagger = stagger
             self.duration = duration
             self.easing = easing
+            self.each = each
+        }
+
+        /// Where unit `index` is from its place, in pixels at 1080p: a slide's distance times
+        /// what is left of its progress (a spring passes its place and comes back).
+        package func offset(of index: Int) -> (dx: Double, dy: Double) {
+            guard unit != .cluster, let side = each.side else { return (0, 0) }
+            let distance = each.distance
+            let away = (1 - easing.progress(elapsed: elapsed - Double(index) * stagger, duration: duration)) * distance
+            switch side {
+            case .up: return (0, away)
+            case .down: return (0, -away)
+            case .left: return (away, 0)
+            case .right: return (-away, 0)
+            }
         }
 
         /// How many of `count` clusters a typewriter shows: the eased progress's share of

@@ -99,39 +99,66 @@ package final class MovingLayer: @unchecked Sendable {
 
     /// The layer as `reveal` shows it: each unit's boxes at the unit's presence (premultiplied
     /// samples scaled by it, so a fading word is the layer at that opacity there), nothing of
-    /// the units not yet begun; nil when nothing shows. A layer without units shows whole.
-    package func revealing(_ reveal: LayerState.Reveal) -> MovingLayer? {
-        guard let units else { return self }
+    /// the units not yet begun. Units at their place make one picture (`still`); a unit still
+    /// sliding in is a picture of its own, with its offset in pixels at 1080p. A layer without
+    /// units shows whole.
+    package func revealing(_ reveal: LayerState.Reveal) -> (still: MovingLayer?, moving: [(layer: MovingLayer, dx: Double, dy: Double)]) {
+        guard let units else { return (self, []) }
         let list = units.units(reveal.unit)
-        let out = RGBA16Image(width: image.width, height: image.height, hasAlpha: true)
-        for c in 0..<4 {
-            for row in 0..<out.height { out.row(c, row).update(repeating: 0, count: out.width) }
-        }
         // The trimmed picture's corner in the layer's box.
         let (left, top) = (x - Int(box.x), y - Int(box.y))
-        var any = false
-        for (index, shown) in list.enumerated() {
-            let presence = reveal.presence(of: index, count: list.count)
-            guard presence > 0 else { continue }
-            let weight = Int((presence * 65536).rounded())
-            for box in shown.boxes {
+        /// `boxes` of the trimmed picture, clipped to it.
+        func clipped(_ boxes: [RevealUnits.Box]) -> [(x0: Int, y0: Int, x1: Int, y1: Int)] {
+            boxes.compactMap { box in
                 let (x0, x1) = (max(0, box.x0 - left), min(image.width, box.x1 - left))
                 let (y0, y1) = (max(0, box.y0 - top), min(image.height, box.y1 - top))
-                guard x1 > x0, y1 > y0 else { continue }
-                any = true
+                return x1 > x0 && y1 > y0 ? (x0, y0, x1, y1) : nil
+            }
+        }
+        /// Copies `boxes` of the picture at `presence` into `out`, whose corner is (`ox`, `oy`) of it.
+        func copy(_ boxes: [(x0: Int, y0: Int, x1: Int, y1: Int)], presence: Double, into out: RGBA16Image, ox: Int, oy: Int) {
+            let weight = Int((presence * 65536).rounded())
+            for box in boxes {
                 for c in 0..<4 {
-                    for row in y0..<y1 {
-                        let from = image.row(c, row), to = out.row(c, row)
+                    for row in box.y0..<box.y1 {
+                        let from = image.row(c, row), to = out.row(c, row - oy) - ox
                         if weight >= 65536 {
-                            for column in x0..<x1 { to[column] = from[column] }
+                            for column in box.x0..<box.x1 { to[column] = from[column] }
                         } else {
-                            for column in x0..<x1 { to[column] = UInt16((Int(from[column]) * weight + 32768) >> 16) }
+                            for column in box.x0..<box.x1 { to[column] = UInt16((Int(from[column]) * weight + 32768) >> 16) }
                         }
                     }
                 }
             }
         }
-        return any ? MovingLayer(trimmed: out, x: x, y: y, like: self) : nil
+        func cleared(width: Int, height: Int) -> RGBA16Image {
+            let out = RGBA16Image(width: width, height: height, hasAlpha: true)
+            for c in 0..<4 {
+                for row in 0..<height { out.row(c, row).update(repeating: 0, count: width) }
+            }
+            return out
+        }
+        var resting: RGBA16Image?
+        var moving: [(layer: MovingLayer, dx: Double, dy: Double)] = []
+        for (index, unit) in list.enumerated() {
+            let presence = reveal.presence(of: index, count: list.count)
+            let boxes = clipped(unit.boxes)
+            guard presence > 0, !boxes.isEmpty else { continue }
+            let offset = reveal.offset(of: index)
+            if offset == (0, 0) {
+                let out = resting ?? cleared(width: image.width, height: image.height)
+                resting = out
+                copy(boxes, presence: presence, into: out, ox: 0, oy: 0)
+            } else {
+                // Its own picture, as small as its boxes.
+                let (x0, y0) = (boxes.map(\.x0).min()!, boxes.map(\.y0).min()!)
+                let (x1, y1) = (boxes.map(\.x1).max()!, boxes.map(\.y1).max()!)
+                let out = cleared(width: x1 - x0, height: y1 - y0)
+                copy(boxes, presence: presence, into: out, ox: x0, oy: y0)
+                moving.append((MovingLayer(trimmed: out, x: x + x0, y: y + y0, like: self), offset.dx, offset.dy))
+            }
+        }
+        return (resting.map { MovingLayer(trimmed: $0, x: x, y: y, like: self) }, moving)
     }
 
     /// The layer as `state` shows it, ready to draw onto frames of `layout` (at the state's
@@ -146,10 +173,14 @@ package final class MovingLayer: @unchecked Sendable {
     /// a wipe goes through `transformed`.
     package func pieces(_ state: LayerState) -> [(image: RGBA16Image, x: Int, y: Int)] {
         if let reveal = state.reveal {
-            guard let shown = revealing(reveal) else { return [] }
+            let shown = revealing(reveal)
             var rest = state
             rest.reveal = nil
-            return shown.pieces(rest)
+            return (shown.still?.pieces(rest) ?? []) + shown.moving.flatMap { unit in
+                var moved = rest
+                (moved.dx, moved.dy) = (rest.dx + unit.dx, rest.dy + unit.dy)
+                return unit.layer.pieces(moved)
+            }
         }
         guard let moves = translations(state) else { return transformed(state).map { [$0] } ?? [] }
         return moves.compactMap { translated(dx: $0.dx, dy: $0.dy, inside: $0.inside) }

@@ -33,7 +33,7 @@ extension LayoutPlan {
                 phase.map { phase in
                     // A word or line reveal: the first unit's times, and the next ones' stagger.
                     var each = ""
-                    if case .reveal(let unit, let stagger) = phase.effect, unit != .cluster {
+                    if case .reveal(let unit, let stagger, _) = phase.effect, unit != .cluster {
                         each = " \(unit == .word ? "the first word" : "the first line"), one more every \(seconds(stagger)) s"
                     }
                     return "\(word) \(phase.effect) \(seconds(phase.start))–\(seconds(phase.end)) s\(each) (at \(phase.anchor), \(phase.easing))"

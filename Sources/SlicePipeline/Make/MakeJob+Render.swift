@@ -83,7 +83,7 @@ extension MakeJob {
         let over = zip(pictures?.over ?? [], planned.layout?.schedules ?? []).map { item, schedule in
             let units = item.picture.units
             let counted = schedule.reveals ? schedule.counting(units: units.map { u in
-                if case .reveal(let kind, _) = schedule.entrance?.effect { return u.units(kind).count }
+                if case .reveal(let kind, _, _) = schedule.entrance?.effect { return u.units(kind).count }
                 return 0
             } ?? 0) : schedule
             return (picture: item.picture, schedule: counted,
