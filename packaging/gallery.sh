@@ -3,6 +3,7 @@
 #   docs/preview.gif         the seed transition (the spring preset), as a small looping GIF
 #   docs/presets/NAME.jpg    a storyboard per shipped preset: 8 frames from start to end of the move
 #   docs/layout-frame.png    the README's layout mid-transition: the name and price fly with the strips
+#   docs/layout-card.gif     the README's animated card: the card.json block of README.md, on the demo cards
 #   docs/report-page.png     the morning page (batch --report index.html) of a small feed campaign, in headless Chromium
 # slicevid renders every frame; the ffmpeg CLI only picks frames and tiles them into one picture (and
 # reduces the page's screenshot to a palette); Chromium only opens the page slicevid wrote.
@@ -48,6 +49,14 @@ JSON
 "$slicevid" make --layout "$frames/promo.json" --var name="Flat White" --var price="2,49 €" --size 640x360 \
   -o docs/layout-frame.png:poster-at=1.35 --force --quiet
 echo "gallery: docs/layout-frame.png ($(du -k docs/layout-frame.png | cut -f1) KB)"
+
+# The README's animated card (Text and logos): its card.json block, taken from README.md itself so
+# the picture is always that layout's, on the demo cards, as a 400 px GIF.
+awk '/^<!-- test: file card.json -->$/ {found = 1; next} found && /^```json$/ {inside = 1; next} inside && /^```$/ {exit} inside' \
+  README.md > "$frames/card.json"
+"$slicevid" make --layout "$frames/card.json" --var name="Flat White" --var price="2,49 €" --end-hold 2 --size 640x360 \
+  -o docs/layout-card.gif:gif-width=400:gif-fps=15 --force --quiet
+echo "gallery: docs/layout-card.gif ($(du -k docs/layout-card.gif | cut -f1) KB)"
 
 # The morning page of examples/feed's products in one locale (18 jobs), with a seventh product
 # whose photo is damaged (3 jobs fail), run again after one price changed (3 jobs render again,

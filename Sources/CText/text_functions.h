@@ -108,6 +108,10 @@ enum { SLICEVID_TEXT_LIBRARIES(SLICEVID_TEXT_LIBRARY_INDEX) SLICEVID_TEXT_LIBRAR
     X(PANGO, gboolean, pango_layout_iter_next_line, (PangoLayoutIter* iter)) \
     X(PANGO, PangoLayoutRun*, pango_layout_iter_get_run_readonly, (PangoLayoutIter* iter)) \
     X(PANGO, void, pango_layout_iter_get_line_yrange, (PangoLayoutIter* iter, int* y0, int* y1)) \
+    X(PANGO, gboolean, pango_layout_iter_next_cluster, (PangoLayoutIter* iter)) \
+    X(PANGO, int, pango_layout_iter_get_index, (PangoLayoutIter* iter)) \
+    X(PANGO, void, pango_layout_iter_get_cluster_extents, (PangoLayoutIter* iter, PangoRectangle* ink, PangoRectangle* logical)) \
+    X(PANGO, PangoLayoutLine*, pango_layout_iter_get_line_readonly, (PangoLayoutIter* iter)) \
     X(PANGOFT2, void, pango_fc_font_map_set_config, (PangoFcFontMap* fcfontmap, FcConfig* fcconfig)) \
     X(PANGOCAIRO, PangoFontMap*, pango_cairo_font_map_new_for_font_type, (cairo_font_type_t fonttype)) \
     X(PANGOCAIRO, void, pango_cairo_font_map_set_resolution, (PangoCairoFontMap* fontmap, double dpi)) \

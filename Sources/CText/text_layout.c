@@ -147,6 +147,39 @@ int32_t slicevid_text_layout_unknown(slicevid_text_layout* layout, uint32_t* cha
     return count;
 }
 
+int32_t slicevid_text_layout_clusters(slicevid_text_layout* layout, slicevid_text_cluster* clusters, int32_t capacity) {
+    PangoLayoutIter* iter = p_pango_layout_get_iter(layout->layout);
+    if (!iter) return 0;
+    int32_t count = 0, line = -1;
+    PangoLayoutLine* current = NULL;
+    do {
+        PangoLayoutLine* here = p_pango_layout_iter_get_line_readonly(iter);
+        if (here != current) {
+            current = here;
+            line++;
+        }
+        // The end of a line: no run, no cluster.
+        if (!p_pango_layout_iter_get_run_readonly(iter)) continue;
+        if (count < capacity) {
+            PangoRectangle logical;
+            p_pango_layout_iter_get_cluster_extents(iter, NULL, &logical);
+            int top = 0, bottom = 0;
+            p_pango_layout_iter_get_line_yrange(iter, &top, &bottom);
+            slicevid_text_cluster* cluster = &clusters[count];
+            cluster->start = p_pango_layout_iter_get_index(iter);
+            cluster->line = line;
+            // A right-to-left cluster's logical width may be given negative.
+            cluster->x = (double)(logical.width < 0 ? logical.x + logical.width : logical.x) / PANGO_SCALE;
+            cluster->width = (double)(logical.width < 0 ? -logical.width : logical.width) / PANGO_SCALE;
+            cluster->top = (double)top / PANGO_SCALE;
+            cluster->bottom = (double)bottom / PANGO_SCALE;
+        }
+        count++;
+    } while (p_pango_layout_iter_next_cluster(iter));
+    p_pango_layout_iter_free(iter);
+    return count;
+}
+
 int32_t slicevid_text_mask_stride(int32_t width) {
     return p_cairo_format_stride_for_width(CAIRO_FORMAT_A8, width);
 }

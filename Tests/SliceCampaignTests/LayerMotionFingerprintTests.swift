@@ -52,3 +52,21 @@ import Testing
         #expect(added.map(\.description).contains("layer 'price' in: none → pop"), "\(added.map(\.description))")
     }
 }
+
+@Suite struct RevealFingerprintTests {
+    @Test("a reveal and its stagger are in the fingerprint, and --plan says a change in words")
+    func revealFields() throws {
+        let layer = #"{"name": "claim", "text": "x", "box": [0, 0, 1, 1], "in": {"at": "landed", "effect": "EFFECT"}}"#
+        func lines(_ effect: String) throws -> [String] {
+            try LayerMotionFingerprintTests.lines(layer.replacingOccurrences(of: "\"EFFECT\"", with: effect))
+        }
+        let words = try lines(#""words", "stagger": 0.2"#)
+        #expect(words.contains("layer 1 in effect=words(stagger 0.2) at=landed duration=default easing=default"), "\(words)")
+        #expect(try lines(#""words", "stagger": 0.25"#) != words, "the stagger left the fingerprint as it was")
+        #expect(try lines(#""words", "stagger": 0.2, "each": "slide-up""#) != words, "each left the fingerprint as it was")
+        #expect(try lines(#""words", "stagger": 0.2, "each": "slide-up""#) != (try lines(#""words", "stagger": 0.2, "each": "slide-up", "distance": 50"#)))
+        #expect(try lines(#""lines", "stagger": 0.2"#) != words && (try lines(#""typewriter""#)) != (try lines(#""words""#)))
+        let reasons = RenderReason.changes(from: try lines(#""typewriter""#), to: words, output: "a.mp4", images: [], layers: ["layer 'claim'"])
+        #expect(reasons.map(\.description) == ["layer 'claim' in: typewriter → words(stagger 0.2)"], "\(reasons.map(\.description))")
+    }
+}

@@ -117,6 +117,22 @@ double slicevid_text_layout_line_bottom(slicevid_text_layout* layout, int32_t li
 /// within a line). Returns how many there are in all (more than `capacity` when cut).
 int32_t slicevid_text_layout_unknown(slicevid_text_layout* layout, uint32_t* characters, int32_t* offsets, int32_t capacity);
 
+/// One glyph cluster of a layout (the glyphs HarfBuzz shaped together: a ligature, a letter with
+/// its marks, a Devanagari conjunct), in pixels from the layout's origin.
+typedef struct {
+    /// The byte offset in the text where the cluster starts (it runs to the next cluster's).
+    int32_t start;
+    /// Its line, 0 first.
+    int32_t line;
+    /// Its logical box: the advance across, the line's height down.
+    double x, width;
+    double top, bottom;
+} slicevid_text_cluster;
+
+/// The layout's glyph clusters, line by line in visual order (left to right), up to
+/// `capacity` of them into `clusters`. Returns how many there are in all.
+int32_t slicevid_text_layout_clusters(slicevid_text_layout* layout, slicevid_text_cluster* clusters, int32_t capacity);
+
 /// Bytes from one row to the next of a `width`-pixel coverage mask (Cairo's A8 stride).
 int32_t slicevid_text_mask_stride(int32_t width);
 

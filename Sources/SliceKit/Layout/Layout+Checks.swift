@@ -81,6 +81,7 @@ extension LayoutReader {
             if let entrance = timing.entrance { try check(entrance, at: "\(place).in") }
             if let exit = timing.exit { try check(exit, at: "\(place).out") }
         }
+        try checkReveal(layer.placement, content: layer.content, at: place)
         _ = try checkBox([layer.box.x, layer.box.y, layer.box.width, layer.box.height], at: "\(place).box")
         switch layer.content {
         case .image(let path):

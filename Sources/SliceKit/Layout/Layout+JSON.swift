@@ -216,7 +216,15 @@ struct LayoutReader {
         case (_?, _?):
             throw error(place, "has both \"text\" and \"image\"; a layer shows one")
         }
+        try checkReveal(placement, content: content, at: place)
         return Layout.Layer(name: name, placement: placement, box: box, content: content)
+    }
+
+    /// A typewriter, word or line entrance reveals text: an image layer has none.
+    func checkReveal(_ placement: Layout.Placement, content: Layout.Content, at place: String) throws(LayoutError) {
+        guard case .over(let timing) = placement, let entrance = timing.entrance, case .reveal(let unit, _, _) = entrance.effect,
+              case .image = content else { return }
+        throw error("\(place).in.effect", "\(unit.effectName) reveals text, and this is an image layer; for an image give one of fade, slide-…, scale, pop, wipe-… or strips")
     }
 
     func placement(_ object: [String: Any], at place: String) throws(LayoutError) -> Layout.Placement {

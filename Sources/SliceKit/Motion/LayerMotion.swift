@@ -96,6 +96,72 @@ extension Layout {
         /// springing into place from the clip's travel with the clip's seed (leaving: flying off
         /// as the outgoing strips do).
         case strips
+        /// It is revealed unit by unit, each unit whole as the text engine shaped it: `typewriter`
+        /// shows one grapheme cluster after another (how many follows the easing over the
+        /// duration); `words` and `lines` bring each word or line in over the duration as
+        /// `each` says, one `stagger` seconds after the other. Text layers' entrances only.
+        case reveal(RevealUnit, stagger: Double, each: Each)
+
+        /// How each word or line of a reveal arrives: fading, or sliding in toward `side` from
+        /// `distance` pixels (at 1080p) away, fading as it moves.
+        public struct Each: Sendable, Equatable, CustomStringConvertible {
+            /// The side it slides toward; nil: it only fades.
+            public var side: Side?
+            public var distance: Double
+
+            public static let fade = Each(side: nil, distance: 0)
+
+            public static func slide(_ side: Side, distance: Double) -> Each { Each(side: side, distance: distance) }
+
+            /// Every name `each` takes.
+            public static let names = ["fade"] + Side.allCases.map { "slide-\($0.rawValue)" }
+
+            /// `fade`, `slide-up`; nil for another name.
+            public init?(name: String) {
+                if name == "fade" {
+                    self = .fade
+                } else if name.hasPrefix("slide-"), let side = Side(rawValue: String(name.dropFirst(6))) {
+                    self = .slide(side, distance: Effect.defaultDistance)
+                } else {
+                    return nil
+                }
+            }
+
+            private init(side: Side?, distance: Double) {
+                self.side = side
+                self.distance = distance
+            }
+
+            /// `fade`, `slide-up`, `slide-up(distance 60)`.
+            public var description: String {
+                guard let side else { return "fade" }
+                return "slide-\(side.rawValue)" + (distance == Effect.defaultDistance ? "" : "(distance \(distance.shortText))")
+            }
+        }
+
+        /// What a reveal shows one at a time.
+        public enum RevealUnit: String, Sendable, CaseIterable {
+            case cluster, word, line
+
+            /// The effect's name: `typewriter`, `words`, `lines`.
+            public var effectName: String {
+                switch self {
+                case .cluster: "typewriter"
+                case .word: "words"
+                case .line: "lines"
+                }
+            }
+
+            /// Seconds between two units' starts when the layout does not say (none for a
+            /// typewriter, whose clusters share the duration).
+            public var defaultStagger: Double {
+                switch self {
+                case .cluster: 0
+                case .word: 0.12
+                case .line: 0.3
+                }
+            }
+        }
 
         /// The side a slide moves toward, or a wipe uncovers toward.
         public enum Side: String, Sendable, CaseIterable {
@@ -107,7 +173,7 @@ extension Layout {
 
         /// Every effect's name, as a layout writes it.
         public static let names = ["fade"] + Side.allCases.map { "slide-\($0.rawValue)" } + ["scale", "pop", "wipe"]
-            + Side.allCases.map { "wipe-\($0.rawValue)" } + ["strips"]
+            + Side.allCases.map { "wipe-\($0.rawValue)" } + ["strips", "typewriter", "words", "lines"]
 
         /// The effect a name stands for, with its defaults; nil for an unknown name.
         public init?(name: String) {
@@ -117,6 +183,9 @@ extension Layout {
             case "pop": self = .scale(from: 0, pop: true)
             case "wipe": self = .wipe(.right)
             case "strips": self = .strips
+            case "typewriter": self = .reveal(.cluster, stagger: 0, each: .fade)
+            case "words": self = .reveal(.word, stagger: RevealUnit.word.defaultStagger, each: .fade)
+            case "lines": self = .reveal(.line, stagger: RevealUnit.line.defaultStagger, each: .fade)
             default:
                 if name.hasPrefix("slide-"), let side = Side(rawValue: String(name.dropFirst(6))) {
                     self = .slide(side, distance: Effect.defaultDistance)
@@ -136,6 +205,7 @@ extension Layout {
             case .scale(_, let pop): pop ? "pop" : "scale"
             case .wipe(let side): "wipe-\(side.rawValue)"
             case .strips: "strips"
+            case .reveal(let unit, _, _): unit.effectName
             }
         }
 
@@ -144,6 +214,9 @@ extension Layout {
             switch self {
             case .slide(_, let distance) where distance != Effect.defaultDistance: "\(name)(distance \(distance.shortText))"
             case .scale(let from, let pop) where from != (pop ? 0 : 0.5): "\(name)(from \(from.shortText))"
+            case .reveal(let unit, let stagger, let each) where stagger != unit.defaultStagger || each != .fade:
+                "\(name)(" + [stagger != unit.defaultStagger ? "stagger \(stagger.shortText)" : nil, each != .fade ? "each \(each)" : nil]
+                    .compactMap { $0 }.joined(separator: ", ") + ")"
             default: name
             }
         }

@@ -101,6 +101,24 @@ package struct LayerSchedule: Sendable, Equatable {
     package let until: Double
     package let entrance: Phase?
     package let exit: Phase?
+    /// How many units a reveal shows, once the layer is drawn (`counting(units:)`): with it, a
+    /// word or line reveal knows when its last unit is in, and the layer is drawn as prepared
+    /// from then on.
+    package private(set) var units: Int?
+
+    /// This schedule, its reveal knowing it has `count` units.
+    package func counting(units count: Int) -> LayerSchedule {
+        var counted = self
+        counted.units = count
+        return counted
+    }
+
+    /// Seconds a reveal entrance takes in all: its duration, plus a stagger per unit after the
+    /// first once the units are counted; nil for another entrance.
+    package var revealEnd: Double? {
+        guard let entrance, case .reveal(let unit, let stagger, let each) = entrance.effect else { return nil }
+        return entrance.end + (unit == .cluster ? 0 : Double(max(0, (units ?? 1) - 1)) * stagger)
+    }
 
     /// Why a schedule cannot be made: the key (`in.at`) and what is wrong.
     package struct Problem: Error, Equatable {
@@ -162,6 +180,12 @@ package struct LayerSchedule: Sendable, Equatable {
     /// Whether anything moves (else the layer is drawn as prepared, at an opacity).
     package var moves: Bool { [entrance, exit].contains { $0.map { $0.effect != .fade } ?? false } }
 
+    /// Whether the entrance reveals the layer unit by unit (its picture must come with units).
+    package var reveals: Bool {
+        if let entrance, case .reveal = entrance.effect { return true }
+        return false
+    }
+
     /// What the layer looks like at `time`; nil when it does not show.
     package func state(at time: Double) -> LayerState? {
         guard entrance != nil || exit != nil else {
@@ -170,7 +194,15 @@ package struct LayerSchedule: Sendable, Equatable {
         }
         guard time >= from, time <= until else { return nil }
         var state = LayerState()
-        if let entrance { state.apply(entrance, progress: entrance.easing.progress(elapsed: time - entrance.start, duration: entrance.duration), leaving: false) }
+        if let entrance, case .reveal(let unit, let stagger, let each) = entrance.effect {
+            let elapsed = time - entrance.start
+            // Done once the last unit is in: drawn as prepared from then on.
+            let last = unit == .cluster ? 0 : Double(max(0, (units ?? Int.max / 2) - 1)) * stagger
+            if !(elapsed >= entrance.duration + last) {
+                state.reveal = LayerState.Reveal(unit: unit, elapsed: elapsed, stagger: stagger, duration: entrance.duration, easing: entrance.easing,
+                                                 each: each)
+            }
+        } else if let entrance { state.apply(entrance, progress: entrance.easing.progress(elapsed: time - entrance.start, duration: entrance.duration), leaving: false) }
         if let exit, time >= exit.start {
             state.apply(exit, progress: exit.easing.progress(elapsed: time - exit.start, duration: exit.duration), leaving: true)
         }
@@ -191,14 +223,71 @@ package struct LayerState: Sendable, Equatable {
     /// The strips' displacement: each strip of the cut is its own travel × `factor` from rest
     /// (incoming strips arriving, outgoing strips leaving).
     package var strips: (cut: StripCut, factor: Double, leaving: Bool)?
+    /// A reveal under way: which units show, and how much of each.
+    package var reveal: Reveal?
 
     package init(opacity: Double = 1) {
         self.opacity = opacity
     }
 
+    /// A typewriter, word or line reveal at one time of its entrance.
+    package struct Reveal: Sendable, Equatable {
+        package var unit: Layout.Effect.RevealUnit
+        /// Seconds since the entrance started.
+        package var elapsed: Double
+        package var stagger: Double
+        /// Seconds the whole typewriter takes; each word's or line's fade.
+        package var duration: Double
+        package var easing: Easing
+        /// How each word or line arrives.
+        package var each: Layout.Effect.Each
+
+        package init(unit: Layout.Effect.RevealUnit, elapsed: Double, stagger: Double, duration: Double, easing: Easing,
+                     each: Layout.Effect.Each = .fade) {
+            self.unit = unit
+            self.elapsed = elapsed
+            self.stagger = stagger
+            self.duration = duration
+            self.easing = easing
+            self.each = each
+        }
+
+        /// Where unit `index` is from its place, in pixels at 1080p: a slide's distance times
+        /// what is left of its progress (a spring passes its place and comes back).
+        package func offset(of index: Int) -> (dx: Double, dy: Double) {
+            guard unit != .cluster, let side = each.side else { return (0, 0) }
+            let distance = each.distance
+            let away = (1 - easing.progress(elapsed: elapsed - Double(index) * stagger, duration: duration)) * distance
+            switch side {
+            case .up: return (0, away)
+            case .down: return (0, -away)
+            case .left: return (away, 0)
+            case .right: return (-away, 0)
+            }
+        }
+
+        /// How many of `count` clusters a typewriter shows: the eased progress's share of
+        /// them, rounded down, so a cluster appears whole the frame its share is reached.
+        package func shown(of count: Int) -> Int {
+            let progress = max(0, min(1, easing.progress(elapsed: elapsed, duration: duration)))
+            return min(count, Int((progress * Double(count)).rounded(.down)))
+        }
+
+        /// How much of unit `index` (of `count`, in reading order) shows, 0 … 1.
+        package func presence(of index: Int, count: Int) -> Double {
+            switch unit {
+            case .cluster:
+                return index < shown(of: count) ? 1 : 0
+            case .word, .line:
+                let progress = easing.progress(elapsed: elapsed - Double(index) * stagger, duration: duration)
+                return max(0, min(1, progress))
+            }
+        }
+    }
+
     /// Whether the layer is drawn where it was prepared, whole (at `opacity`).
     package var isStill: Bool {
-        dx == 0 && dy == 0 && scale == 1 && visible == (0, 0, 1, 1) && strips == nil
+        dx == 0 && dy == 0 && scale == 1 && visible == (0, 0, 1, 1) && strips == nil && reveal == nil
     }
 
     /// `phase` at `progress` (0 → 1 as it runs; a spring may pass 1) composed onto this state.
@@ -231,6 +320,9 @@ package struct LayerState: Sendable, Equatable {
         case .strips:
             let factor = leaving ? progress : 1 - progress
             strips = factor == 0 ? nil : (phase.cut, factor, leaving)
+        case .reveal:
+            // Entrances only (the layout refuses them leaving); `LayerSchedule.state` times them.
+            opacity *= clamped
         }
     }
 
@@ -251,6 +343,7 @@ package struct LayerState: Sendable, Equatable {
     package static func == (a: LayerState, b: LayerState) -> Bool {
         a.opacity == b.opacity && a.dx == b.dx && a.dy == b.dy && a.scale == b.scale && a.visible == b.visible
             && a.strips?.cut == b.strips?.cut && a.strips?.factor == b.strips?.factor && a.strips?.leaving == b.strips?.leaving
+            && a.reveal == b.reveal
     }
 }
 

@@ -6,7 +6,10 @@ import Foundation
 
 extension Layout {
     /// Keys a layer's `"in"` or `"out"` accepts.
-    static let motionKeys = ["at", "effect", "duration", "easing", "distance", "from"]
+    static let motionKeys = ["at", "effect", "duration", "easing", "distance", "from", "stagger", "each"]
+
+    /// The effects an exit accepts, for messages: a reveal is an entrance only.
+    static var exitEffects: [String] { Effect.names.filter { !["typewriter", "words", "lines"].contains($0) } }
 
     /// What an anchor may be, for messages.
     static let acceptedAnchors = "start, transition, landed or end (in a sequence also step N start, step N transition, step N landed), "
@@ -22,20 +25,50 @@ extension Layout.Ranges {
     static let scaleFrom = 0.0...4
     /// Steps a sequence may name.
     static let step = 1...999
+    /// Seconds between two words' or lines' starts.
+    static let stagger = 0.0...60
 }
 
 extension LayoutReader {
     /// `"in"` or `"out"` of an over layer at `place` (`layers[0].in`).
-    func motion(_ value: Any, at place: String) throws(LayoutError) -> Layout.Motion {
+    func motion(_ value: Any, at place: String, leaving: Bool = false) throws(LayoutError) -> Layout.Motion {
         let fields = try object(value, at: place, keys: Layout.motionKeys)
         let name = fields["effect"] ?? "fade"
         guard let word = name as? String, var effect = Layout.Effect(name: word) else {
             let given = (name as? String).map { "\(InputText.quoted($0)) is not an effect; " } ?? ""
             throw error("\(place).effect", "\(given)expected one of \(Layout.Effect.names.joined(separator: ", "))")
         }
-        if let distance = try number(fields["distance"], at: "\(place).distance", in: Layout.Ranges.distance) {
+        if case .reveal = effect {
+            // Its distance is each unit's slide's, read above.
+        } else if let distance = try number(fields["distance"], at: "\(place).distance", in: Layout.Ranges.distance) {
             guard case .slide(let side, _) = effect else { throw error("\(place).distance", "is for slide effects (slide-up, slide-down, slide-left, slide-right)") }
             effect = .slide(side, distance: distance)
+        }
+        if case .reveal(let unit, _, _) = effect {
+            if leaving {
+                throw error("\(place).effect", "\(unit.effectName) is an entrance (give it in \"in\"); an exit is one of \(Layout.exitEffects.joined(separator: ", "))")
+            }
+            var (stagger, each) = (unit.defaultStagger, Layout.Effect.Each.fade)
+            if let given = try number(fields["stagger"], at: "\(place).stagger", in: Layout.Ranges.stagger) {
+                guard unit != .cluster else { throw error("\(place).stagger", "is for words and lines; a typewriter shares its duration among its clusters") }
+                stagger = given
+            }
+            if let name = fields["each"] {
+                let accepted = "expected one of \(Layout.Effect.Each.names.joined(separator: ", "))"
+                guard unit != .cluster else { throw error("\(place).each", "is for words and lines; a typewriter shows each cluster whole at once") }
+                guard let word = name as? String, let chosen = Layout.Effect.Each(name: word) else {
+                    let given = (name as? String).map { "\(InputText.quoted($0)) is not one; " } ?? ""
+                    throw error("\(place).each", "\(given)\(accepted)")
+                }
+                each = chosen
+            }
+            if let distance = try number(fields["distance"], at: "\(place).distance", in: Layout.Ranges.distance) {
+                guard let side = each.side else { throw error("\(place).distance", "is for slides (each: slide-up, slide-down, slide-left, slide-right)") }
+                each = .slide(side, distance: distance)
+            }
+            effect = .reveal(unit, stagger: stagger, each: each)
+        } else {
+            for key in ["stagger", "each"] where fields[key] != nil { throw error("\(place).\(key)", "is for words and lines") }
         }
         if let from = try number(fields["from"], at: "\(place).from", in: Layout.Ranges.scaleFrom) {
             guard case .scale(_, let pop) = effect else { throw error("\(place).from", "is for scale and pop") }
@@ -91,6 +124,16 @@ extension LayoutReader {
         switch motion.effect {
         case .slide(_, let distance): try checkNumber(distance, at: "\(place).distance", in: Layout.Ranges.distance)
         case .scale(let from, _): try checkNumber(from, at: "\(place).from", in: Layout.Ranges.scaleFrom)
+        case .reveal(let unit, let stagger, let each):
+            try checkNumber(stagger, at: "\(place).stagger", in: Layout.Ranges.stagger)
+            if each.side != nil {
+                try checkNumber(each.distance, at: "\(place).distance", in: Layout.Ranges.distance)
+                if unit == .cluster { throw error("\(place).each", "is for words and lines; a typewriter shows each cluster whole at once") }
+            }
+            if unit == .cluster, stagger != 0 { throw error("\(place).stagger", "is for words and lines; a typewriter shares its duration among its clusters") }
+            if place.hasSuffix(".out") {
+                throw error("\(place).effect", "\(unit.effectName) is an entrance (give it in \"in\"); an exit is one of \(Layout.exitEffects.joined(separator: ", "))")
+            }
         case .fade, .wipe, .strips: break
         }
         if let easing = motion.easing {
@@ -115,7 +158,7 @@ extension LayoutReader {
         return Layout.Timing(start: start, end: end, fadeIn: try seconds(object["fade-in"], at: "\(place).fade-in") ?? 0,
                              fadeOut: try seconds(object["fade-out"], at: "\(place).fade-out") ?? 0,
                              entrance: try object["in"].map { value throws(LayoutError) in try motion(value, at: "\(place).in") },
-                             exit: try object["out"].map { value throws(LayoutError) in try motion(value, at: "\(place).out") })
+                             exit: try object["out"].map { value throws(LayoutError) in try motion(value, at: "\(place).out", leaving: true) })
     }
 }
 

@@ -22,14 +22,18 @@ package final class MovingLayer: @unchecked Sendable {
     let frameWidth: Int, frameHeight: Int
     /// Frame pixels per pixel at 1080p (the frame's shorter side / 1080).
     let unit: Double
+    /// What a reveal uncovers, in pixels of the layer's box (a text layer's); nil: none.
+    let units: RevealUnits?
 
     /// - Parameters:
     ///   - layer: premultiplied 16-bit samples (without alpha: opaque), the layer's box.
     ///   - x: the frame column of its left edge.
     ///   - y: the frame row of its top edge.
+    ///   - units: what a typewriter, word or line reveal uncovers of it.
     /// - Returns: nil when the layer is fully transparent.
-    package init?(layer: RGBA16Image, x: Int, y: Int, frameWidth: Int, frameHeight: Int) {
+    package init?(layer: RGBA16Image, x: Int, y: Int, frameWidth: Int, frameHeight: Int, units: RevealUnits? = nil) {
         precondition(frameWidth > 0 && frameHeight > 0, "frame size must be positive")
+        self.units = units
         box = (Double(x), Double(y), Double(layer.width), Double(layer.height))
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
@@ -63,18 +67,98 @@ package final class MovingLayer: @unchecked Sendable {
             for column in 0..<trimmed.width { to[column] = alpha?[column] ?? 65535 }
         }
         image = trimmed
-        padded = RGBA16Image(width: trimmed.width + 2, height: trimmed.height + 2, hasAlpha: true)
+        padded = Self.padded(trimmed)
+        self.x = x + x0
+        self.y = y + y0
+    }
+
+    /// A layer already trimmed (`image`, its top-left at `x`, `y` of the frame), from `from`.
+    private init(trimmed image: RGBA16Image, x: Int, y: Int, like from: MovingLayer) {
+        self.image = image
+        padded = Self.padded(image)
+        (self.x, self.y) = (x, y)
+        box = from.box
+        (frameWidth, frameHeight, unit) = (from.frameWidth, from.frameHeight, from.unit)
+        units = nil
+    }
+
+    /// `image` with a transparent border of one sample.
+    private static func padded(_ image: RGBA16Image) -> RGBA16Image {
+        let padded = RGBA16Image(width: image.width + 2, height: image.height + 2, hasAlpha: true)
         for c in 0..<4 {
             for row in 0..<padded.height {
                 let to = padded.row(c, row)
                 for column in 0..<padded.width { to[column] = 0 }
-                guard row >= 1, row <= trimmed.height else { continue }
-                let from = trimmed.row(c, row - 1)
-                for column in 0..<trimmed.width { to[column + 1] = from[column] }
+                guard row >= 1, row <= image.height else { continue }
+                let from = image.row(c, row - 1)
+                for column in 0..<image.width { to[column + 1] = from[column] }
             }
         }
-        self.x = x + x0
-        self.y = y + y0
+        return padded
+    }
+
+    /// The layer as `reveal` shows it: each unit's boxes at the unit's presence (premultiplied
+    /// samples scaled by it, so a fading word is the layer at that opacity there), nothing of
+    /// the units not yet begun. Units at their place make one picture (`still`); a unit still
+    /// sliding in is a picture of its own, with its offset in pixels at 1080p. A layer without
+    /// units shows whole.
+    package func revealing(_ reveal: LayerState.Reveal) -> (still: MovingLayer?, moving: [(layer: MovingLayer, dx: Double, dy: Double)]) {
+        guard let units else { return (self, []) }
+        let list = units.units(reveal.unit)
+        // The trimmed picture's corner in the layer's box.
+        let (left, top) = (x - Int(box.x), y - Int(box.y))
+        /// `boxes` of the trimmed picture, clipped to it.
+        func clipped(_ boxes: [RevealUnits.Box]) -> [(x0: Int, y0: Int, x1: Int, y1: Int)] {
+            boxes.compactMap { box in
+                let (x0, x1) = (max(0, box.x0 - left), min(image.width, box.x1 - left))
+                let (y0, y1) = (max(0, box.y0 - top), min(image.height, box.y1 - top))
+                return x1 > x0 && y1 > y0 ? (x0, y0, x1, y1) : nil
+            }
+        }
+        /// Copies `boxes` of the picture at `presence` into `out`, whose corner is (`ox`, `oy`) of it.
+        func copy(_ boxes: [(x0: Int, y0: Int, x1: Int, y1: Int)], presence: Double, into out: RGBA16Image, ox: Int, oy: Int) {
+            let weight = Int((presence * 65536).rounded())
+            for box in boxes {
+                for c in 0..<4 {
+                    for row in box.y0..<box.y1 {
+                        let from = image.row(c, row), to = out.row(c, row - oy) - ox
+                        if weight >= 65536 {
+                            for column in box.x0..<box.x1 { to[column] = from[column] }
+                        } else {
+                            for column in box.x0..<box.x1 { to[column] = UInt16((Int(from[column]) * weight + 32768) >> 16) }
+                        }
+                    }
+                }
+            }
+        }
+        func cleared(width: Int, height: Int) -> RGBA16Image {
+            let out = RGBA16Image(width: width, height: height, hasAlpha: true)
+            for c in 0..<4 {
+                for row in 0..<height { out.row(c, row).update(repeating: 0, count: width) }
+            }
+            return out
+        }
+        var resting: RGBA16Image?
+        var moving: [(layer: MovingLayer, dx: Double, dy: Double)] = []
+        for (index, unit) in list.enumerated() {
+            let presence = reveal.presence(of: index, count: list.count)
+            let boxes = clipped(unit.boxes)
+            guard presence > 0, !boxes.isEmpty else { continue }
+            let offset = reveal.offset(of: index)
+            if offset == (0, 0) {
+                let out = resting ?? cleared(width: image.width, height: image.height)
+                resting = out
+                copy(boxes, presence: presence, into: out, ox: 0, oy: 0)
+            } else {
+                // Its own picture, as small as its boxes.
+                let (x0, y0) = (boxes.map(\.x0).min()!, boxes.map(\.y0).min()!)
+                let (x1, y1) = (boxes.map(\.x1).max()!, boxes.map(\.y1).max()!)
+                let out = cleared(width: x1 - x0, height: y1 - y0)
+                copy(boxes, presence: presence, into: out, ox: x0, oy: y0)
+                moving.append((MovingLayer(trimmed: out, x: x + x0, y: y + y0, like: self), offset.dx, offset.dy))
+            }
+        }
+        return (resting.map { MovingLayer(trimmed: $0, x: x, y: y, like: self) }, moving)
     }
 
     /// The layer as `state` shows it, ready to draw onto frames of `layout` (at the state's
@@ -88,6 +172,16 @@ package final class MovingLayer: @unchecked Sendable {
     /// (each strip its own piece, so the frame between strips is not part of any); a scale or
     /// a wipe goes through `transformed`.
     package func pieces(_ state: LayerState) -> [(image: RGBA16Image, x: Int, y: Int)] {
+        if let reveal = state.reveal {
+            let shown = revealing(reveal)
+            var rest = state
+            rest.reveal = nil
+            return (shown.still?.pieces(rest) ?? []) + shown.moving.flatMap { unit in
+                var moved = rest
+                (moved.dx, moved.dy) = (rest.dx + unit.dx, rest.dy + unit.dy)
+                return unit.layer.pieces(moved)
+            }
+        }
         guard let moves = translations(state) else { return transformed(state).map { [$0] } ?? [] }
         return moves.compactMap { translated(dx: $0.dx, dy: $0.dy, inside: $0.inside) }
     }
@@ -95,7 +189,7 @@ package final class MovingLayer: @unchecked Sendable {
     /// A state that only moves the layer as pieces (a slide, strips, both), as offsets in frame
     /// pixels each for a part of the frame (x0, y0, x1, y1); nil for a scale or a wipe.
     package func translations(_ state: LayerState) -> [(dx: Double, dy: Double, inside: (Int, Int, Int, Int))]? {
-        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.dx.isFinite, state.dy.isFinite else { return nil }
+        guard state.scale == 1, state.visible == (0, 0, 1, 1), state.reveal == nil, state.dx.isFinite, state.dy.isFinite else { return nil }
         let (ox, oy) = (state.dx * unit, state.dy * unit)
         let limit = 16 * Double(max(frameWidth, frameHeight))
         guard ox.magnitude < limit, oy.magnitude < limit else { return [] }

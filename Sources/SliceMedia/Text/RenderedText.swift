@@ -13,6 +13,9 @@ package struct RenderedText {
     package let lines: Int
     /// Whether it was cut with "…" to fit.
     package let ellipsized: Bool
+    /// Its glyph clusters, in pixels of the box: what typewriter, word and line reveals show
+    /// one at a time.
+    package var glyphs: [GlyphCluster] = []
 
     /// The picture in 8 bits, still premultiplied: each sample rounded to the nearest 8-bit
     /// value, which keeps every colour at or below its alpha.

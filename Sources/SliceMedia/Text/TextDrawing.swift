@@ -14,6 +14,8 @@ struct TextDrawing: Sendable {
     let outline: CoverageMask?
     let shadow: CoverageMask?
     let plate: CoverageMask?
+    /// The glyph clusters, in pixels of the layer's box.
+    let glyphs: [GlyphCluster]
 
     /// Called after a text's first layout, while Pango, HarfBuzz, Cairo and FreeType hold its
     /// fonts open and its sizes are still to be tried and drawn: where `FontFileTests` rewrites a
@@ -65,6 +67,7 @@ struct TextDrawing: Sendable {
         self.size = size
         lines = layout.extents.lines
         ellipsized = layout.extents.ellipsized
+        glyphs = layout.clusters(dx: placement.x, dy: placement.y)
         var fill = CoverageMask(width: layer.width, height: layer.height)
         try layout.draw(into: &fill, x: placement.x, y: placement.y)
         self.fill = fill

@@ -2,6 +2,7 @@
 // coverage masks. The renderer makes several while it looks for the size that fits.
 
 import CText
+import SliceKit
 
 /// A laid-out text (`slicevid_text_layout`).
 ///
@@ -70,6 +71,22 @@ final class TextLayout {
     func bottom(ofLine line: Int) -> Double? {
         let bottom = slicevid_text_layout_line_bottom(pointer, Int32(clamping: line))
         return bottom < 0 ? nil : bottom
+    }
+
+    /// The glyph clusters as laid out, line by line left to right, their boxes moved by
+    /// (`dx`, `dy`): where the layout's origin is in the layer's box.
+    func clusters(dx: Double, dy: Double) -> [GlyphCluster] {
+        var capacity: Int32 = 256
+        while true {
+            var found = [slicevid_text_cluster](repeating: slicevid_text_cluster(), count: Int(capacity))
+            let count = slicevid_text_layout_clusters(pointer, &found, capacity)
+            guard count > capacity else {
+                return found.prefix(Int(max(0, count))).map {
+                    GlyphCluster(start: Int($0.start), line: Int($0.line), x: $0.x + dx, width: $0.width, top: $0.top + dy, bottom: $0.bottom + dy)
+                }
+            }
+            capacity = count
+        }
     }
 
     /// The characters no font has, each once, in the order they come in the text, with the

@@ -33,7 +33,7 @@ package enum TextRenderer {
         }
         if let outline = layer.outline, let mask = drawing.outline { picture.paint(outline.color, coverage: mask.wide()) }
         picture.paint(layer.color, coverage: drawing.fill.wide())
-        return RenderedText(picture: picture, size: drawing.size, lines: drawing.lines, ellipsized: drawing.ellipsized)
+        return RenderedText(picture: picture, size: drawing.size, lines: drawing.lines, ellipsized: drawing.ellipsized, glyphs: drawing.glyphs)
     }
 
     /// The sizes `auto` tries, smallest first: `min`, then half-pixel steps, then `max`.

@@ -30,7 +30,14 @@ extension LayoutPlan {
             guard schedule.entrance != nil || schedule.exit != nil else { return nil }
             func seconds(_ value: Double) -> String { value.rounded(toPlaces: 3).shortText }
             func phase(_ word: String, _ phase: LayerSchedule.Phase?) -> String? {
-                phase.map { "\(word) \($0.effect) \(seconds($0.start))–\(seconds($0.end)) s (at \($0.anchor), \($0.easing))" }
+                phase.map { phase in
+                    // A word or line reveal: the first unit's times, and the next ones' stagger.
+                    var each = ""
+                    if case .reveal(let unit, let stagger, _) = phase.effect, unit != .cluster {
+                        each = " \(unit == .word ? "the first word" : "the first line"), one more every \(seconds(stagger)) s"
+                    }
+                    return "\(word) \(phase.effect) \(seconds(phase.start))–\(seconds(phase.end)) s\(each) (at \(phase.anchor), \(phase.easing))"
+                }
             }
             let parts = ["shows \(seconds(schedule.from))–\(seconds(schedule.until)) s", phase("in", schedule.entrance), phase("out", schedule.exit)]
             return "\(layer.name): " + parts.compactMap { $0 }.joined(separator: "; ")

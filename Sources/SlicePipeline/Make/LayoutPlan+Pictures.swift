@@ -14,6 +14,9 @@ package struct LayerPictures: Sendable {
         package let image: RGBA16Image
         /// The em size a text layer was set at, in the frame's pixels (the one `auto` chose).
         package var size: Double? = nil
+        /// What a typewriter, word or line entrance uncovers one unit at a time (text layers
+        /// with such an entrance only).
+        package var units: RevealUnits? = nil
     }
 
     package let pictures: [Picture]
@@ -46,13 +49,18 @@ extension LayoutPlan {
         for layer in layers {
             var image: RGBA16Image
             var size: Double?
+            var units: RevealUnits?
             do throws(MediaError) {
                 switch layer.content {
                 case .text(let text):
                     do {
-                        let rendered = try TextRenderer.render(textLayer(text, for: layer))
+                        let engineLayer = textLayer(text, for: layer)
+                        let rendered = try TextRenderer.render(engineLayer)
                         image = rendered.picture
                         size = rendered.size
+                        if case .over(let timing) = layer.placement, let entrance = timing.entrance, case .reveal = entrance.effect {
+                            units = RevealUnits(text: engineLayer.text, glyphs: rendered.glyphs, width: image.width, height: image.height)
+                        }
                         // The scrim goes under the words, in the layer's own picture.
                         if let scrim = text.scrim {
                             let shade = scrim.picture(width: image.width, height: image.height)
@@ -73,7 +81,7 @@ extension LayoutPlan {
                                                               : MediaError(error.kind, subject: "\(layer.name): \(error.subject)", message: message)
                 throw SlicevidError(named).prefixed("\(setting: .layout) \(InputText.quoted(file)): ")
             }
-            pictures.append(LayerPictures.Picture(layer: layer, image: image, size: size))
+            pictures.append(LayerPictures.Picture(layer: layer, image: image, size: size, units: units))
         }
         return LayerPictures(pictures: pictures)
     }

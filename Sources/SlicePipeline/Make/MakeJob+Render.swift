@@ -143,10 +143,16 @@ extension MakeJob {
     /// moves is also kept as its picture, trimmed, to be moved frame by frame (once for every
     /// layout).
     static func frameLayers(planned: MakePlan, pictures: LayerPictures?, spec: TransitionSpec, layouts: [PixelLayout]) -> [[FrameLayer]] {
+        // A reveal's schedule learns how many units its text has, so it knows when the last is in.
         let over = zip(pictures?.over ?? [], planned.layout?.schedules ?? []).map { item, schedule in
-            (picture: item.picture, schedule: schedule,
-             moving: schedule.moves ? MovingLayer(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
-                                                  frameWidth: spec.width, frameHeight: spec.height) : nil)
+            let units = item.picture.units
+            let counted = schedule.reveals ? schedule.counting(units: units.map { u in
+                if case .reveal(let kind, _, _) = schedule.entrance?.effect { return u.units(kind).count }
+                return 0
+            } ?? 0) : schedule
+            return (picture: item.picture, schedule: counted,
+                    moving: schedule.moves ? MovingLayer(layer: item.picture.image, x: item.picture.layer.box.x, y: item.picture.layer.box.y,
+                                                         frameWidth: spec.width, frameHeight: spec.height, units: units) : nil)
         }
         return layouts.map { layout in
             over.map { item in
