@@ -77,6 +77,34 @@ import Testing
         }
     }
 
+    @Test("every path of the 8-bit warp kernel (plain C, AVX2 where the machine has it) blends exactly as the formula, at any length")
+    func kernelPathsAgree() {
+        var random = SplitMix64(seed: 32)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        #expect(StillWarp.kernelPaths.first == 0, "the plain path runs everywhere")
+        for path in StillWarp.kernelPaths {
+            // Lengths below, at and past a vector's eight or sixteen samples, and a 1080p row.
+            for n in [1, 7, 8, 9, 15, 16, 17, 33, 100, 1920] {
+                let upper = (0..<n).map { _ in UInt8(next(256)) }, lower = (0..<n).map { _ in UInt8(next(256)) }
+                for w in [0, 1, 128, 255, next(256)] {
+                    let rows = StillWarp.kernelRows(path: path, upper: upper, lower: lower, weight: UInt16(w))
+                    let expected = (0..<n).map { UInt16(Int(upper[$0]) * (256 - w) + Int(lower[$0]) * w) }
+                    #expect(rows == expected, "path \(path), \(n) samples, row weight \(w)")
+                }
+                // Blends anywhere in 0...255 × 256 (the extremes included), taps anywhere.
+                var blend = (0...n).map { _ in UInt16(next(65281)) }
+                blend[0] = 65280
+                blend[n] = 0
+                let index = (0..<n).map { _ in next(n) }, weight = (0..<n).map { k in k % 5 == 0 ? 0 : UInt32(next(256)) }
+                let columns = StillWarp.kernelColumns(path: path, blend: blend, index: index, weight: weight)
+                let sums = (0..<n).map { k in
+                    UInt8((Int(blend[index[k]]) * (256 - Int(weight[k])) + Int(blend[index[k] + 1]) * Int(weight[k]) + 0x8000) >> 16)
+                }
+                #expect(columns == sums, "path \(path), \(n) samples")
+            }
+        }
+    }
+
     @Test("parts are warped as whole row spans: the same samples, each once, side by side strips joined")
     func partsMerge() {
         // Eight strips 3 samples wide, each showing its own rows from the top (outgoing strips
