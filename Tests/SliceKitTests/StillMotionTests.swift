@@ -88,17 +88,23 @@ import Testing
                 let upper = (0..<n).map { _ in UInt8(next(256)) }, lower = (0..<n).map { _ in UInt8(next(256)) }
                 for w in [0, 1, 128, 255, next(256)] {
                     let rows = StillWarp.kernelRows(path: path, upper: upper, lower: lower, weight: UInt16(w))
-                    let expected = (0..<n).map { UInt16(Int(upper[$0]) * (256 - w) + Int(lower[$0]) * w) }
+                    let expected = (0..<n).map { (k: Int) -> UInt16 in
+                        let sum: Int = Int(upper[k]) * (256 - w) + Int(lower[k]) * w
+                        return UInt16(sum)
+                    }
                     #expect(rows == expected, "path \(path), \(n) samples, row weight \(w)")
                 }
                 // Blends anywhere in 0...255 × 256 (the extremes included), taps anywhere.
                 var blend = (0...n).map { _ in UInt16(next(65281)) }
                 blend[0] = 65280
                 blend[n] = 0
-                let index = (0..<n).map { _ in next(n) }, weight = (0..<n).map { k in k % 5 == 0 ? 0 : UInt32(next(256)) }
+                let index = (0..<n).map { _ in next(n) }
+                let weight = (0..<n).map { (k: Int) -> UInt32 in k % 5 == 0 ? 0 : UInt32(next(256)) }
                 let columns = StillWarp.kernelColumns(path: path, blend: blend, index: index, weight: weight)
-                let sums = (0..<n).map { k in
-                    UInt8((Int(blend[index[k]]) * (256 - Int(weight[k])) + Int(blend[index[k] + 1]) * Int(weight[k]) + 0x8000) >> 16)
+                let sums = (0..<n).map { (k: Int) -> UInt8 in
+                    let v = Int(weight[k]), first = Int(blend[index[k]]), second = Int(blend[index[k] + 1])
+                    let sum: Int = first * (256 - v) + second * v + 0x8000
+                    return UInt8(sum >> 16)
                 }
                 #expect(columns == sums, "path \(path), \(n) samples")
             }
