@@ -92,7 +92,8 @@ import Testing
                         let sum: Int = Int(upper[k]) * (256 - w) + Int(lower[k]) * w
                         return UInt16(sum)
                     }
-                    #expect(rows == expected, "path \(path), \(n) samples, row weight \(w)")
+                    let wrong = (0..<n).filter { rows[$0] != expected[$0] }
+                    #expect(wrong.isEmpty, "path \(path), \(n) samples, row weight \(w): \(wrong.count) differ, the first at \(wrong.first ?? -1)")
                 }
                 // Blends anywhere in 0...255 × 256 (the extremes included), taps anywhere.
                 var blend = (0...n).map { _ in UInt16(next(65281)) }
@@ -106,7 +107,8 @@ import Testing
                     let sum: Int = first * (256 - v) + second * v + 0x8000
                     return UInt8(sum >> 16)
                 }
-                #expect(columns == sums, "path \(path), \(n) samples")
+                let wrong = (0..<n).filter { columns[$0] != sums[$0] }
+                #expect(wrong.isEmpty, "path \(path), \(n) samples: \(wrong.count) differ, the first at \(wrong.first ?? -1)")
             }
         }
     }
