@@ -97,12 +97,16 @@ fuzz: build
 	@mkdir -p $(@D)
 	$(CC) -O2 -o $@ $<
 
-# SliceKit (pure Swift) compiled as one module with bench/overlays.swift: the cost of layers,
-# measured before the command line can express them.
-.build/bench/overlays: bench/overlays.swift $(shell find Sources/SliceKit -name '*.swift')
+# SliceKit (Swift, and CWarp's warp kernel) compiled as one module with bench/overlays.swift: the
+# cost of layers, measured before the command line can express them.
+.build/bench/overlays: bench/overlays.swift $(shell find Sources/SliceKit -name '*.swift') .build/bench/cwarp.o
 	@mkdir -p $(@D)
 	$(SWIFT)c -O -wmo -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny \
-	  -package-name slicevid -module-name OverlayBench -o $@ $^
+	  -package-name slicevid -module-name OverlayBench -I Sources/CWarp/include -o $@ $^
+
+.build/bench/cwarp.o: Sources/CWarp/warp.c Sources/CWarp/include/CWarp.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -c -I Sources/CWarp/include -o $@ $<
 
 .build/bench/floor: bench/floor.c | deps
 	@mkdir -p $(@D)

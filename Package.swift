@@ -62,8 +62,11 @@ let package = Package(
         // Linux calls Glibc's Swift module leaves out (renameat2, memfd, posix_spawn's file
         // actions for the decode helper), and the stop signals' handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
-        // Pure Swift: easing, strips, timeline, compositor. Knows nothing of FFmpeg.
-        .target(name: "SliceKit", swiftSettings: settings),
+        // The 8-bit still warp's two passes (StillWarp), in C for AVX2's gathers chosen at run
+        // time, plain C on machines without; the same bytes either way.
+        .target(name: "CWarp"),
+        // Swift (and CWarp's kernel): easing, strips, timeline, compositor. Knows nothing of FFmpeg.
+        .target(name: "SliceKit", dependencies: ["CWarp"], swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
         .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "CCurl", "CPlatform", "SliceKit"], swiftSettings: settings),
         // One render: the typed request, make, the render loop, sinks, atomic outputs and their

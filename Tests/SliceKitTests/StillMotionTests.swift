@@ -77,6 +77,42 @@ import Testing
         }
     }
 
+    @Test("every path of the 8-bit warp kernel (plain C, AVX2 where the machine has it) blends exactly as the formula, at any length")
+    func kernelPathsAgree() {
+        var random = SplitMix64(seed: 32)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        #expect(StillWarp.kernelPaths.first == 0, "the plain path runs everywhere")
+        for path in StillWarp.kernelPaths {
+            // Lengths below, at and past a vector's eight or sixteen samples, and a 1080p row.
+            for n in [1, 7, 8, 9, 15, 16, 17, 33, 100, 1920] {
+                let upper = (0..<n).map { _ in UInt8(next(256)) }, lower = (0..<n).map { _ in UInt8(next(256)) }
+                for w in [0, 1, 128, 255, next(256)] {
+                    let rows = StillWarp.kernelRows(path: path, upper: upper, lower: lower, weight: UInt16(w))
+                    let expected = (0..<n).map { (k: Int) -> UInt16 in
+                        let sum: Int = Int(upper[k]) * (256 - w) + Int(lower[k]) * w
+                        return UInt16(sum)
+                    }
+                    let wrong = (0..<n).filter { rows[$0] != expected[$0] }
+                    #expect(wrong.isEmpty, "path \(path), \(n) samples, row weight \(w): \(wrong.count) differ, the first at \(wrong.first ?? -1)")
+                }
+                // Blends anywhere in 0...255 × 256 (the extremes included), taps anywhere.
+                var blend = (0...n).map { _ in UInt16(next(65281)) }
+                blend[0] = 65280
+                blend[n] = 0
+                let index = (0..<n).map { _ in next(n) }
+                let weight = (0..<n).map { (k: Int) -> UInt32 in k % 5 == 0 ? 0 : UInt32(next(256)) }
+                let columns = StillWarp.kernelColumns(path: path, blend: blend, index: index, weight: weight)
+                let sums = (0..<n).map { (k: Int) -> UInt8 in
+                    let v = Int(weight[k]), first = Int(blend[index[k]]), second = Int(blend[index[k] + 1])
+                    let sum: Int = first * (256 - v) + second * v + 0x8000
+                    return UInt8(sum >> 16)
+                }
+                let wrong = (0..<n).filter { columns[$0] != sums[$0] }
+                #expect(wrong.isEmpty, "path \(path), \(n) samples: \(wrong.count) differ, the first at \(wrong.first ?? -1)")
+            }
+        }
+    }
+
     @Test("parts are warped as whole row spans: the same samples, each once, side by side strips joined")
     func partsMerge() {
         // Eight strips 3 samples wide, each showing its own rows from the top (outgoing strips

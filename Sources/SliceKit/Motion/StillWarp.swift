@@ -3,7 +3,10 @@
 // planes at the render's precision: each output row blends two source rows once (the vertical
 // pass, contiguous memory), then each output sample blends two neighbours of that blend. The
 // column taps are worked out once per plane and frame (every row has the same), and a frame in
-// motion warps only the parts of a still its strips show.
+// motion warps only the parts of a still its strips show. The 8-bit passes are C (CWarp), which
+// picks AVX2's gathers where the machine has them and plain C elsewhere, to the same bytes.
+
+import CWarp
 
 /// Draws a rectangle of a still scaled to fill a picture of the still's size and layout.
 ///
@@ -117,72 +120,59 @@ package enum StillWarp {
 
 
     private static func warp8(_ source: Plane, into target: Plane, columns: Taps, rows: Taps, rect: SampleRect) {
-        let one = UInt16(StillWarp.one)
         let read = columns.reads(rect.columns, samples: source.width)
-        let x0 = rect.columns.lowerBound, x1 = rect.columns.upperBound
-        // Each output sample's two horizontal weights as one word: the second tap's in the low
-        // half, the first's in the high half (see `pairs`).
-        let weights = (x0..<x1).map { x in UInt64(columns.weight[x]) | UInt64(UInt32(one) - columns.weight[x]) << 32 }
-        // The vertical blends (8 more bits than a sample) of two output rows' source rows, as
-        // pairs: sample j's in the low half of word j and sample j + 1's in its high half. A pair
-        // times a weight word holds the bilinear sum in its high half (the cross terms are below
-        // 2^32 and the rest overflows away): one multiply per sample.
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * source.width) { pairs in
-            let pairs = pairs.baseAddress!, spare = source.width
-            /// Output row `y`'s vertical blends as pairs into `pair`, straight from the source
-            /// rows (each blend made twice: reading back a blend just stored stalls the core).
-            func blendRows(_ y: Int, into pair: UnsafeMutablePointer<UInt64>) {
-                let r = rows.index[y], w = UInt16(rows.weight[y]), u = one &- w
-                let upper = source.row(r), lower = source.row(min(r + 1, source.height - 1))
-                @inline(__always) func blend(_ x: Int) -> UInt64 {
-                    UInt64(UInt16(upper[x]) &* u &+ UInt16(lower[x]) &* w)
-                }
-                @inline(__always) func blend8(_ x: Int) -> SIMD8<UInt16> {
-                    let a = UnsafeRawPointer(upper + x).loadUnaligned(as: SIMD8<UInt8>.self)
-                    let b = UnsafeRawPointer(lower + x).loadUnaligned(as: SIMD8<UInt8>.self)
-                    return SIMD8<UInt16>(truncatingIfNeeded: a) &* u &+ SIMD8<UInt16>(truncatingIfNeeded: b) &* w
-                }
-                // Eight pairs at a time while their nine samples lie within the read.
-                var x = read.lowerBound
-                while x &+ 8 <= read.upperBound {
-                    let words = SIMD8<UInt64>(truncatingIfNeeded: blend8(x)) | SIMD8<UInt64>(truncatingIfNeeded: blend8(x &+ 1)) &<< 32
-                    UnsafeMutableRawPointer(pair + x).storeBytes(of: words, as: SIMD8<UInt64>.self)
-                    x &+= 8
-                }
-                while x < read.upperBound { pair[x] = blend(x) | blend(x &+ 1) &<< 32; x &+= 1 }
-                // The last sample read pairs with itself: a second tap there has weight 0
-                // (only a position clamped to the plane's last sample reads it).
-                pair[read.upperBound] = blend(read.upperBound) | blend(read.upperBound) &<< 32
-            }
-            let half = UInt64(0x8000) << 32
-            columns.index.withUnsafeBufferPointer { index in
+        let x0 = rect.columns.lowerBound, n = rect.columns.count
+        // Each output sample's tap as a 32-bit index and its two weights in one word, the first
+        // tap's in the low half (the kernel's form, CWarp.h).
+        let index = rect.columns.map { Int32(truncatingIfNeeded: columns.index[$0]) }
+        let weights = rect.columns.map { UInt32(StillWarp.one) &- columns.weight[$0] | columns.weight[$0] << 16 }
+        // A row's vertical blends (8 more bits than a sample), made once each, then the
+        // horizontal pass from them; the kernel picks the machine's widest vectors.
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: source.width + 1) { blend in
+            let blend = blend.baseAddress!
+            index.withUnsafeBufferPointer { index in
                 weights.withUnsafeBufferPointer { weights in
-                    // `&+`/`&*`: indexes are within the plane, and a sum below 2^32 (module comment).
-                    let index = index.baseAddress!, weight = weights.baseAddress! - x0
-                    // Two output rows at a time share each sample's taps, loaded once.
-                    var y = rect.rows.lowerBound
-                    while y + 1 < rect.rows.upperBound {
-                        let first = pairs, second = pairs + spare
-                        blendRows(y, into: first)
-                        blendRows(y + 1, into: second)
-                        let out = target.row(y), below = target.row(y + 1)
-                        for x in x0..<x1 {
-                            let i = index[x], w = weight[x]
-                            out[x] = UInt8(truncatingIfNeeded: (first[i] &* w &+ half) &>> 48)
-                            below[x] = UInt8(truncatingIfNeeded: (second[i] &* w &+ half) &>> 48)
-                        }
-                        y += 2
-                    }
-                    if y < rect.rows.upperBound {
-                        blendRows(y, into: pairs)
-                        let out = target.row(y)
-                        for x in x0..<x1 {
-                            out[x] = UInt8(truncatingIfNeeded: (pairs[index[x]] &* weight[x] &+ half) &>> 48)
-                        }
+                    for y in rect.rows {
+                        let r = rows.index[y]
+                        let upper = source.row(r), lower = source.row(min(r + 1, source.height - 1))
+                        cwarp_rows8(upper + read.lowerBound, lower + read.lowerBound, UInt16(rows.weight[y]),
+                                    blend + read.lowerBound, read.count)
+                        // The last sample read pairs with itself: a second tap there has weight 0
+                        // (only a position clamped to the plane's last sample reads it).
+                        blend[read.upperBound + 1] = blend[read.upperBound]
+                        cwarp_columns8(blend, index.baseAddress!, weights.baseAddress!, target.row(y) + x0, n)
                     }
                 }
             }
         }
+    }
+
+    /// The 8-bit kernel's paths this machine runs (`CWARP_PLAIN`, and `CWARP_AVX2` where it
+    /// has AVX2), for the tests that hold each to the plain one.
+    static var kernelPaths: [Int32] {
+        cwarp_best_path() == Int32(CWARP_AVX2) ? [Int32(CWARP_PLAIN), Int32(CWARP_AVX2)] : [Int32(CWARP_PLAIN)]
+    }
+
+    /// A row's vertical blends by one kernel path (tests).
+    static func kernelRows(path: Int32, upper: [UInt8], lower: [UInt8], weight: UInt16) -> [UInt16] {
+        precondition(upper.count == lower.count)
+        var out = [UInt16](repeating: 0, count: upper.count)
+        out.withUnsafeMutableBufferPointer { out in
+            cwarp_rows8_path(path, upper, lower, weight, out.baseAddress!, upper.count)
+        }
+        return out
+    }
+
+    /// A row's horizontal blends by one kernel path (tests): output `x` reads `blend[index[x]]`
+    /// and the next, the next weighted `weight[x]` / 256.
+    static func kernelColumns(path: Int32, blend: [UInt16], index: [Int], weight: [UInt32]) -> [UInt8] {
+        precondition(index.count == weight.count && index.allSatisfy { $0 >= 0 && $0 + 1 < blend.count } && weight.allSatisfy { $0 < 256 })
+        let index32 = index.map { Int32($0) }, packed = weight.map { 256 - $0 | $0 << 16 }
+        var out = [UInt8](repeating: 0, count: index.count)
+        out.withUnsafeMutableBufferPointer { out in
+            cwarp_columns8_path(path, blend, index32, packed, out.baseAddress!, index.count)
+        }
+        return out
     }
 
     private static func warp16(_ source: Plane, into target: Plane, columns: Taps, rows: Taps, rect: SampleRect) {
