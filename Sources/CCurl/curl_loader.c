@@ -162,6 +162,8 @@ struct transfer {
     struct slicevid_fetch_result* result;
     /// Set when the final response's Cache-Control did not fit.
     int cache_control_overflow;
+    /// Where the body goes: request->body_fd, or what open_body gave on the first byte.
+    int body_fd;
 };
 
 static size_t on_body(char* data, size_t size, size_t count, void* context) {
@@ -171,9 +173,17 @@ static size_t on_body(char* data, size_t size, size_t count, void* context) {
         transfer->result->too_large = 1;
         return 0; // CURLE_WRITE_ERROR: the cap holds while the body arrives
     }
+    if (length > 0 && transfer->body_fd < 0) {
+        transfer->body_fd = transfer->request->open_body ? transfer->request->open_body(transfer->request->stop_context) : -1;
+        if (transfer->body_fd < 0) {
+            transfer->result->write_failed = 1;
+            transfer->result->write_errno = errno ? errno : EBADF;
+            return 0;
+        }
+    }
     size_t done = 0;
     while (done < length) {
-        ssize_t wrote = write(transfer->request->body_fd, data + done, length - done);
+        ssize_t wrote = write(transfer->body_fd, data + done, length - done);
         if (wrote < 0 && errno == EINTR) continue;
         if (wrote <= 0) {
             transfer->result->write_failed = 1;
@@ -269,7 +279,7 @@ void slicevid_fetch(struct slicevid_session* session, const struct slicevid_fetc
         return;
     }
     char errors[CURL_ERROR_SIZE] = {0};
-    struct transfer transfer = {request, result, 0};
+    struct transfer transfer = {request, result, 0, request->body_fd};
     struct curl_slist* headers = NULL;
     char line[512];
     if (request->if_none_match && request->if_none_match[0]) {

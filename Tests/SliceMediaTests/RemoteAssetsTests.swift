@@ -182,6 +182,51 @@ import Testing
             == SHA256.hex(of: "a changed body"))
     }
 
+    @Test func aTemporaryFileIsMadeOnlyWhenABodyArrives() throws {
+        let scene = try Scene()
+        try Data().write(to: URL(fileURLWithPath: scene.folder + "/files/empty.png"))
+        let first = try #require(try scene.run().fetch(scene.url("/img/a.png"), kind: .still) { false })
+        // An empty body writes no byte, and is still a file of the cache.
+        let empty = try #require(try scene.run().fetch(scene.url("/img/empty.png"), kind: .still) { false })
+        #expect(empty.digest == SHA256.hex(of: ""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty.path)).isEmpty)
+        // With no folder to write in at tmp/ (a file there: even root cannot make one in it),
+        // a 304 still revalidates (it makes no file there)...
+        let tmp = scene.cache + "/tmp"
+        #expect(rename(tmp, tmp + ".away") == 0)
+        #expect(FileManager.default.createFile(atPath: tmp, contents: Data()))
+        defer {
+            unlink(tmp)
+            rename(tmp + ".away", tmp)
+        }
+        let night = scene.run()
+        #expect(try night.fetch(scene.url("/img/a.png"), kind: .still) { false } == first)
+        #expect(night.counts.notModified == 1)
+        // ...and a body that cannot be written is refused, naming the cache.
+        let refused = failure { () throws(MediaError) in try scene.run().fetch(scene.url("/img/b.png"), kind: .still) { false } }
+        #expect(refused?.kind == .output)
+        #expect(refused?.description.contains(tmp) == true, "\(refused?.description ?? "")")
+    }
+
+    @Test func anObjectJustWrittenGivesNoStampToSkipItsNextRead() throws {
+        let scene = try Scene()
+        let first = try #require(try scene.run().fetch(scene.url("/img/a.png"), kind: .still) { false })
+        #expect(first.stamp == nil) // a body just fetched is not one checked from the cache
+        let cache = try AssetCache(folder: scene.cache)
+        // Checked within a clock tick or two of its writing: its times could not show a
+        // rewrite in place of the same size, so its stamp does not stand for its bytes.
+        let checked = try #require(cache.check(first.digest))
+        #expect(checked.stamp == nil)
+        let night = try #require(try scene.run().fetch(scene.url("/img/a.png"), kind: .still) { false })
+        #expect(night.stamp == nil)
+        // Seconds later it does: the file as it was before its bytes were read.
+        let later = try #require(cache.check(first.digest, now: Int(time(nil)) + AssetCache.settled + 1))
+        #expect(later.stamp != nil && later.stamp == InputStamp(path: first.path))
+        // An object whose bytes no longer hash to its name is not held.
+        try Data("first bodY".utf8).write(to: URL(fileURLWithPath: first.path))
+        #expect(cache.check(first.digest) == nil)
+    }
+
     @Test func aBodyAlreadyHeldIsNotReplacedUnderAJobReadingIt() throws {
         let scene = try Scene()
         try Data("first body".utf8).write(to: URL(fileURLWithPath: scene.folder + "/files/copy.png"))

@@ -37,8 +37,11 @@ struct slicevid_fetch_request {
     /// The validators of the copy held, for a conditional request; NULL for none.
     const char* if_none_match;
     const char* if_modified_since;
-    /// Where the body is written (a file opened for writing).
+    /// Where the body is written: a file opened for writing, or -1 to have `open_body` open
+    /// one when the first body byte arrives (a 304, a failure, an empty body open none).
     int body_fd;
+    /// With body_fd -1: returns a descriptor open for writing, or -1 with errno set.
+    int (*open_body)(void* context);
     /// The most body bytes accepted: a larger Content-Length is refused before the body, a
     /// body that grows past it is cut off while it arrives.
     int64_t max_bytes;
@@ -48,7 +51,7 @@ struct slicevid_fetch_request {
     long stall_seconds;
     /// Redirects followed at most.
     long max_redirects;
-    /// Asked now and then during the transfer; nonzero aborts it.
+    /// Asked now and then during the transfer; nonzero aborts it. Also `open_body`'s context.
     int (*stop)(void* context);
     void* stop_context;
 };

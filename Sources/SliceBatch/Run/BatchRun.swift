@@ -255,7 +255,7 @@ package enum BatchRun {
 
         // Remote stills and songs first: the job then reads the cache's files.
         do throws(JobSurvey.Trouble) {
-            inputs = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
+            inputs = try RemoteInputs(manifestJob, remote: remote, hashes: hashes, cancellation: cancellation)
         } catch .failed(let reason) {
             return finish(.failed, error: reason)
         } catch .unreachable(let reason) {

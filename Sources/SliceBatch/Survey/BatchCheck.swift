@@ -43,7 +43,7 @@ package enum BatchCheck {
             var job = manifestJob
             var local: RemoteInputs?
             do throws(JobSurvey.Trouble) {
-                local = try RemoteInputs(manifestJob, remote: remote, cancellation: Cancellation())
+                local = try RemoteInputs(manifestJob, remote: remote, hashes: hashes, cancellation: Cancellation())
                 job = local?.job ?? manifestJob
             } catch .failed(let reason), .unreachable(let reason) {
                 return JobCheck(id: job.id, problems: [RemoteURL.scrub(reason)], changes: [])

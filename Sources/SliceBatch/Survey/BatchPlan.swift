@@ -61,7 +61,7 @@ package enum BatchPlan {
             do throws(JobSurvey.Trouble) {
                 // A URL is revalidated (a conditional request) as a run would, so a changed
                 // image shows as one; nothing but the cache is written.
-                local = try RemoteInputs(manifestJob, remote: remote, cancellation: cancellation)
+                local = try RemoteInputs(manifestJob, remote: remote, hashes: hashes, cancellation: cancellation)
                 survey = try JobSurvey(local.job, version: request.version, hashes: hashes, fileNames: local.fileNames, cancellation: cancellation)
             } catch .failed(let reason), .unreachable(let reason) {
                 return JobPlan(id: manifestJob.id, state: .willFail(RemoteURL.scrub(reason)), folders: [])

@@ -166,34 +166,24 @@ struct JobSurvey {
     }
 }
 
-/// What tells whether a file at a path is still the one that was read, without reading it:
-/// `stat` through links (a still may be a link) — device, inode, size, and the modification
-/// and status-change times, which a rewrite in place or a rename over it moves.
-struct InputStamp: Equatable, Sendable {
-    private let device: UInt64
-    private let inode: UInt64
-    private let bytes: Int64
-    private let modified: [Int]
-    private let changed: [Int]
-
-    /// nil when nothing can be examined at `path`.
-    init?(path: String) {
-        var info = stat()
-        guard FileSystem.stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        bytes = Int64(info.st_size)
-        modified = [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
-        changed = [Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
-    }
-}
-
 /// SHA-256 of each input file, read once per run even when many jobs share a still, and
 /// jobs running side by side ask for it at the same moment: the second waits for the first.
 final class InputHashes: Sendable {
     /// Each hashed file as it was just before its bytes were read.
     private let stamps = Mutex([String: InputStamp]())
     private let hashes = OncePerKey<String, String, MediaError>()
+    /// Files this run already hashed elsewhere (the cache's objects, checked when fetched):
+    /// their digest, and their stamp from just before that read.
+    private let known = Mutex([String: (digest: String, stamp: InputStamp)]())
+    /// Files whose bytes `hash` read (for tests).
+    private let reads = Atomic<Int>(0)
+    var filesRead: Int { reads.load(ordering: .relaxed) }
+
+    /// Tells that this run read the file at `path`, stamped `stamp` just before, and its bytes
+    /// hash to `digest`: `hash` takes that digest while the file's stamp is still `stamp`.
+    func know(_ path: String, digest: String, stamp: InputStamp) {
+        known.withLock { $0[path] = (digest, stamp) }
+    }
 
     /// The file at `path` as it was when `hash` began to read it; nil before that.
     func stamp(of path: String) -> InputStamp? { stamps.withLock { $0[path] } }
@@ -209,6 +199,10 @@ final class InputHashes: Sendable {
             // Noted before the first byte is read: a change while hashing shows too.
             let stamp = InputStamp(path: path)
             stamps.withLock { $0[path] = stamp }
+            // Read already, and not changed since (same file, size, and modification and
+            // status-change times): not read again.
+            if let stamp, let known = known.withLock({ $0[path] }), known.stamp == stamp { return known.digest }
+            reads.add(1, ordering: .relaxed)
             return try SHA256.hex(ofFileAt: path, stop: { cancellation.isCancelled })
         }
     }

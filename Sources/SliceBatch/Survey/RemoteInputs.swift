@@ -22,10 +22,11 @@ struct RemoteInputs {
     /// Each cache file the job reads, and the URL (redacted) it stands for.
     private let sources: [(path: String, url: String)]
 
-    /// Fetches `job`'s remote inputs with `remote`.
+    /// Fetches `job`'s remote inputs with `remote`, telling `hashes` the digest of each cache
+    /// file the fetch just read, so the survey does not read it again.
     /// - Throws: `JobSurvey.Trouble.failed` naming the URL and why (`.unreachable` when only
     ///   transient failures remain); `.stopped` when `cancellation` was set meanwhile.
-    init(_ job: ManifestJob, remote: RemoteAssets, cancellation: Cancellation) throws(JobSurvey.Trouble) {
+    init(_ job: ManifestJob, remote: RemoteAssets, hashes: InputHashes, cancellation: Cancellation) throws(JobSurvey.Trouble) {
         var local = job
         var validators: [String: String] = [:]
         var sources: [(path: String, url: String)] = []
@@ -38,6 +39,7 @@ struct RemoteInputs {
                 throw error.kind == .unreachable ? .unreachable(RemoteURL.scrub(error.description)) : .failed(RemoteURL.scrub(error.description))
             }
             guard let fetched else { throw .stopped }
+            if let stamp = fetched.stamp { hashes.know(fetched.path, digest: fetched.digest, stamp: stamp) }
             validators.merge(fetched.validators) { _, new in new }
             sources.append((fetched.path, url.description))
             return fetched.path

@@ -12,6 +12,7 @@ package struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     package init?(_ text: String) {
         guard RemoteURL.isRemote(text) else { return nil }
         self.text = text
+        description = RemoteURL.redact(text)
     }
 
     /// Whether `text` names a remote input (starts with `http://` or `https://`, any case).
@@ -20,8 +21,9 @@ package struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
         return head.hasPrefix("http://") || head.hasPrefix("https://")
     }
 
-    /// The URL as every message shows it: the credentials it carries replaced (see `redact`).
-    package var description: String { RemoteURL.redact(text) }
+    /// The URL as every message shows it: the credentials it carries replaced (see `redact`);
+    /// made once, as a run names and keys a URL many times.
+    package let description: String
 
     /// The URL's scheme and authority without credentials, lower-cased (`https://cdn.example:8443`):
     /// what the per-host limit counts by.

@@ -120,11 +120,29 @@ package struct AssetCache: Sendable {
     }
 
     /// Whether the object `digest` is there and its bytes hash to its name.
-    func holds(_ digest: String) -> Bool {
+    func holds(_ digest: String) -> Bool { check(digest) != nil }
+
+    /// An object whose bytes were just read and hash to its name.
+    struct Checked {
+        /// Its stamp from just before its bytes were read; nil when it changed too recently
+        /// (within `settled`) for its times to show a later change (a file's times move in
+        /// steps of a clock tick).
+        let stamp: InputStamp?
+    }
+
+    /// How long ago an object's last change must be for its stamp to stand for its bytes.
+    static let settled: Int = 2
+
+    /// The object `digest` when it is there and its bytes hash to its name; else nil.
+    /// - Parameter now: the time, seconds since 1970 (tests give another).
+    func check(_ digest: String, now: Int = Int(time(nil))) -> Checked? {
         let path = object(digest)
         var info = stat()
-        guard FileSystem.lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else { return false }
-        return (try? SHA256.hex(ofFileAt: path)) == digest
+        guard FileSystem.lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else { return nil }
+        let stamp = InputStamp(path: path)
+        guard (try? SHA256.hex(ofFileAt: path)) == digest else { return nil }
+        let settled = Int(info.st_ctim.tv_sec) + AssetCache.settled < now
+        return Checked(stamp: settled ? stamp : nil)
     }
 
     /// Holds the lock of `url` (blocking until another run's fetch of it ends, or `stop` says

@@ -26,6 +26,15 @@ package struct FetchedAsset: Sendable, Equatable {
     /// The validators of earlier versions the cache remembers, by digest: what a plan names
     /// the version a sidecar recorded by.
     package let validators: [String: String]
+    /// The file's stamp from just before this run read it and found its bytes hash to
+    /// `digest` (nil when it did not, or the file changed too recently to tell): while the
+    /// file's stamp is still this, its bytes need not be read again to know their digest.
+    package let stamp: InputStamp?
+
+    /// The same input and version (the stamp says when it was read, not what it is).
+    package static func == (left: FetchedAsset, right: FetchedAsset) -> Bool {
+        (left.url, left.path, left.digest, left.validator, left.validators) == (right.url, right.path, right.digest, right.validator, right.validators)
+    }
 }
 
 /// What a run's fetching came to, for its log and its tests.
@@ -167,41 +176,51 @@ package final class RemoteAssets: Sendable {
         // then revalidates what it stored.
         guard let lock = try cache.lock(url, stop: stop) else { return nil }
         defer { close(lock) }
-        let held = cache.entry(url).flatMap { cache.holds($0.digest) ? $0 : nil }
+        var stamp: InputStamp?
+        let held = cache.entry(url).flatMap { entry -> AssetCache.Entry? in
+            guard let checked = cache.check(entry.digest) else { return nil }
+            stamp = checked.stamp
+            return entry
+        }
         if options.offline {
             guard let held else {
                 throw MediaError(.inputMissing, subject: url.description, message: "is not in the cache, and the run is offline")
             }
             state.withLock { $0.counts.offline += 1 }
-            return asset(url, held, cache: cache)
+            return asset(url, held, cache: cache, stamp: stamp)
         }
         if let held, !options.revalidate, held.freshness?.isFresh(at: Int64(time(nil))) == true {
             state.withLock { $0.counts.fresh += 1 }
-            return asset(url, held, cache: cache)
+            return asset(url, held, cache: cache, stamp: stamp)
         }
         var attempt = 0
         var delay = options.retryDelay
         while true {
             attempt += 1
-            let (path, descriptor) = try cache.temporary()
+            // The body's file is made when its first byte arrives: a 304 makes none.
+            let body = BodyFile { () throws(MediaError) in try cache.temporary() }
             let outcome: TransferOutcome
             do throws(MediaError) {
-                defer { close(descriptor) }
+                defer { body.close() }
                 outcome = try withHostPermit(url) { () throws(MediaError) -> TransferOutcome in
                     try RemoteTransfer(url: url, kind: kind, options: options, etag: held?.etag, lastModified: held?.lastModified,
                                        session: session())
-                        .run(into: descriptor, stop: stop)
+                        .run(into: body, stop: stop)
                 }
             } catch {
-                FileSystem.unlink(path)
+                body.remove()
                 throw error
             }
             state.withLock { $0.counts.requests += 1 }
             switch outcome {
             case .body(let bytes, let etag, let modified, let headers):
                 state.withLock { $0.counts.bytes += bytes }
-                guard let digest = try SHA256.hex(ofFileAt: path, stop: stop) else {
-                    FileSystem.unlink(path)
+                // An empty body wrote nothing: its (empty) file is made now.
+                _ = body.open()
+                body.close()
+                if let failure = body.failure { throw failure }
+                guard let path = body.path, let digest = try SHA256.hex(ofFileAt: path, stop: stop) else {
+                    body.remove()
                     return nil
                 }
                 try cache.store(path, digest: digest)
@@ -214,7 +233,7 @@ package final class RemoteAssets: Sendable {
                 try cache.record(entry, for: url)
                 return asset(url, entry, cache: cache)
             case .notModified(let etag, let modified, let headers):
-                FileSystem.unlink(path)
+                body.remove()
                 state.withLock { $0.counts.notModified += 1 }
                 guard var entry = held else { throw MediaError(.inputInvalid, subject: url.description, message: "HTTP 304 without a copy held") }
                 // A 304 may carry newer validators for the same bytes, and renews (or ends) its
@@ -223,15 +242,15 @@ package final class RemoteAssets: Sendable {
                 entry.lastModified = modified ?? entry.lastModified
                 entry.freshness = headers.freshness(stored: entry.freshness?.lifetime)
                 if entry != held { try cache.record(entry, for: url) }
-                return asset(url, entry, cache: cache)
+                return asset(url, entry, cache: cache, stamp: stamp)
             case .stopped:
-                FileSystem.unlink(path)
+                body.remove()
                 return nil
             case .permanent(let reason, let kind):
-                FileSystem.unlink(path)
+                body.remove()
                 throw MediaError(kind, subject: url.description, message: reason)
             case .transient(let reason, let retryAfter):
-                FileSystem.unlink(path)
+                body.remove()
                 let tries = "\(attempt) attempt\(attempt == 1 ? "" : "s")"
                 guard attempt < options.attempts else {
                     throw MediaError(.unreachable, subject: url.description, message: "\(reason), after \(tries); worth a retry later")
@@ -263,13 +282,14 @@ package final class RemoteAssets: Sendable {
         return !stop()
     }
 
-    private func asset(_ url: RemoteURL, _ entry: AssetCache.Entry, cache: AssetCache) -> FetchedAsset {
+    private func asset(_ url: RemoteURL, _ entry: AssetCache.Entry, cache: AssetCache, stamp: InputStamp? = nil) -> FetchedAsset {
         var validators: [String: String] = [:]
         for version in entry.history.reversed() {
             validators[version.digest] = AssetCache.Entry.validator(etag: version.etag, lastModified: version.lastModified)
         }
         let validator = AssetCache.Entry.validator(etag: entry.etag, lastModified: entry.lastModified)
         validators[entry.digest] = validator
-        return FetchedAsset(url: url, path: cache.object(entry.digest), digest: entry.digest, validator: validator, validators: validators)
+        return FetchedAsset(url: url, path: cache.object(entry.digest), digest: entry.digest, validator: validator, validators: validators,
+                            stamp: stamp)
     }
 }

@@ -33,8 +33,8 @@ struct RemoteTransfer {
     /// The run's kept connections (RemoteAssets' session).
     let session: OpaquePointer?
 
-    /// Runs the transfer, writing a body to `descriptor`.
-    func run(into descriptor: Int32, stop: @escaping () -> Bool) throws(MediaError) -> TransferOutcome {
+    /// Runs the transfer, writing a body to `body` (made when its first byte arrives).
+    func run(into body: BodyFile, stop: @escaping () -> Bool) throws(MediaError) -> TransferOutcome {
         guard slicevid_curl_load() == 1 else {
             throw MediaError(.unavailable, subject: url.description,
                              message: "libcurl is not installed (\(String(cString: slicevid_curl_error()))); install libcurl4 to fetch URLs")
@@ -42,8 +42,11 @@ struct RemoteTransfer {
         let cap = options.maxBytes[kind] ?? 100_000_000
         var result = slicevid_fetch_result()
         // The stop closure reaches C as a context pointer, alive for the call.
-        final class Box { let stop: () -> Bool; init(_ stop: @escaping () -> Bool) { self.stop = stop } }
-        let box = Box(stop)
+        final class Box {
+            let stop: () -> Bool, body: BodyFile
+            init(_ stop: @escaping () -> Bool, _ body: BodyFile) { self.stop = stop; self.body = body }
+        }
+        let box = Box(stop, body)
         withExtendedLifetime(box) {
             url.text.withCString { urlText in
                 "slicevid".withCString { agent in
@@ -56,7 +59,8 @@ struct RemoteTransfer {
                                 request.ca_file = ca
                                 request.if_none_match = etag
                                 request.if_modified_since = modified
-                                request.body_fd = descriptor
+                                request.body_fd = -1
+                                request.open_body = { context in Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue().body.open() }
                                 request.max_bytes = Int64(cap)
                                 request.connect_timeout_ms = max(1, Int(options.connectTimeout.components.seconds * 1000
                                     + options.connectTimeout.components.attoseconds / 1_000_000_000_000_000))
@@ -71,6 +75,8 @@ struct RemoteTransfer {
                 }
             }
         }
+        // The cache's own trouble making the file, in its own words.
+        if let failure = body.failure { throw failure }
         return outcome(of: &result, cap: cap)
     }
 
@@ -125,6 +131,46 @@ struct RemoteTransfer {
             let bytes = raw.prefix { $0 != 0 }
             return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
         }
+    }
+}
+
+/// The temporary file a transfer's body is written to, made only when a body arrives (a 304
+/// makes none), by `make` (the cache's `temporary`).
+final class BodyFile {
+    private let make: () throws(MediaError) -> (path: String, descriptor: Int32)
+    /// The file, once made.
+    private(set) var path: String?
+    private var descriptor: Int32 = -1
+    /// Why it could not be made.
+    private(set) var failure: MediaError?
+
+    init(_ make: @escaping () throws(MediaError) -> (path: String, descriptor: Int32)) { self.make = make }
+
+    /// Makes the file (once; later calls make no other): its descriptor, or -1.
+    func open() -> Int32 {
+        if path != nil || failure != nil { return descriptor }
+        do throws(MediaError) {
+            let made = try make()
+            path = made.path
+            descriptor = made.descriptor
+        } catch {
+            failure = error
+            errno = EIO
+        }
+        return descriptor
+    }
+
+    /// Closes the file (when made); its path stays.
+    func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Closes and deletes the file (when made).
+    func remove() {
+        close()
+        if let path { FileSystem.unlink(path) }
+        path = nil
     }
 }
 
