@@ -291,6 +291,17 @@ import Testing
         #expect(ahead.counts.requests == 6)
     }
 
+    @Test func finishingStopsWhatNoOneAskedForAndWaitsForEveryPrefetchingThread() throws {
+        let scene = try Scene()
+        let remote = scene.run(attempts: 1)
+        // A job whose first URL fails, while its second stalls mid-body on the server: the
+        // job's error is in, and the stalled transfer would run on into the stall timeout.
+        let ahead = remote.prefetch([(scene.url("/status/404"), .still), (scene.url("/stall"), .still)]) { false }
+        #expect(failure { () throws(MediaError) in try remote.fetch(scene.url("/status/404"), kind: .still) { false } } != nil)
+        ahead.finish()
+        #expect(ahead.running == 0)
+    }
+
     @Test func tlsIsVerifiedAgainstTheSystemOrTheCAFileGiven() throws {
         let folder = NSTemporaryDirectory() + "slicevid-ca-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -195,6 +195,9 @@ package enum BatchRun {
         let remote = RemoteAssets(options: request.remote)
         // Every URL revalidated (or fetched) ahead of the jobs, several at once.
         let prefetching = remote.prefetch(RemoteInputs.urls(of: selected)) { cancellation.isCancelled }
+        // Every job asked for its URLs by then, so this is over (or stopping): no transfer
+        // outlives the run.
+        defer { prefetching.finish() }
         let next = Atomic<Int>(0)
         // Each worker takes the next job in manifest order until none is left or a signal
         // came; a job's failure is its own.
@@ -224,9 +227,6 @@ package enum BatchRun {
             }
             done.wait()
         }
-        // Every job asked for its URLs, so this is over (or stopping) by now: no transfer
-        // outlives the run.
-        prefetching.wait()
         return journal.report(stop: cancellation.stop)
     }
 

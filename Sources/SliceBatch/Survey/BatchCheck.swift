@@ -34,7 +34,8 @@ package enum BatchCheck {
         var stills: [String: String?] = [:]
         let hashes = InputHashes()
         let remote = RemoteAssets(options: request.remote)
-        remote.prefetch(RemoteInputs.urls(of: request.selectedJobs)) { false }
+        let ahead = remote.prefetch(RemoteInputs.urls(of: request.selectedJobs)) { false }
+        defer { ahead.finish() }
         let told = WarningsTold()
         return request.selectedJobs.map { manifestJob in
             var problems: [String] = []

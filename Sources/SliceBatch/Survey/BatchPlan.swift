@@ -53,7 +53,8 @@ package enum BatchPlan {
     package static func run(_ request: BatchRequest, cancellation: Cancellation = Cancellation()) -> [JobPlan] {
         let hashes = InputHashes()
         let remote = RemoteAssets(options: request.remote)
-        remote.prefetch(RemoteInputs.urls(of: request.selectedJobs)) { cancellation.isCancelled }
+        let ahead = remote.prefetch(RemoteInputs.urls(of: request.selectedJobs)) { cancellation.isCancelled }
+        defer { ahead.finish() }
         let told = WarningsTold()
         return request.selectedJobs.map { manifestJob in
             let survey: JobSurvey

@@ -75,6 +75,9 @@ package final class RemoteAssets: Sendable {
         var session: CurlSession?
     }
     private let state = Mutex(State())
+    /// Prefetching threads of this fetcher not yet ended (`prefetch`).
+    private let prefetchers = Atomic<Int>(0)
+    package var prefetchThreadsRunning: Int { prefetchers.load(ordering: .relaxed) }
 
     /// - Parameter options: the cache folder and bounds; the folder is opened (made) on the
     ///   first URL, so a run without one never touches it.
@@ -126,32 +129,39 @@ package final class RemoteAssets: Sendable {
     /// jobs ask for them), on a few threads of their own: each URL once, as `fetch` does it,
     /// at most `perHost` transfers to a host at once. A job asking for a URL meanwhile waits
     /// for its transfer; a failure is the job's, as if it had fetched the URL itself.
+    ///
+    /// The caller must `finish` what this returns before it returns itself (`defer`), on every
+    /// path: a transfer left running when the process exits is still inside libcurl and OpenSSL
+    /// while OpenSSL's exit handlers free what it uses (a crash after the run's own error).
     /// - Parameter stop: asked while waiting and transferring; true ends the prefetching
     ///   (the URLs not fetched are fetched by the jobs that ask, if any still do).
-    /// - Returns: a group left when every prefetching thread is done.
-    @discardableResult
-    package func prefetch(_ inputs: [(url: RemoteURL, kind: RemoteKind)], stop: @escaping @Sendable () -> Bool) -> DispatchGroup {
+    package func prefetch(_ inputs: [(url: RemoteURL, kind: RemoteKind)], stop: @escaping @Sendable () -> Bool) -> Prefetching {
         var seen = Set<RemoteURL>()
         let queue = inputs.filter { seen.insert($0.url).inserted }
         let hosts = Set(queue.map(\.url.origin)).count
         let threads = min(queue.count, max(1, options.perHost) * hosts, RemoteAssets.prefetchThreads)
-        let done = DispatchGroup()
+        let ahead = Prefetching()
         let next = Atomic<Int>(0)
+        let over: @Sendable () -> Bool = { ahead.isFinishing || stop() }
         for worker in 0..<threads {
-            done.enter()
+            ahead.started()
+            prefetchers.add(1, ordering: .relaxed)
             // Threads of their own: a transfer blocks, which Dispatch's pool must not be made to wait for.
             let thread = Thread { [self] in
-                defer { done.leave() }
-                while !stop() {
+                defer {
+                    prefetchers.subtract(1, ordering: .relaxed)
+                    ahead.ended()
+                }
+                while !over() {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     guard index < queue.count else { return }
-                    _ = try? fetch(queue[index].url, kind: queue[index].kind, stop: stop)
+                    _ = try? fetch(queue[index].url, kind: queue[index].kind, stop: over)
                 }
             }
             thread.name = "slicevid.fetch.\(worker)"
             thread.start()
         }
-        return done
+        return ahead
     }
 
     /// Threads prefetching at most: transfers wait on the network, not the cores.
@@ -291,5 +301,39 @@ package final class RemoteAssets: Sendable {
         validators[entry.digest] = validator
         return FetchedAsset(url: url, path: cache.object(entry.digest), digest: entry.digest, validator: validator, validators: validators,
                             stamp: stamp)
+    }
+}
+
+/// Prefetching under way (`RemoteAssets.prefetch`).
+package final class Prefetching: Sendable {
+    private let threads = DispatchGroup()
+    private let finishing = Atomic<Bool>(false)
+    private let live = Atomic<Int>(0)
+
+    fileprivate init() {}
+
+    fileprivate var isFinishing: Bool { finishing.load(ordering: .relaxed) }
+
+    fileprivate func started() {
+        threads.enter()
+        live.add(1, ordering: .relaxed)
+    }
+
+    fileprivate func ended() {
+        live.subtract(1, ordering: .relaxed)
+        threads.leave()
+    }
+
+    /// Prefetching threads not yet ended.
+    package var running: Int { live.load(ordering: .relaxed) }
+
+    /// Waits until every URL given was fetched (or failed), or the caller's stop came.
+    package func wait() { threads.wait() }
+
+    /// Stops every transfer no one is waiting for and returns when every prefetching thread has
+    /// ended: nothing prefetched outlives its caller.
+    package func finish() {
+        finishing.store(true, ordering: .relaxed)
+        threads.wait()
     }
 }

@@ -17,8 +17,9 @@ extension MakeRequest {
     /// cache files with the URLs (redacted) they stand for.
     /// - Throws: `SlicevidError` naming the URL: 75 (`.busy`) when only transient failures
     ///   remain, 66 for a status that will repeat, 65 for a body over its cap.
-    package func fetchingRemoteInputs(cancellation: Cancellation) throws(SlicevidError) -> (MakeRequest, [(path: String, url: String)]) {
-        let remote = RemoteAssets(options: self.remote)
+    /// - Parameter given: the fetcher to use (a test's, to see its prefetching end), else a new one.
+    package func fetchingRemoteInputs(cancellation: Cancellation, remote given: RemoteAssets? = nil) throws(SlicevidError) -> (MakeRequest, [(path: String, url: String)]) {
+        let remote = given ?? RemoteAssets(options: self.remote)
         // All of them at once (a few per host), before the first is needed.
         let urls: [String]
         switch stills {
@@ -26,9 +27,11 @@ extension MakeRequest {
         case .pair(let from, let to): urls = [from, to]
         case .sequence(let paths): urls = paths
         }
-        remote.prefetch(urls.compactMap { RemoteURL($0).map { ($0, .still) } } + (audio.file.flatMap(RemoteURL.init).map { [($0, .song)] } ?? [])) {
+        let ahead = remote.prefetch(urls.compactMap { RemoteURL($0).map { ($0, .still) } } + (audio.file.flatMap(RemoteURL.init).map { [($0, .song)] } ?? [])) {
             cancellation.isCancelled
         }
+        // On every way out, a failure of the first URL included: the others' transfers stop.
+        defer { ahead.finish() }
         var sources: [(path: String, url: String)] = []
         func local(_ text: String, kind: RemoteKind) throws(SlicevidError) -> String {
             guard let url = RemoteURL(text) else { return text }
