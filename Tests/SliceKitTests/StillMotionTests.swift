@@ -77,7 +77,7 @@ import Testing
         }
     }
 
-    @Test("every path of the 8-bit warp kernel (plain C, AVX2 where the machine has it) blends exactly as the formula, at any length")
+    @Test("every path of the 8-bit warp kernel (plain C; AVX2 and AVX-512 where the machine has them) blends exactly as the formula, at any length")
     func kernelPathsAgree() {
         var random = SplitMix64(seed: 32)
         func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
@@ -99,16 +99,70 @@ import Testing
                 var blend = (0...n).map { _ in UInt16(next(65281)) }
                 blend[0] = 65280
                 blend[n] = 0
-                let index = (0..<n).map { _ in next(n) }
-                let weight = (0..<n).map { (k: Int) -> UInt32 in k % 5 == 0 ? 0 : UInt32(next(256)) }
-                let columns = StillWarp.kernelColumns(path: path, blend: blend, index: index, weight: weight)
-                let sums = (0..<n).map { (k: Int) -> UInt8 in
-                    let v = Int(weight[k]), first = Int(blend[index[k]]), second = Int(blend[index[k] + 1])
-                    let sum: Int = first * (256 - v) + second * v + 0x8000
-                    return UInt8(sum >> 16)
+                // Taps anywhere (a vector path gathers them); taps a zoom makes, rising by a
+                // sample or less (it shuffles them from one load per four outputs); and taps
+                // rising by steps that put a fourth output 6, 7 or 12 samples past the first, and
+                // falling ones, about the edge between the two ways.
+                let scattered = (0..<n).map { _ in next(n) }
+                let step = 1 / (1 + Double(next(1000)) / 1000), origin = Double(next(max(1, n / 8)))
+                let zoomed = (0..<n).map { min(n - 1, Int(origin + Double($0) * step)) }
+                let edges = (0..<n).map { k in min(n - 1, [0, 2, 4, 6, 0, 2, 4, 7, 0, 4, 8, 12, 3, 2, 1, 0][k % 16] + 3 * (k / 16)) }
+                // Sixteen outputs whose last reads 30 or 31 samples past their first: one load
+                // of 32 holds the pair of the one, not of the other.
+                let reach = (0..<n).map { k in min(n - 1, (k % 16 == 15 ? 30 + k / 16 % 2 : k % 16) + 32 * (k / 16)) }
+                // Sums a half below and at a half of the last bit, where a rounding off by one
+                // shows: 0 × 255 + 0x7fff × 1 rounds down, 0 × 255 + 0x8000 × 1 up.
+                let halves = (0..<2 * n + 1).map { k -> UInt16 in k % 2 == 0 ? 0 : k % 4 == 1 ? 0x7fff : 0x8000 }
+                let rounded = StillWarp.kernelColumns(path: path, blend: halves, index: (0..<n).map { 2 * $0 },
+                                                      weight: [UInt32](repeating: 1, count: n))
+                #expect(rounded == (0..<n).map { UInt8($0 % 2) }, "path \(path), \(n) samples: halves rounded as \(rounded.prefix(8))…")
+                for index in [scattered, zoomed, edges, reach] {
+                    let weight = (0..<n).map { (k: Int) -> UInt32 in k % 5 == 0 ? 0 : UInt32(next(256)) }
+                    let columns = StillWarp.kernelColumns(path: path, blend: blend, index: index, weight: weight)
+                    let sums = (0..<n).map { (k: Int) -> UInt8 in
+                        let v = Int(weight[k]), first = Int(blend[index[k]]), second = Int(blend[index[k] + 1])
+                        let sum: Int = first * (256 - v) + second * v + 0x8000
+                        return UInt8(sum >> 16)
+                    }
+                    let wrong = (0..<n).filter { columns[$0] != sums[$0] }
+                    #expect(wrong.isEmpty, "path \(path), \(n) samples, taps \(index.prefix(8))…: \(wrong.count) differ, the first at \(wrong.first ?? -1)")
                 }
-                let wrong = (0..<n).filter { columns[$0] != sums[$0] }
-                #expect(wrong.isEmpty, "path \(path), \(n) samples: \(wrong.count) differ, the first at \(wrong.first ?? -1)")
+            }
+        }
+    }
+
+    @Test("every path of the 8-bit warp kernel draws a rectangle exactly as the formula, for taps a zoom makes and taps anywhere")
+    func kernelRectanglesAgree() {
+        var random = SplitMix64(seed: 3232)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        // Odd sizes and one past a vector's sixteen and 32 outputs; rows of any sample.
+        for (width, height) in [(7, 3), (47, 9), (301, 5), (1920, 2)] {
+            let still = PlanarImage.patterned(width: width, height: height, layout: .gbrp) { _, _, _ in UInt8(next(256)) }
+            let source = still.planes[0]
+            // Taps a zoom makes (rising a sample or less, a fraction each), the last one on the
+            // row's last sample (it pairs with itself); and taps anywhere.
+            let step = 1 / (1 + Double(next(1000)) / 1000)
+            let zoomed = StillWarp.Taps(origin: Double(next(max(1, width / 8))), length: Double(width) * step, samples: width)
+            var scattered = (index: (0..<width).map { _ in Int32(next(width)) }, weight: [UInt32]())
+            scattered.weight = (0..<width).map { _ in let v = UInt32(next(256)); return 256 - v | v << 16 }
+            scattered.index[width - 1] = Int32(width - 1)
+            let rowIndex = (0..<height).map { _ in Int32(next(height)) } + [Int32(height - 1)]
+            let rowWeight = rowIndex.map { _ in let v = UInt32(next(256)); return 256 - v | v << 16 }
+            for columns in [(zoomed.index, zoomed.weight), scattered] {
+                let expected = rowIndex.indices.flatMap { y -> [UInt8] in
+                    let r = Int(rowIndex[y]), w = Int(rowWeight[y] >> 16)
+                    let upper = source.row(r), lower = source.row(min(r + 1, height - 1))
+                    func blend(_ x: Int) -> Int { Int(upper[min(x, width - 1)]) * (256 - w) + Int(lower[min(x, width - 1)]) * w }
+                    return (0..<width).map { x in
+                        let i = Int(columns.0[x]), v = Int(columns.1[x] >> 16)
+                        return UInt8((blend(i) * (256 - v) + blend(i + 1) * v + 0x8000) >> 16)
+                    }
+                }
+                for path in StillWarp.kernelPaths {
+                    let drawn = StillWarp.kernelWarp(path: path, source, rows: (rowIndex, rowWeight), columns: columns)
+                    let wrong = drawn.indices.filter { drawn[$0] != expected[$0] }
+                    #expect(wrong.isEmpty, "path \(path), \(width)x\(height): \(wrong.count) differ, the first at \(wrong.first ?? -1)")
+                }
             }
         }
     }

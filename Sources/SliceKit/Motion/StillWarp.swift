@@ -3,8 +3,9 @@
 // planes at the render's precision: each output row blends two source rows once (the vertical
 // pass, contiguous memory), then each output sample blends two neighbours of that blend. The
 // column taps are worked out once per plane and frame (every row has the same), and a frame in
-// motion warps only the parts of a still its strips show. The 8-bit passes are C (CWarp), which
-// picks AVX2's gathers where the machine has them and plain C elsewhere, to the same bytes.
+// motion warps only the parts of a still its strips show. The 8-bit warp is C (CWarp), a
+// rectangle per call, which picks the widest vectors the machine has (AVX-512, AVX2, or plain
+// C elsewhere), to the same bytes.
 
 import CWarp
 
@@ -86,15 +87,16 @@ package enum StillWarp {
     }
 
     /// Where each output sample along one axis reads: sample `index[i]` and the next, the next
-    /// weighted `weight[i]` / 256. Sample centres map to sample centres: output `i` reads at
+    /// weighted `v` / 256 where `weight[i]` is `(256 − v) | v << 16` (the kernel's form, CWarp.h).
+    /// Sample centres map to sample centres: output `i` reads at
     /// `origin + (i + ½) × length / samples − ½`, clamped to the plane.
     struct Taps {
-        let index: [Int]
+        let index: [Int32]
         let weight: [UInt32]
 
         init(origin: Double, length: Double, samples n: Int) {
             let step = length / Double(n)
-            var index = [Int](repeating: 0, count: n), weight = [UInt32](repeating: 0, count: n)
+            var index = [Int32](repeating: 0, count: n), weight = [UInt32](repeating: 0, count: n)
             for i in 0..<n {
                 var position = origin + (Double(i) + 0.5) * step - 0.5
                 // NaN (no accepted motion gives one) reads the first sample.
@@ -102,56 +104,50 @@ package enum StillWarp {
                 var whole = Int(position.rounded(.down))
                 var fraction = Int(((position - Double(whole)) * Double(StillWarp.one)).rounded())
                 if fraction == StillWarp.one { (whole, fraction) = (whole + 1, 0) }
-                index[i] = whole
-                weight[i] = UInt32(fraction)
+                index[i] = Int32(whole)
+                weight[i] = UInt32(StillWarp.one - fraction) | UInt32(fraction) << 16
             }
             self.index = index
             self.weight = weight
         }
 
+        /// The weight of output `i`'s second tap, in 256ths.
+        func second(_ i: Int) -> UInt32 { weight[i] >> 16 }
+
         /// The lowest and highest sample outputs `outputs` read (a second tap past the plane
         /// has weight 0).
         func reads(_ outputs: Range<Int>, samples n: Int) -> ClosedRange<Int> {
-            var low = index[outputs.lowerBound], high = low
-            for i in outputs { low = min(low, index[i]); high = max(high, index[i]) }
+            var low = Int(index[outputs.lowerBound]), high = low
+            for i in outputs { low = min(low, Int(index[i])); high = max(high, Int(index[i])) }
             return low...min(high + 1, n - 1)
         }
     }
 
-
     private static func warp8(_ source: Plane, into target: Plane, columns: Taps, rows: Taps, rect: SampleRect) {
-        let read = columns.reads(rect.columns, samples: source.width)
-        let x0 = rect.columns.lowerBound, n = rect.columns.count
-        // Each output sample's tap as a 32-bit index and its two weights in one word, the first
-        // tap's in the low half (the kernel's form, CWarp.h).
-        let index = rect.columns.map { Int32(truncatingIfNeeded: columns.index[$0]) }
-        let weights = rect.columns.map { UInt32(StillWarp.one) &- columns.weight[$0] | columns.weight[$0] << 16 }
-        // A row's vertical blends (8 more bits than a sample), made once each, then the
-        // horizontal pass from them; the kernel picks the machine's widest vectors.
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: source.width + 1) { blend in
-            let blend = blend.baseAddress!
-            index.withUnsafeBufferPointer { index in
-                weights.withUnsafeBufferPointer { weights in
-                    for y in rect.rows {
-                        let r = rows.index[y]
-                        let upper = source.row(r), lower = source.row(min(r + 1, source.height - 1))
-                        cwarp_rows8(upper + read.lowerBound, lower + read.lowerBound, UInt16(rows.weight[y]),
-                                    blend + read.lowerBound, read.count)
-                        // The last sample read pairs with itself: a second tap there has weight 0
-                        // (only a position clamped to the plane's last sample reads it).
-                        blend[read.upperBound + 1] = blend[read.upperBound]
-                        cwarp_columns8(blend, index.baseAddress!, weights.baseAddress!, target.row(y) + x0, n)
+        let n = rect.columns.count
+        // Scratch: a row's vertical blends, and the kernel's working of the column taps.
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: source.width + Int(CWARP_BLEND_PAST)) { blend in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n + n / 16 + 1) { scratch in
+                columns.index.withUnsafeBufferPointer { index in
+                    columns.weight.withUnsafeBufferPointer { weight in
+                        rows.index.withUnsafeBufferPointer { rowIndex in
+                            rows.weight.withUnsafeBufferPointer { rowWeight in
+                                let x0 = rect.columns.lowerBound, y0 = rect.rows.lowerBound
+                                cwarp_warp8(source.row(0), source.stride, source.width, source.height,
+                                            rowIndex.baseAddress! + y0, rowWeight.baseAddress! + y0, rect.rows.count,
+                                            index.baseAddress! + x0, weight.baseAddress! + x0, n,
+                                            target.row(y0) + x0, target.stride, blend.baseAddress!, scratch.baseAddress!)
+                            }
+                        }
                     }
                 }
             }
         }
     }
 
-    /// The 8-bit kernel's paths this machine runs (`CWARP_PLAIN`, and `CWARP_AVX2` where it
-    /// has AVX2), for the tests that hold each to the plain one.
-    static var kernelPaths: [Int32] {
-        cwarp_best_path() == Int32(CWARP_AVX2) ? [Int32(CWARP_PLAIN), Int32(CWARP_AVX2)] : [Int32(CWARP_PLAIN)]
-    }
+    /// The 8-bit kernel's paths this machine runs (`CWARP_PLAIN`, then `CWARP_AVX2` and
+    /// `CWARP_AVX512` where it has them), for the tests that hold each to the plain one.
+    static var kernelPaths: [Int32] { Array(Int32(CWARP_PLAIN)...cwarp_best_path()) }
 
     /// A row's vertical blends by one kernel path (tests).
     static func kernelRows(path: Int32, upper: [UInt8], lower: [UInt8], weight: UInt16) -> [UInt16] {
@@ -169,8 +165,28 @@ package enum StillWarp {
         precondition(index.count == weight.count && index.allSatisfy { $0 >= 0 && $0 + 1 < blend.count } && weight.allSatisfy { $0 < 256 })
         let index32 = index.map { Int32($0) }, packed = weight.map { 256 - $0 | $0 << 16 }
         var out = [UInt8](repeating: 0, count: index.count)
+        // The kernel may load blends past the last tap (never using them).
+        let padded = blend + [UInt16](repeating: 0, count: Int(CWARP_BLEND_PAST))
+        var scratch = [Int32](repeating: 0, count: index.count + index.count / 16 + 1)
         out.withUnsafeMutableBufferPointer { out in
-            cwarp_columns8_path(path, blend, index32, packed, out.baseAddress!, index.count)
+            cwarp_columns8_path(path, padded, index32, packed, out.baseAddress!, index.count, &scratch)
+        }
+        return out
+    }
+
+    /// A rectangle of a plane warped by one kernel path (tests): `rows × columns` samples.
+    static func kernelWarp(path: Int32, _ source: Plane, rows: (index: [Int32], weight: [UInt32]),
+                           columns: (index: [Int32], weight: [UInt32])) -> [UInt8] {
+        precondition(rows.index.count == rows.weight.count && columns.index.count == columns.weight.count)
+        precondition(rows.index.allSatisfy { 0..<Int32(source.height) ~= $0 } && columns.index.allSatisfy { 0..<Int32(source.width) ~= $0 })
+        let n = columns.index.count
+        var out = [UInt8](repeating: 0, count: rows.index.count * n)
+        var blend = [UInt16](repeating: 0, count: source.width + Int(CWARP_BLEND_PAST))
+        var scratch = [Int32](repeating: 0, count: n + n / 16 + 1)
+        out.withUnsafeMutableBufferPointer { out in
+            cwarp_warp8_path(path, source.row(0), source.stride, source.width, source.height,
+                             rows.index, rows.weight, rows.index.count, columns.index, columns.weight, n,
+                             out.baseAddress!, n, &blend, &scratch)
         }
         return out
     }
@@ -184,7 +200,7 @@ package enum StillWarp {
                 columns.weight.withUnsafeBufferPointer { weight in
                     let index = index.baseAddress!, weight = weight.baseAddress!
                     for y in rect.rows {
-                        let r = rows.index[y], w = rows.weight[y], u = one &- w
+                        let r = Int(rows.index[y]), w = rows.second(y), u = one &- w
                         let upper = source.row16(r), lower = source.row16(min(r + 1, source.height - 1))
                         for x in read {
                             blend[x] = UInt32(UInt16(littleEndian: upper[x])) &* u &+ UInt32(UInt16(littleEndian: lower[x])) &* w
@@ -192,7 +208,7 @@ package enum StillWarp {
                         blend[read.upperBound + 1] = blend[read.upperBound]
                         let out = target.row16(y)
                         for x in rect.columns {
-                            let i = index[x], b = UInt64(weight[x])
+                            let i = Int(index[x]), b = UInt64(weight[x] >> 16)
                             let sum = UInt64(blend[i]) &* (UInt64(one) &- b) &+ UInt64(blend[i &+ 1]) &* b
                             out[x] = UInt16(truncatingIfNeeded: (sum &+ 0x8000) &>> 16).littleEndian
                         }
