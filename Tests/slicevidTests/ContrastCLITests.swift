@@ -36,6 +36,11 @@ struct ContrastCLITests {
 
             let dry = try CLI.make(ReadableCLITests.flags + ["-o", "dry.mp4", "--dry-run"], in: folder)
             #expect(dry.status == 0 && Self.contrastLines(dry.stderr) == told, "\(dry)")
+            // The frames measured are shared among the render's threads: any number tells the same.
+            for jobs in ["1", "3"] {
+                let spread = try CLI.make(ReadableCLITests.flags + ["-o", "dry.mp4", "--dry-run", "--jobs", jobs], in: folder)
+                #expect(spread.status == 0 && Self.contrastLines(spread.stderr) == told, "--jobs \(jobs): \(spread)")
+            }
 
             let job = #"{"images": ["white.png", "white.png"], "layout": "layout.json", "size": "320x180", "fps": 10, "hold": 0.3, "duration": 0.6, "slices": 8"#
             try writeFile(folder + "/campaign.json", Data(#"{"jobs": [\#(job), "id": "a", "outputs": ["a.mp4"]}]}"#.utf8))

@@ -6,8 +6,10 @@
 // rest. Below the layout's minimum a layer is a refusal (65) when the layout asks for one,
 // otherwise a warning, one per layer: its worst frame.
 
+import Dispatch
 import SliceKit
 import SliceMedia
+import Synchronization
 
 extension LayerPictures {
     /// The contrast targets of the card text printed on the still at `index`, in drawing order,
@@ -87,11 +89,13 @@ extension MakeJob {
     /// decoded (it waits for them when there is text to measure).
     /// - Parameters:
     ///   - overlays: the over layers prepared in `layout`, the layout the stills' first picture is in.
+    ///   - threads: how many frames may be drawn at once (the render's threads).
     /// - Returns: the warnings of the layers below their minimum, each layer once (its worst).
     /// - Throws: `SlicevidError`: a still that could not be decoded, a stop, or (where the
     ///   layout refuses) the first layer below its minimum (65, naming the layer, ratio and frame).
     static func checkContrast(planned: MakePlan, pictures: LayerPictures?, decoded: DecodedStills, overlays: [FrameLayer],
-                              layout: PixelLayout, spec: TransitionSpec, cancellation: Cancellation) throws(SlicevidError) -> [LayoutWarning] {
+                              layout: PixelLayout, spec: TransitionSpec, threads: Int,
+                              cancellation: Cancellation) throws(SlicevidError) -> [LayoutWarning] {
         guard let plan = planned.layout, let pictures, pictures.hasText else { return [] }
         var images: [PlanarImage] = []
         for still in decoded.stills {
@@ -108,6 +112,11 @@ extension MakeJob {
         let scale = Double(min(spec.width, spec.height)) / 1080
         let kept = Set(planned.outputs.flatMap(\.pictureFrames))
         let rest = decoded.stills.dropFirst().map { $0 }
+        // Each text layer's frames to measure, drawn as the render draws them with only the over
+        // layers under it: spread over the render's threads (they come before any encoder opens),
+        // each result kept in its place so the worst frame is the same with any number.
+        var jobs: [(layer: Int, target: Contrast.Target)] = []
+        var renderers: [SequenceRenderer] = []
         for (place, item) in pictures.over.enumerated() {
             guard case .text(let text) = item.picture.layer.content, place < overlays.count else { continue }
             let schedule = overlays[place].schedule
@@ -115,19 +124,31 @@ extension MakeJob {
             let states = (0..<timeline.frameCount).map { (frame: $0, state: schedule.state(at: Double($0) / rate.value)) }
             var shown = states.filter { $0.state.map { $0.isStill && $0.opacity >= 1 } ?? false }.map(\.frame)
             if shown.isEmpty { shown = states.filter { $0.state != nil }.map(\.frame) }
-            // Drawn as the render draws them, with only the over layers under this one.
-            let renderer = SequenceRenderer(plan: timeline, focuses: { decoded.focuses }, first: images[0], rest: rest,
-                                            overlays: Array(overlays[..<place]), frameRate: rate, cancellation: cancellation, onStillsReady: {})
-            let buffer = PlanarImage(width: spec.width, height: spec.height, layout: layout)
-            var worst: Contrast.Measure?
             for frame in timeline.contrastSample(shown, kept: kept) {
-                if cancellation.isCancelled { throw interrupted(cancellation) }
-                let target = pictures.target(item.picture, text: text, readability: plan.readability, scale: scale, frame: frame)
-                let measure = Contrast.Measure(target: target, on: renderer.frame(frame, buffer: buffer))
-                if worst.map({ measure.ratio < $0.ratio }) ?? true { worst = measure }
+                jobs.append((renderers.count, pictures.target(item.picture, text: text, readability: plan.readability, scale: scale, frame: frame)))
             }
-            if let worst { measures.append(worst) }
+            renderers.append(SequenceRenderer(plan: timeline, focuses: { decoded.focuses }, first: images[0], rest: rest,
+                                              overlays: Array(overlays[..<place]), frameRate: rate, cancellation: cancellation, onStillsReady: {}))
         }
+        let workers = min(max(1, threads), jobs.count)
+        let (sampled, drawers) = (jobs, renderers)
+        let results = Mutex([Contrast.Measure?](repeating: nil, count: jobs.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let buffer = PlanarImage(width: spec.width, height: spec.height, layout: layout)
+            for k in Swift.stride(from: worker, to: sampled.count, by: workers) where !cancellation.isCancelled {
+                let (layer, target) = sampled[k]
+                let measure = Contrast.Measure(target: target, on: drawers[layer].frame(target.frame, buffer: buffer))
+                results.withLock { $0[k] = measure }
+            }
+        }
+        if cancellation.isCancelled { throw interrupted(cancellation) }
+        // Each layer's worst frame: the first of its lowest, in frame order.
+        var worst: [Int: Contrast.Measure] = [:]
+        for (k, job) in jobs.enumerated() {
+            guard let measure = results.withLock({ $0[k] }) else { continue }
+            if worst[job.layer].map({ measure.ratio < $0.ratio }) ?? true { worst[job.layer] = measure }
+        }
+        measures += worst.keys.sorted().compactMap { worst[$0] }
         let lowest = lowestMeasures(measures)
         if plan.readability.refuse, let first = lowest.first { throw SlicevidError(first.refusal(layout: plan.file)) }
         return lowest.map { measure in
@@ -163,7 +184,7 @@ extension MakeJob {
         let decoded = decodeStills(request, planned: planned, pictures: pictures, layouts: [first], cancellation: cancellation)
         let overlays = frameLayers(planned: planned, pictures: pictures, spec: request.spec, layouts: [first])[0]
         return try drawn + checkContrast(planned: planned, pictures: pictures, decoded: decoded, overlays: overlays, layout: first,
-                                         spec: request.spec, cancellation: cancellation)
+                                         spec: request.spec, threads: request.renderThreads, cancellation: cancellation)
     }
 }
 
@@ -173,10 +194,7 @@ extension Contrast.Measure {
         // A 16-bit frame is read as its 8-bit twin, as a poster is written from it.
         let picture = frame.layout.isDeep ? frame.reducedToEightBit() : frame
         let ratio = Contrast.measure(target, width: picture.width, height: picture.height) { y, x0, row in
-            for i in 0..<(row.count / 3) {
-                let colour = picture.rgba(x: x0 + i, y: y)
-                (row[3 * i], row[3 * i + 1], row[3 * i + 2]) = (Int(colour.red) * 257, Int(colour.green) * 257, Int(colour.blue) * 257)
-            }
+            picture.readRGB(y: y, from: x0, into: &row)
         }
         self.init(target: target, ratio: ratio)
     }

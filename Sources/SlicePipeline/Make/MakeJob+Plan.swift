@@ -113,7 +113,7 @@ extension MakeJob {
             throw SlicevidError(.usage, "\(setting: OutputOption.crf.setting) and \(setting: OutputOption.bitrate.setting) are two ways to set quality; give one (or give each output its own: a.mp4:crf=20, b.webm:bitrate=2M)")
         }
         let spec = request.spec
-        var clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
+        let clip = Clip(width: spec.width, height: spec.height, frameRate: spec.frameRate,
                         frameCount: SequencePlan(spec: sequence).frameCount, isTransparent: spec.background.alpha < 255)
         var plans: [EncodingPlan] = []
         var named: [Output.Destination] = []

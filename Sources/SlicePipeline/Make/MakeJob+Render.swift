@@ -36,7 +36,7 @@ extension MakeJob {
         // before any encoder opens; otherwise a warning, told when the render starts. Measured
         // once every still is decoded, as `--dry-run`, `--check` and `--plan` measure it.
         let contrast = try checkContrast(planned: planned, pictures: pictures, decoded: decoded, overlays: overlays.first ?? [],
-                                         layout: layouts[0], spec: spec, cancellation: cancellation)
+                                         layout: layouts[0], spec: spec, threads: request.renderThreads, cancellation: cancellation)
         // A GIF's palette is chosen from every still (in the GIF's layout), so it waits for all
         // of them first; with over layers, it also sees each still with every over layer on it,
         // so a logo's colours are in the palette rather than dithered from the stills' (a fade's
