@@ -1,5 +1,5 @@
 # slicevid — build, demo, test, bench, install, package.
-# Every entry point installs the -dev packages (FFmpeg, lcms2, libheif, Pango, Cairo, fontconfig) and the default
+# Every entry point installs the -dev packages (FFmpeg, lcms2, libheif, OpenSSL, Pango, Cairo, fontconfig) and the default
 # fonts of text layers first when pkg-config or the font files say they are missing, so `make demo` and
 # `make test` work on a fresh Debian 12 machine.
 
@@ -11,7 +11,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Devanagari and Thai, IPAex Gothic for Japanese. One file of each package stands for it in `deps`.
 FONT_PACKAGES := fonts-noto-core fonts-ipaexfont-gothic
 FONT_FILES := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf /usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf
-DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev libcurl4-openssl-dev \
+DEV_PACKAGES := pkg-config libavcodec-dev libavformat-dev libavfilter-dev libswresample-dev libswscale-dev libavutil-dev zlib1g-dev liblcms2-dev libheif-dev libcurl4-openssl-dev libssl-dev \
 	libpango1.0-dev libcairo2-dev libfontconfig-dev $(FONT_PACKAGES)
 # What a fresh machine has before the README's commands, as `make fresh-check` builds it: Debian
 # 12's required packages (debootstrap's minbase), make, and the Swift toolchain's prerequisites
@@ -38,10 +38,10 @@ all: build
 
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || \
-	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib lcms2 libheif \
+	    ! pkg-config --exists libavcodec libavformat libavfilter libswresample libswscale libavutil zlib lcms2 libheif libcrypto \
 	      pangocairo pangoft2 cairo fontconfig || \
 	    ! ls $(FONT_FILES) >/dev/null 2>&1; then \
-	  echo "make: installing FFmpeg, lcms2, libheif, Pango, Cairo and fontconfig development packages and fonts ($(DEV_PACKAGES))"; \
+	  echo "make: installing FFmpeg, lcms2, libheif, OpenSSL, Pango, Cairo and fontconfig development packages and fonts ($(DEV_PACKAGES))"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(DEV_PACKAGES) >/dev/null; \
 	fi

@@ -36,6 +36,15 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["pkg-config", "libavcodec-dev", "libavformat-dev", "libavfilter-dev", "libswscale-dev", "libavutil-dev", "zlib1g-dev"])]
         ),
+        // OpenSSL's libcrypto (libssl-dev): SHA-256 for fingerprints, fonts and the cache, with the
+        // SHA instructions of the machine (4-5x libavutil's on the project's VM). FFmpeg's
+        // own dependencies load it already, so linking it costs no start-up.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Little CMS 2: embedded ICC profiles and tagged primaries converted to sRGB.
         .systemLibrary(
             name: "CLcms2",
@@ -68,7 +77,7 @@ let package = Package(
         // Swift (and CWarp's kernel): easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", dependencies: ["CWarp"], swiftSettings: settings),
         // FFmpeg-backed decoding, fitting, encoding and muxing.
-        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CAVFilter", "CLcms2", "CHeif", "CText", "CCurl", "CPlatform", "SliceKit"], swiftSettings: settings),
+        .target(name: "SliceMedia", dependencies: ["CFFmpeg", "CCrypto", "CAVFilter", "CLcms2", "CHeif", "CText", "CCurl", "CPlatform", "SliceKit"], swiftSettings: settings),
         // One render: the typed request, make, the render loop, sinks, atomic outputs and their
         // sidecars. Knows no campaign: the campaign modules below import it, never the reverse.
         .target(name: "SlicePipeline", dependencies: ["SliceKit", "SliceMedia", "CPlatform"], swiftSettings: settings),

@@ -1,4 +1,5 @@
-// SHA-256 through libavutil: the published test vectors, and files hashed by their bytes.
+// SHA-256 through libcrypto: the published test vectors, fed whole and in uneven pieces, and
+// files hashed by their bytes.
 
 import Foundation
 import Glibc
@@ -12,6 +13,22 @@ import Testing
         #expect(SHA256.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hex(of: "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
             == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test("a million 'a's, the FIPS 180-2 long vector, fed in uneven pieces")
+    func longVectorInPieces() {
+        let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        let sha = SHA256()
+        var at = 0, piece = 1
+        bytes.withUnsafeBytes { all in
+            while at < all.count {
+                let end = min(all.count, at + piece)
+                sha.update(UnsafeRawBufferPointer(rebasing: all[at..<end]))
+                at = end
+                piece = piece * 3 + 7
+            }
+        }
+        #expect(sha.finalHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test func hashesAFileByItsBytesAcrossChunks() throws {

@@ -75,6 +75,7 @@ struct InstallStepsTests {
               ("FONT_PACKAGES defined after DEV_PACKAGES expanded it (the fonts' old bug)", "/NotoSans-Regular.ttf", "fonts-noto-core"),
               ("libheif-dev left out of DEV_PACKAGES", "/libheif/heif.h", "libheif-dev"),
               ("libcurl4-openssl-dev left out of DEV_PACKAGES and the prerequisites", "/curl/curl.h", "libcurl4-openssl-dev"),
+              ("libssl-dev left out of DEV_PACKAGES", "/openssl/evp.h", "libssl-dev"),
               ("chromium no longer installed by make test", "/chromium", "chromium"),
               ("jq no longer installed by make test (the docs' jq blocks would be skipped)", "/jq", "jq"),
           ])
@@ -102,6 +103,7 @@ struct InstallStepsTests {
             let moved = makefile.replacingOccurrences(of: definition, with: "")
             return moved.replacingOccurrences(of: "RELEASE := ", with: definition + "RELEASE := ")
         case "libheif-dev": return try replacing(" libheif-dev ", " ")
+        case "libssl-dev": return try replacing(" libssl-dev ", " ")
         case "libcurl4-openssl-dev": return try replacing(" libcurl4-openssl-dev ", " ").replacingOccurrences(of: " libcurl4-openssl-dev ", with: " ")
         case "chromium": return try replacing("\t$(call tool,chromium,chromium)\n", "")
         default: return try replacing("\t$(call tool,jq,jq)\n", "")

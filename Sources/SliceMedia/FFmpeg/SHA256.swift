@@ -1,11 +1,13 @@
-// SHA-256 from libavutil (av_sha_*): fingerprints of input files and settings must be stable
-// across machines and releases, so they use a standard hash we already link, not Hasher.
+// SHA-256 from OpenSSL's libcrypto (EVP): fingerprints of input files and settings must be
+// stable across machines and releases, so they use a standard hash, not Hasher; libcrypto's
+// uses the machine's SHA instructions, so hashing a font or a still costs a fraction of
+// reading it.
 
-import CFFmpeg
+import CCrypto
 import Glibc
 import SliceKit
 
-/// An incremental SHA-256 digest (one libavutil `AVSHA` context).
+/// An incremental SHA-256 digest (one libcrypto `EVP_MD_CTX`).
 ///
 /// Not thread-safe: one owner feeds it and reads the digest once.
 package final class SHA256 {
@@ -13,18 +15,19 @@ package final class SHA256 {
 
     /// Starts an empty digest.
     package init() {
-        // av_sha_alloc only fails when out of memory, which nothing here could recover from.
-        guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
+        // These fail only when out of memory (SHA-256 is always built in), which nothing here
+        // could recover from.
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { fatalError("EVP_DigestInit_ex: SHA-256 unavailable") }
         self.context = context
-        av_sha_init(context, 256)
     }
 
-    deinit { av_free(UnsafeMutableRawPointer(context)) }
+    deinit { EVP_MD_CTX_free(context) }
 
     /// Adds bytes to the digest.
     package func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        av_sha_update(context, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        guard EVP_DigestUpdate(context, base, bytes.count) == 1 else { fatalError("EVP_DigestUpdate failed") }
     }
 
     /// Adds the UTF-8 bytes of `text` to the digest.
@@ -36,7 +39,8 @@ package final class SHA256 {
     /// Ends the digest and returns it as 64 lowercase hex digits. Call once.
     package func finalHex() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        av_sha_final(context, &digest)
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { fatalError("EVP_DigestFinal_ex failed") }
         return SHA256.hex(digest)
     }
 
