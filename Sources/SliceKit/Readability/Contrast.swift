@@ -97,6 +97,24 @@ package enum Contrast {
         var row = [Int](repeating: 0, count: 3 * (x1 - x0))
         for y in y0..<y1 {
             fill(y, x0, &row)
+            if !shaded {
+                // Unshaded, the common case: straight from the row, the tables hoisted.
+                linear.withUnsafeBufferPointer { linear in
+                    row.withUnsafeBufferPointer { row in
+                        bins.withUnsafeMutableBufferPointer { bins in
+                            let low = text + 0.05
+                            for i in 0..<(x1 - x0) {
+                                let under = 0.2126 * linear[row[3 * i]] + 0.7152 * linear[row[3 * i + 1]] + 0.0722 * linear[row[3 * i + 2]]
+                                let other = under + 0.05
+                                // `ratio(text, under)`, the same operations in the same order.
+                                let ratio = max(low, other) / min(low, other)
+                                bins[min(2000, Int((ratio - 1) * 100))] += 1
+                            }
+                        }
+                    }
+                }
+                continue
+            }
             for i in 0..<(x1 - x0) {
                 var (r, g, b) = (row[3 * i], row[3 * i + 1], row[3 * i + 2])
                 if shaded {

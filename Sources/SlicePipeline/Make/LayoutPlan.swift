@@ -55,6 +55,11 @@ package struct LayoutPlan: Sendable, Equatable {
         }
     }
 
+    /// Whether some layer is printed on a card (the stills' decode then waits for the layers).
+    package var printsOnCards: Bool {
+        layers.contains { if case .card = $0.placement { true } else { false } }
+    }
+
     /// The layers drawn over the frames, in drawing order.
     package var overLayers: [Layer] {
         layers.filter { if case .over = $0.placement { true } else { false } }

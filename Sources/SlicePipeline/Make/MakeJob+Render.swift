@@ -12,7 +12,10 @@ extension MakeJob {
     /// Decodes the stills, renders every frame into `targets`' sinks and flushes them.
     /// - Returns: what the render loop measured.
     /// - Throws: `SlicevidError`: inputs missing or undecodable, an encoder failing, or a signal.
-    static func render(_ request: MakeRequest, planned: MakePlan, pictures: LayerPictures?, targets: [OutputTarget], cancellation: Cancellation,
+    /// - Parameter decoding: the stills' decode, when it was started already (before the layers
+    ///   were drawn); nil to start it here.
+    static func render(_ request: MakeRequest, planned: MakePlan, pictures: LayerPictures?, decoding: DecodedStills? = nil,
+                       targets: [OutputTarget], cancellation: Cancellation,
                        events: @escaping @Sendable (MakeEvent) -> Void) throws(SlicevidError) -> RenderStats {
         let spec = request.spec
         let sequence = planned.sequence
@@ -25,7 +28,7 @@ extension MakeJob {
         } catch {
             throw SlicevidError(error)
         }
-        let decoded = decodeStills(request, planned: planned, pictures: pictures, layouts: layouts, cancellation: cancellation)
+        let decoded = decoding ?? decodeStills(request, planned: planned, pictures: pictures, layouts: layouts, cancellation: cancellation)
         let stills = decoded.stills
         if cancellation.isCancelled { throw interrupted(cancellation) }
 

@@ -113,6 +113,11 @@ package enum MakeJob {
         // Every output is checked against its codec and the filesystem, then its temporary name
         // reserved, before any decoding. `null` outputs render without a sink.
         let planned = try plan(request)
+        // Stills no layer is printed on start decoding while the layers are drawn: the fonts'
+        // loading and the decodes overlap (a card's layers must be drawn before its still is
+        // printed with them).
+        let early = planned.layout.map { !$0.printsOnCards && request.stills.paths.allSatisfy({ (try? StillDecoder.checkReadable(path: $0)) != nil }) } ?? false
+            ? decodeStills(request, planned: planned, pictures: nil, layouts: planned.renderLayouts, cancellation: cancellation) : nil
         // The layers are drawn once, before any output is created: text that cannot be set
         // fails the run with nothing made.
         let pictures = try planned.layout?.draw { cancellation.isCancelled }
@@ -123,7 +128,8 @@ package enum MakeJob {
             }
             // Every encoder is closed when `render` returns.
             let stats = try EncoderTurns.run(encoders: planned.outputs.map(\.encoder), cancellation: cancellation) { () throws(SlicevidError) in
-                try render(request, planned: planned, pictures: pictures, targets: targets, cancellation: cancellation, events: events)
+                try render(request, planned: planned, pictures: pictures, decoding: early, targets: targets, cancellation: cancellation,
+                           events: events)
             }
             var written: [WrittenOutput] = []
             for (plan, target) in zip(planned.outputs, targets) {
