@@ -71,8 +71,8 @@ let package = Package(
         // Linux calls Glibc's Swift module leaves out (renameat2, memfd, posix_spawn's file
         // actions for the decode helper), and the stop signals' handler, as small C wrappers.
         .target(name: "CPlatform", linkerSettings: [.linkedLibrary("m")]),
-        // The 8-bit still warp's two passes (StillWarp), in C for AVX2's gathers chosen at run
-        // time, plain C on machines without; the same bytes either way.
+        // The 8-bit still warp (StillWarp), in C for the vector instructions chosen at run time
+        // (AVX-512, AVX2), plain C on machines without; the same bytes either way.
         .target(name: "CWarp"),
         // Swift (and CWarp's kernel): easing, strips, timeline, compositor. Knows nothing of FFmpeg.
         .target(name: "SliceKit", dependencies: ["CWarp"], swiftSettings: settings),
