@@ -21,6 +21,12 @@ package enum Contrast {
     /// Relative luminance of 16-bit sRGB red, green and blue, 0…1.
     @inline(__always)
     static func luminance(_ r: Int, _ g: Int, _ b: Int) -> Double {
+        linear.withUnsafeBufferPointer { luminance(r, g, b, in: $0) }
+    }
+
+    /// `luminance(r, g, b)` from the transfer table itself (a loop takes it out once).
+    @inline(__always)
+    private static func luminance(_ r: Int, _ g: Int, _ b: Int, in linear: UnsafeBufferPointer<Double>) -> Double {
         0.2126 * linear[r] + 0.7152 * linear[g] + 0.0722 * linear[b]
     }
 
@@ -102,13 +108,9 @@ package enum Contrast {
                 linear.withUnsafeBufferPointer { linear in
                     row.withUnsafeBufferPointer { row in
                         bins.withUnsafeMutableBufferPointer { bins in
-                            let low = text + 0.05
                             for i in 0..<(x1 - x0) {
-                                let under = 0.2126 * linear[row[3 * i]] + 0.7152 * linear[row[3 * i + 1]] + 0.0722 * linear[row[3 * i + 2]]
-                                let other = under + 0.05
-                                // `ratio(text, under)`, the same operations in the same order.
-                                let ratio = max(low, other) / min(low, other)
-                                bins[min(2000, Int((ratio - 1) * 100))] += 1
+                                let under = luminance(row[3 * i], row[3 * i + 1], row[3 * i + 2], in: linear)
+                                bins[min(2000, Int((ratio(text, under) - 1) * 100))] += 1
                             }
                         }
                     }

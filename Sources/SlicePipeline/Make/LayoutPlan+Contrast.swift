@@ -143,12 +143,12 @@ extension MakeJob {
         }
         if cancellation.isCancelled { throw interrupted(cancellation) }
         // Each layer's worst frame: the first of its lowest, in frame order.
-        var worst: [Int: Contrast.Measure] = [:]
-        for (k, job) in jobs.enumerated() {
-            guard let measure = results.withLock({ $0[k] }) else { continue }
+        var worst = [Contrast.Measure?](repeating: nil, count: renderers.count)
+        for (measure, job) in zip(results.withLock { $0 }, jobs) {
+            guard let measure else { continue }
             if worst[job.layer].map({ measure.ratio < $0.ratio }) ?? true { worst[job.layer] = measure }
         }
-        measures += worst.keys.sorted().compactMap { worst[$0] }
+        measures += worst.compactMap { $0 }
         let lowest = lowestMeasures(measures)
         if plan.readability.refuse, let first = lowest.first { throw SlicevidError(first.refusal(layout: plan.file)) }
         return lowest.map { measure in

@@ -116,8 +116,11 @@ package enum MakeJob {
         // Stills no layer is printed on start decoding while the layers are drawn: the fonts'
         // loading and the decodes overlap (a card's layers must be drawn before its still is
         // printed with them).
-        let early = planned.layout.map { !$0.printsOnCards && request.stills.paths.allSatisfy({ (try? StillDecoder.checkReadable(path: $0)) != nil }) } ?? false
-            ? decodeStills(request, planned: planned, pictures: nil, layouts: planned.renderLayouts, cancellation: cancellation) : nil
+        var early: DecodedStills?
+        if let layout = planned.layout, !layout.printsOnCards,
+           request.stills.paths.allSatisfy({ (try? StillDecoder.checkReadable(path: $0)) != nil }) {
+            early = decodeStills(request, planned: planned, pictures: nil, layouts: planned.renderLayouts, cancellation: cancellation)
+        }
         // The layers are drawn once, before any output is created: text that cannot be set
         // fails the run with nothing made.
         let pictures = try planned.layout?.draw { cancellation.isCancelled }
